@@ -1,0 +1,259 @@
+"""Load benchmark: the real server against this machine's floor, over real websockets.
+
+    python -m bench.load [--rooms 10 --spectators 2 --players 2 --json]
+    python -m bench.load --fanout 1000          # one room, 1,000 spectators
+
+Starts PostgreSQL (``DATABASE_URL``, or an embedded pgserver in a temporary directory), then
+the real server (``ishtar serve``) as a separate process, opens R rooms over HTTP, seats
+scripted players and S spectators per room over websockets, and plays complete games on
+loopback, each seat choosing among the legal actions the server sends. Then it plays the same
+load against `bench.floor` (commit + relay, no rules) and prints our figures as ratios to it.
+
+Latency is from a move's submission until every connection of its room has the new version.
+CPU is the server process's CPU time over the run's wall time (100 % = one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from bench import procs
+from bench.players import Room, Stats, Target, Watcher, connect, play
+from bench.targets import FloorTarget, IshtarTarget
+
+ORIGIN = "http://127.0.0.1"
+
+
+@dataclass
+class Plan:
+    rooms: int
+    players: int
+    spectators: int
+    seed: int
+    policy: str  # "first" or "random"
+    idle_timeout: float = 30.0
+    connect_concurrency: int = 50
+
+
+async def run_load(target: Target, base: str, plan: Plan) -> Stats:
+    """Create the rooms, connect everyone, then play every game to its end."""
+    stats = Stats()
+    created = await asyncio.gather(
+        *(
+            target.create_room(base, plan.players, plan.seed + i)
+            for i in range(plan.rooms)
+        )
+    )
+    gate = asyncio.Semaphore(plan.connect_concurrency)
+
+    async def open_ws(room: Any, seat: int | None) -> Any:
+        async with gate:
+            ws = await connect(target.url(base, room, seat), ORIGIN)
+            hello = target.hello(room, seat)
+            if hello is not None:  # sent at once: the server wants it within seconds
+                await ws.send(hello)
+            return ws
+
+    async def open_watcher(room: Room, room_id: Any) -> Watcher:
+        async with gate:
+            watcher = Watcher(target, room)
+            await watcher.open(
+                target.url(base, room_id, None), ORIGIN, target.hello(room_id, None)
+            )
+            return watcher
+
+    tasks = []
+    for i, room_id in enumerate(created):
+        room = Room(stats, plan.players + plan.spectators)
+        seats = range(plan.players)
+        sockets = await asyncio.gather(*(open_ws(room_id, seat) for seat in seats))
+        watchers = await asyncio.gather(
+            *(open_watcher(room, room_id) for _ in range(plan.spectators))
+        )
+        for seat, ws in zip(seats, sockets, strict=True):
+            rng = random.Random(plan.seed * 1000 + i * 10 + seat)
+            chooser = rng if plan.policy == "random" else None
+            tasks.append(play(ws, target, room, seat, chooser, plan.idle_timeout))
+        tasks += [watcher.watch(plan.idle_timeout) for watcher in watchers]
+    await asyncio.gather(*tasks)
+    return stats
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+def summarise(
+    stats: Stats, sampler: procs.Sampler | None, plan: Plan
+) -> dict[str, Any]:
+    span = (stats.last_move or 0) - (stats.first_move or 0)
+    ms = [x * 1000 for x in stats.latencies]
+    out: dict[str, Any] = {
+        "moves": stats.moves,
+        "games_over": stats.games_over,
+        "moves_per_game": round(stats.moves / plan.rooms, 1),
+        "moves_per_s": round(stats.moves / span, 1) if span > 0 else 0.0,
+        "p50_ms": round(percentile(ms, 50), 2),
+        "p95_ms": round(percentile(ms, 95), 2),
+        "p99_ms": round(percentile(ms, 99), 2),
+        "mean_ms": round(statistics.fmean(ms), 2) if ms else float("nan"),
+        "errors": sum(stats.errors.values()),
+        "error_kinds": dict(stats.errors),
+    }
+    if sampler is not None:
+        out["cpu"] = round(sampler.cpu_percent, 1)
+        out["peak_rss_mb"] = round(sampler.peak_rss / 2**20, 1)
+    return out
+
+
+async def measure(
+    server: procs.Server, ready: str, target: Target, plan: Plan
+) -> dict[str, Any]:
+    server.start()
+    try:
+        await server.wait_ready(ready)
+        assert server.proc is not None
+        sampler = procs.Sampler(server.proc.pid)
+        driver, postgres = procs.Sampler(os.getpid()), procs.CpuMeter("postgres")
+        sampler.start()
+        driver.start()
+        postgres.start()
+        stats = await run_load(target, server.base, plan)
+        await sampler.stop()
+        await driver.stop()
+        out = summarise(stats, sampler, plan)
+        out["postgres_cpu"] = round(postgres.stop(), 1)
+        out["driver_cpu"] = round(driver.cpu_percent, 1)
+        return out
+    except BaseException:
+        sys.stderr.write(server.tail() + "\n")
+        raise
+    finally:
+        server.stop()
+
+
+@contextlib.contextmanager
+def postgres() -> Iterator[str]:
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        yield url
+    else:
+        with procs.embedded_postgres() as embedded:
+            yield embedded
+
+
+async def bench(plan: Plan, which: str, floor_moves: int | None) -> dict[str, Any]:
+    report: dict[str, Any] = {"plan": plan.__dict__.copy()}
+    with postgres() as url:
+        ours: dict[str, Any] | None = None
+        if which in ("both", "ishtar"):
+            db = await procs.fresh_database(url, "ishtar_bench")
+            procs.migrate(db)
+            server = procs.ishtar_server(db, procs.free_port())
+            ours = await measure(server, "/readyz", IshtarTarget(), plan)
+            report["ishtar"] = ours
+        if which in ("both", "floor"):
+            moves = floor_moves or (round(ours["moves_per_game"]) if ours else 120)
+            db = await procs.fresh_database(url, "ishtar_bench_floor")
+            floor = procs.floor_server(db, procs.free_port())
+            target = FloorTarget(plan.players, moves)
+            report["floor"] = await measure(floor, "/healthz", target, plan)
+    return report
+
+
+def headline(report: dict[str, Any]) -> dict[str, Any]:
+    """The one JSON object of ``--json``: our figures, the floor's, and the ratios."""
+    ours, floor = report.get("ishtar", {}), report.get("floor", {})
+    out: dict[str, Any] = {
+        "moves_per_s": ours.get("moves_per_s"),
+        "p50_ms": ours.get("p50_ms"),
+        "p95_ms": ours.get("p95_ms"),
+        "p99_ms": ours.get("p99_ms"),
+        "errors": ours.get("errors"),
+        "cpu": ours.get("cpu"),
+        "peak_rss_mb": ours.get("peak_rss_mb"),
+        "floor_moves_per_s": floor.get("moves_per_s"),
+        "floor_p99_ms": floor.get("p99_ms"),
+        "floor_errors": floor.get("errors"),
+    }
+    if ours and floor and floor["moves_per_s"]:
+        out["ratio_moves_per_s"] = round(ours["moves_per_s"] / floor["moves_per_s"], 3)
+        out["ratio_p99"] = round(ours["p99_ms"] / floor["p99_ms"], 3)
+    out["detail"] = report
+    return out
+
+
+def print_table(result: dict[str, Any]) -> None:
+    detail = result["detail"]
+    plan = detail["plan"]
+    print(
+        f"rooms={plan['rooms']} players={plan['players']} spectators={plan['spectators']}"
+        f" policy={plan['policy']} seed={plan['seed']}"
+    )
+    keys = [
+        "moves",
+        "moves_per_s",
+        "p50_ms",
+        "p95_ms",
+        "p99_ms",
+        "errors",
+        "cpu",
+        "peak_rss_mb",
+    ]
+    keys += ["postgres_cpu", "driver_cpu"]
+    print(f"{'':8}" + "".join(f"{k:>14}" for k in keys))
+    for name in ("ishtar", "floor"):
+        if name in detail:
+            row = detail[name]
+            print(f"{name:8}" + "".join(f"{row.get(k, '')!s:>14}" for k in keys))
+            if row["error_kinds"]:
+                print(f"{'':8}errors: {row['error_kinds']}")
+    if "ratio_moves_per_s" in result:
+        print(
+            f"ratio to floor: moves/s {result['ratio_moves_per_s']}, p99 {result['ratio_p99']}"
+        )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Load benchmark against the floor.")
+    parser.add_argument("--rooms", type=int, default=10)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--spectators", type=int, default=2)
+    parser.add_argument(
+        "--fanout", type=int, metavar="N", help="one room with N spectators"
+    )
+    parser.add_argument("--policy", choices=["first", "random"], default="random")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--target", choices=["both", "ishtar", "floor"], default="both")
+    parser.add_argument("--floor-moves", type=int, help="moves per floor game")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    rooms, spectators = (
+        (1, args.fanout) if args.fanout else (args.rooms, args.spectators)
+    )
+    plan = Plan(rooms, args.players, spectators, args.seed, args.policy)
+    started = time.perf_counter()
+    result = headline(asyncio.run(bench(plan, args.target, args.floor_moves)))
+    result["wall_s"] = round(time.perf_counter() - started, 1)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print_table(result)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,216 @@
+"""Processes a benchmark run stands on: PostgreSQL, the server under test, its resource use.
+
+The load driver never shares a process with the server it measures: each server is started
+here as a child process on a free loopback port, and a sampler reads its CPU time and peak
+resident memory through psutil while the load runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncpg
+import httpx
+import psutil
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def embedded_postgres(data_dir: Path | None = None) -> Iterator[str]:
+    """A throwaway PostgreSQL (pgserver) in a temporary directory; yields a libpq URL."""
+    import pgserver  # imported here: only needed without DATABASE_URL
+
+    with tempfile.TemporaryDirectory(prefix="ishtar-bench-pg-") as tmp:
+        server = pgserver.get_server(data_dir or Path(tmp), cleanup_mode="stop")
+        try:
+            yield server.get_uri()
+        finally:
+            server.cleanup()
+
+
+def libpq_url(url: str) -> str:
+    """``postgresql+asyncpg://…`` (SQLAlchemy) -> ``postgresql://…`` (libpq, asyncpg)."""
+    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+def sqlalchemy_url(url: str) -> str:
+    return libpq_url(url).replace("postgresql://", "postgresql+asyncpg://", 1)
+
+
+def with_database(url: str, name: str) -> str:
+    """The same server URL pointing at database ``name``."""
+    head, _, tail = libpq_url(url).partition("?")
+    base = head.rsplit("/", 1)[0]
+    return f"{base}/{name}" + (f"?{tail}" if tail else "")
+
+
+async def fresh_database(url: str, name: str) -> str:
+    """Drop and create database ``name`` on the server of ``url``; its URL."""
+    conn = await asyncpg.connect(libpq_url(url))
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return with_database(url, name)
+
+
+@dataclass
+class Server:
+    """A server child process on ``port``; stopped with SIGTERM, then SIGKILL."""
+
+    argv: list[str]
+    port: int
+    env: dict[str, str] = field(default_factory=dict)
+    proc: subprocess.Popen[bytes] | None = None
+    log: Path | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        env = {**os.environ, **self.env}
+        fd, name = tempfile.mkstemp(prefix="ishtar-bench-server-", suffix=".log")
+        self.log = Path(name)
+        self.proc = subprocess.Popen(
+            self.argv, env=env, stdout=fd, stderr=subprocess.STDOUT
+        )
+        os.close(fd)
+
+    async def wait_ready(self, path: str, within: float = 60.0) -> None:
+        deadline = time.monotonic() + within
+        async with httpx.AsyncClient(base_url=self.base, timeout=2.0) as http:
+            while time.monotonic() < deadline:
+                assert self.proc is not None
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"server exited early:\n{self.tail()}")
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await http.get(path)).status_code < 500:
+                        return
+                await asyncio.sleep(0.1)
+        raise TimeoutError(f"server not ready after {within}s:\n{self.tail()}")
+
+    def tail(self, lines: int = 30) -> str:
+        if self.log is None or not self.log.exists():
+            return ""
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def ishtar_command() -> list[str]:
+    """The ``ishtar`` console script beside this interpreter, else ``python -m app.cli``."""
+    script = Path(sys.executable).with_name("ishtar")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "app.cli"]
+
+
+def migrate(database_url: str) -> None:
+    """Upgrade ``database_url`` to the schema's head, as an operator would."""
+    env = {**os.environ, "DATABASE_URL": sqlalchemy_url(database_url)}
+    subprocess.run([*ishtar_command(), "db", "upgrade"], env=env, check=True)
+
+
+def ishtar_server(database_url: str, port: int) -> Server:
+    """The product: ``ishtar serve`` against ``database_url``."""
+    argv = [*ishtar_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
+    return Server(argv, port, {"DATABASE_URL": sqlalchemy_url(database_url)})
+
+
+def floor_server(database_url: str, port: int) -> Server:
+    argv = [sys.executable, "-m", "bench.floor", "--port", str(port)]
+    return Server([*argv, "--database-url", libpq_url(database_url)], port)
+
+
+class Sampler:
+    """CPU seconds and peak RSS of one process (and its children) while the load runs."""
+
+    def __init__(self, pid: int, every: float = 0.05) -> None:
+        self.process = psutil.Process(pid)
+        self.every = every
+        self.peak_rss = 0
+        self._cpu0 = 0.0
+        self._t0 = 0.0
+        self.cpu_seconds = 0.0
+        self.wall = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    def _cpu(self) -> float:
+        t = self.process.cpu_times()
+        return float(t.user + t.system)
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(psutil.Error):
+                self.peak_rss = max(self.peak_rss, self.process.memory_info().rss)
+            await asyncio.sleep(self.every)
+
+    def start(self) -> None:
+        self._cpu0, self._t0 = self._cpu(), time.perf_counter()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        with contextlib.suppress(psutil.Error):
+            self.cpu_seconds = self._cpu() - self._cpu0
+            self.peak_rss = max(self.peak_rss, self.process.memory_info().rss)
+        self.wall = time.perf_counter() - self._t0
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    @property
+    def cpu_percent(self) -> float:
+        """Share of one core used on average (100 = one core busy)."""
+        return 100.0 * self.cpu_seconds / self.wall if self.wall else 0.0
+
+
+class CpuMeter:
+    """CPU share of every process whose name matches (e.g. all PostgreSQL backends)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._start: dict[int, float] = {}
+        self._t0 = 0.0
+
+    def _read(self) -> dict[int, float]:
+        out = {}
+        for p in psutil.process_iter(["name", "cpu_times"]):
+            if p.info["name"] == self.name and p.info["cpu_times"] is not None:
+                t = p.info["cpu_times"]
+                out[p.pid] = float(t.user + t.system)
+        return out
+
+    def start(self) -> None:
+        self._start, self._t0 = self._read(), time.perf_counter()
+
+    def stop(self) -> float:
+        """Average share of one core (100 = one core busy) since `start`."""
+        end, wall = self._read(), time.perf_counter() - self._t0
+        used = sum(cpu - self._start.get(pid, 0.0) for pid, cpu in end.items())
+        return 100.0 * used / wall if wall else 0.0

@@ -1,0 +1,126 @@
+"""The two servers `bench.load` can drive, each behind the `bench.players.Target` shape.
+
+- `FloorTarget` speaks `bench.floor`'s tiny protocol. It has no rules, so a game is a fixed
+  number of moves (by default the mean length of the real games just played), seats taking
+  turns in order, each choosing among one dummy legal action.
+- `IshtarTarget` speaks the product's protocol (docs/protocol.md): rooms and seats over
+  HTTP (seat order fixed, so seat i holds token i), then `hello`, views, legal actions and
+  moves over the websocket.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from bench.players import Update
+
+FLOOR_ACTION = {"type": "pass"}
+HEAD = re.compile(rb'\{\s*"type":\s*"(\w+)",\s*"version":\s*(\d+)')
+OVER = re.compile(rb'"phase":\s*"over"')
+
+
+@dataclass
+class FloorTarget:
+    players: int
+    moves_per_game: int
+    name: str = "floor"
+
+    async def create_room(self, base: str, players: int, seed: int) -> Any:
+        async with httpx.AsyncClient(base_url=base) as http:
+            response = await http.post("/rooms", json={"players": players})
+            response.raise_for_status()
+            return response.json()["room"]
+
+    def url(self, base: str, room: Any, seat: int | None) -> str:
+        return base.replace("http://", "ws://", 1) + f"/ws/{room}"
+
+    def hello(self, room: Any, seat: int | None) -> str | None:
+        return None
+
+    def parse(self, text: str | bytes, seat: int | None) -> Update:
+        msg = json.loads(text)
+        if msg["type"] == "error":
+            return Update(error=msg["code"])
+        version = int(msg["version"])
+        if version >= self.moves_per_game:
+            return Update(version=version, over=True)
+        mine = seat is not None and version % self.players == seat
+        actions = [FLOOR_ACTION] if mine else None
+        return Update(version=version, ready=version, actions=actions)
+
+    def peek(self, data: bytes) -> Update:
+        return self.parse(data, None)
+
+    def move(self, version: int, action: Any, move_id: str) -> str:
+        return json.dumps({"type": "move", "version": version, "action": action})
+
+
+@dataclass
+class IshtarRoom:
+    room_id: str
+    tokens: list[str]
+
+
+@dataclass
+class IshtarTarget:
+    """The product's protocol (docs/protocol.md): HTTP for the room, a websocket per seat."""
+
+    name: str = "ishtar"
+
+    async def create_room(self, base: str, players: int, seed: int) -> Any:
+        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            body = {"players": players, "name": "seat 0", "seat_order": "fixed"}
+            created = (
+                (await http.post("/api/rooms", json=body)).raise_for_status().json()
+            )
+            room_id, tokens = created["room_id"], [created["token"]]
+            for seat in range(1, players):
+                joined = await http.post(
+                    f"/api/rooms/{room_id}/seats",
+                    json={"name": f"seat {seat}", "seat": seat},
+                )
+                tokens.append(joined.raise_for_status().json()["token"])
+            auth = {"Authorization": f"Bearer {created['host_token']}"}
+            (
+                await http.post(f"/api/rooms/{room_id}/start", headers=auth)
+            ).raise_for_status()
+        return IshtarRoom(room_id, tokens)
+
+    def url(self, base: str, room: Any, seat: int | None) -> str:
+        return base.replace("http://", "ws://", 1) + f"/ws/rooms/{room.room_id}"
+
+    def hello(self, room: Any, seat: int | None) -> str | None:
+        token = None if seat is None else room.tokens[seat]
+        return json.dumps({"type": "hello", "token": token, "since": None})
+
+    def parse(self, text: str | bytes, seat: int | None) -> Update:
+        msg = json.loads(text)
+        kind = msg["type"]
+        if kind == "error":
+            return Update(error=msg["code"])
+        if kind not in ("welcome", "sync", "update"):
+            return Update()
+        view = msg.get("view") or {}
+        legal = [entry["action"] for entry in msg.get("legal") or []]
+        return Update(
+            # only an update counts as this connection having the new version
+            version=msg["version"] if kind == "update" else None,
+            ready=msg["version"],
+            actions=legal or None,
+            over=view.get("phase") == "over",
+        )
+
+    def move(self, version: int, action: Any, move_id: str) -> str:
+        return json.dumps(
+            {
+                "type": "move",
+                "move": action,
+                "expected_version": version,
+                "move_id": move_id,
+            }
+        )
