@@ -1,0 +1,1 @@
+"""Ishtar Online: the web service (HTTP, websocket, persistence). It knows no game rules."""

@@ -1,0 +1,212 @@
+"""The `ishtar` command: `ishtar serve`, `ishtar db ...`.
+
+Each subcommand is one small `register_*` function that adds its parser and sets
+``handler`` to a function taking the parsed arguments and returning an exit code. To add a
+subcommand, write such a pair (here or in its own module) and append the register function
+to `COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from app import migrate
+from app.embedded import EmbeddedPostgres, EmbeddedPostgresError
+from app.settings import Settings, get_settings
+
+log = logging.getLogger("ishtar")
+
+Subparsers = Any  # argparse's _SubParsersAction, which typeshed keeps private
+Register = Callable[[Subparsers], None]
+
+
+# -- shared ---------------------------------------------------------------------------------
+
+
+def _add_data_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="directory of the embedded PostgreSQL (default: ISHTAR_DATA_DIR or the user data dir)",
+    )
+
+
+def _settings(args: argparse.Namespace, **overrides: Any) -> Settings:
+    """The process settings with the command line's overrides applied."""
+    if getattr(args, "data_dir", None) is not None:
+        overrides["data_dir"] = args.data_dir.expanduser().absolute()
+    return get_settings().model_copy(update=overrides)
+
+
+@contextmanager
+def database(settings: Settings) -> Iterator[str]:
+    """The database URL to use: DATABASE_URL, or an embedded server started for the duration."""
+    if settings.database_url:
+        yield settings.database_url
+        return
+    log.info(
+        "DATABASE_URL is not set: using the embedded PostgreSQL in %s",
+        settings.pg_data_dir,
+    )
+    with EmbeddedPostgres(settings.pg_data_dir) as server:
+        yield server.url
+
+
+def _interrupt_on_sigterm() -> None:
+    """Turn SIGTERM into KeyboardInterrupt so that `finally` blocks (stopping PostgreSQL) run."""
+
+    def _raise(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _raise)
+
+
+# -- serve ----------------------------------------------------------------------------------
+
+
+def register_serve(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("serve", help="run the web server")
+    parser.add_argument(
+        "--host", help="interface to bind (default: ISHTAR_HOST or 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--port", type=int, help="port to listen on (default: ISHTAR_PORT or 8000)"
+    )
+    _add_data_dir(parser)
+    parser.set_defaults(handler=serve)
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from app.main import create_app
+
+    overrides = {
+        key: value
+        for key in ("host", "port")
+        if (value := getattr(args, key)) is not None
+    }
+    settings = _settings(args, **overrides)
+    _interrupt_on_sigterm()
+    with database(settings) as url:
+        migrate.upgrade(url)
+        app = create_app(settings.model_copy(update={"database_url": url}))
+        uvicorn.run(
+            app,
+            host=settings.host,
+            port=settings.port,
+            log_level=settings.log_level,
+            ws_max_size=settings.max_message_bytes,
+            timeout_graceful_shutdown=10,
+        )
+    return 0
+
+
+# -- db -------------------------------------------------------------------------------------
+
+
+def register_db(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("db", help="database schema migrations (Alembic)")
+    commands = parser.add_subparsers(
+        dest="db_command", required=True, metavar="COMMAND"
+    )
+
+    upgrade = commands.add_parser(
+        "upgrade", help="upgrade the schema (default: to head)"
+    )
+    upgrade.add_argument("rev", nargs="?", default="head")
+    upgrade.set_defaults(handler=db_upgrade)
+
+    downgrade = commands.add_parser(
+        "downgrade", help="downgrade the schema to REV ('base': empty)"
+    )
+    downgrade.add_argument("rev")
+    downgrade.set_defaults(handler=db_downgrade)
+
+    current = commands.add_parser(
+        "current", help="print the database's revision and the head"
+    )
+    current.set_defaults(handler=db_current)
+
+    revision = commands.add_parser("revision", help="write a new revision file")
+    revision.add_argument("-m", "--message", required=True)
+    revision.add_argument(
+        "--autogenerate",
+        action="store_true",
+        help="draft it from app.models (review it!)",
+    )
+    revision.set_defaults(handler=db_revision)
+
+    for command in (upgrade, downgrade, current, revision):
+        _add_data_dir(command)
+
+
+def db_upgrade(args: argparse.Namespace) -> int:
+    with database(_settings(args)) as url:
+        migrate.upgrade(url, args.rev)
+    return 0
+
+
+def db_downgrade(args: argparse.Namespace) -> int:
+    with database(_settings(args)) as url:
+        migrate.downgrade(url, args.rev)
+    return 0
+
+
+def db_current(args: argparse.Namespace) -> int:
+    with database(_settings(args)) as url:
+        print(f"current: {migrate.current(url) or '(none)'}")
+    print(f"head:    {','.join(migrate.heads())}")
+    return 0
+
+
+def db_revision(args: argparse.Namespace) -> int:
+    if args.autogenerate:
+        with database(_settings(args)) as url:
+            rev = migrate.new_revision(args.message, url=url, autogenerate=True)
+    else:
+        rev = migrate.new_revision(args.message)
+    print(f"wrote revision {rev} in {migrate.MIGRATIONS_DIR / 'versions'}")
+    return 0
+
+
+# -- entry point ----------------------------------------------------------------------------
+
+COMMANDS: list[Register] = [register_serve, register_db]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ishtar", description="Ishtar Online server.")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for register in COMMANDS:
+        register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO, format="%(levelname)-8s %(name)s: %(message)s"
+    )
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    try:
+        code: int = args.handler(args)
+    except KeyboardInterrupt:
+        log.info("stopped")
+        return 0
+    except EmbeddedPostgresError as error:
+        log.error("%s", error)
+        return 1
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

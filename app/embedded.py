@@ -1,0 +1,339 @@
+"""Embedded PostgreSQL: a private server in a data directory, for `ishtar serve` and the tests.
+
+The `pgserver` wheel ships real PostgreSQL binaries; we drive them (initdb, pg_ctl) ourselves
+rather than through `pgserver.get_server`, to control the lifetime precisely: start in
+`start()`, stop in `stop()`, nothing left to `atexit`. The server listens on a Unix socket
+only, so several data directories never fight over a TCP port.
+
+PostgreSQL refuses to run as root. As root we do what pgserver itself does: run the server
+as the system user ``pgserver`` (created with useradd when missing) and make the directories
+leading to the binaries and to the data directory traversable (o+x) for that user.
+
+One process at a time may own a data directory (an flock on ``<pgdata>.lock``). A server
+left running by a killed owner is stopped and started afresh by the next owner.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import importlib.util
+import logging
+import os
+import pwd
+import shlex
+import stat
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+from urllib.parse import quote
+
+log = logging.getLogger("ishtar.embedded")
+
+SYSTEM_USER = "pgserver"  # the same user pgserver creates when run as root
+SUPERUSER = "postgres"
+DATABASE = "ishtar"
+_SOCKET_PATH_LIMIT = 100  # sun_path is 108 bytes on Linux; keep a margin
+
+
+class EmbeddedPostgresError(RuntimeError):
+    """The embedded server could not be set up, started or stopped."""
+
+
+def binaries_dir() -> Path:
+    """The bin/ directory of the PostgreSQL shipped in the pgserver wheel."""
+    spec = importlib.util.find_spec("pgserver")
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbeddedPostgresError("the pgserver package is not installed")
+    return Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
+
+
+class EmbeddedPostgres:
+    """A PostgreSQL server owned by this process, with its cluster in `pgdata`.
+
+    Use as a context manager, or call `start()` and `stop()`. `url` is an asyncpg URL to
+    the ``ishtar`` database; `admin_url` to the ``postgres`` maintenance database.
+    `server_settings` are passed to the server as ``-c name=value``.
+    """
+
+    def __init__(
+        self, pgdata: Path, *, server_settings: Mapping[str, str] | None = None
+    ) -> None:
+        self.pgdata = Path(pgdata).expanduser().absolute()
+        self.server_settings = dict(server_settings or {})
+        self.bin = binaries_dir()
+        self.logfile = self.pgdata / "postgresql.log"
+        self._account = _service_account()
+        self._lock: IO[str] | None = None
+        self._running = False
+
+    # -- lifetime -------------------------------------------------------------------------
+
+    def start(self) -> str:
+        """Initialise the cluster if new, start the server and return `url`."""
+        self._acquire_lock()
+        try:
+            self._prepare_directories()
+            if not (self.pgdata / "PG_VERSION").exists():
+                self._initdb()
+            if self._pg_ctl("status", check=False).returncode == 0:
+                log.warning(
+                    "stopping a server left running in %s by a killed process",
+                    self.pgdata,
+                )
+                self._pg_ctl("-m", "fast", "-w", "-t", "60", "stop")
+            self._pg_ctl(
+                "-w",
+                "-t",
+                "60",
+                "-l",
+                str(self.logfile),
+                "-o",
+                self._server_options(),
+                "start",
+            )
+            self._running = True
+            self._ensure_database()
+        except BaseException:
+            self.stop()
+            raise
+        log.info("embedded PostgreSQL ready in %s", self.pgdata)
+        return self.url
+
+    def stop(self) -> None:
+        """Stop the server (fast shutdown: sessions end, data is flushed) and release the lock."""
+        try:
+            if self._running:
+                self._pg_ctl("-m", "fast", "-w", "-t", "60", "stop")
+                self._running = False
+                log.info("embedded PostgreSQL stopped")
+        finally:
+            if self._lock is not None:
+                self._lock.close()
+                self._lock = None
+
+    def __enter__(self) -> EmbeddedPostgres:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    # -- addresses ------------------------------------------------------------------------
+
+    @property
+    def socket_dir(self) -> Path:
+        """The socket's directory: the cluster itself, or a short path in /tmp if too long."""
+        if len(str(self.pgdata / ".s.PGSQL.5432")) <= _SOCKET_PATH_LIMIT:
+            return self.pgdata
+        digest = hashlib.sha256(str(self.pgdata).encode()).hexdigest()[:12]
+        return Path(tempfile.gettempdir()) / f"ishtar-pg-{digest}"
+
+    def url_for(self, database: str) -> str:
+        """An asyncpg URL for `database` on this server."""
+        return f"postgresql+asyncpg://{SUPERUSER}@/{database}?host={quote(str(self.socket_dir))}"
+
+    @property
+    def url(self) -> str:
+        return self.url_for(DATABASE)
+
+    @property
+    def admin_url(self) -> str:
+        return self.url_for("postgres")
+
+    # -- steps ----------------------------------------------------------------------------
+
+    def _acquire_lock(self) -> None:
+        self.pgdata.parent.mkdir(parents=True, exist_ok=True)
+        lock = (self.pgdata.parent / f"{self.pgdata.name}.lock").open("a")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            lock.close()
+            raise EmbeddedPostgresError(
+                f"{self.pgdata} is in use by another process; to run several servers, point "
+                "them all at one PostgreSQL with DATABASE_URL"
+            ) from None
+        self._lock = lock
+
+    def _prepare_directories(self) -> None:
+        new = not self.pgdata.exists()
+        self.pgdata.mkdir(mode=0o700, exist_ok=True)
+        if (
+            new is False
+            and not (self.pgdata / "PG_VERSION").exists()
+            and any(self.pgdata.iterdir())
+        ):
+            raise EmbeddedPostgresError(
+                f"{self.pgdata} is not empty and holds no PostgreSQL cluster"
+            )
+        socket_dir = self.socket_dir
+        socket_dir.mkdir(mode=0o700, exist_ok=True)
+        if self._account is not None:
+            uid, gid = self._account.pw_uid, self._account.pw_gid
+            for path in {self.pgdata, socket_dir}:
+                os.chown(path, uid, gid)
+            _grant_traverse(self.pgdata)
+            _grant_traverse(socket_dir)
+            _grant_traverse(self.bin)
+            _ensure_readable_tree(self.bin.parent)
+
+    def _initdb(self) -> None:
+        log.info("creating a PostgreSQL cluster in %s", self.pgdata)
+        self._run(
+            [
+                str(self.bin / "initdb"),
+                "-D", str(self.pgdata),
+                "-U", SUPERUSER,
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--no-locale",
+                "--no-instructions",
+            ]
+        )  # fmt: skip
+
+    def _server_options(self) -> str:
+        options = {
+            "listen_addresses": "",
+            "unix_socket_directories": str(self.socket_dir),
+        }
+        options.update(self.server_settings)
+        return " ".join(
+            f"-c {shlex.quote(f'{name}={value}')}" for name, value in options.items()
+        )
+
+    def _pg_ctl(
+        self, *args: str, check: bool = True
+    ) -> subprocess.CompletedProcess[str]:
+        try:
+            return self._run(
+                [str(self.bin / "pg_ctl"), "-D", str(self.pgdata), *args], check=check
+            )
+        except EmbeddedPostgresError as error:
+            raise EmbeddedPostgresError(
+                f"{error}\n--- server log ---\n{self._log_tail()}"
+            ) from None
+
+    def _ensure_database(self) -> None:
+        psql = [
+            str(self.bin / "psql"),
+            "-h",
+            str(self.socket_dir),
+            "-U",
+            SUPERUSER,
+            "-X",
+            "-q",
+        ]
+        exists = self._run(
+            [
+                *psql,
+                "-d",
+                "postgres",
+                "-tA",
+                "-c",
+                f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE}'",
+            ],
+            as_service=False,
+        ).stdout.strip()
+        if exists != "1":
+            self._run(
+                [*psql, "-d", "postgres", "-c", f'CREATE DATABASE "{DATABASE}"'],
+                as_service=False,
+            )
+
+    def _run(
+        self, command: list[str], *, check: bool = True, as_service: bool = True
+    ) -> subprocess.CompletedProcess[str]:
+        """Run a PostgreSQL program, as the service account when we are root."""
+        extra: dict[str, Any] = {}
+        if as_service and self._account is not None:
+            extra = {
+                "user": self._account.pw_uid,
+                "group": self._account.pw_gid,
+                "extra_groups": [],
+                "cwd": self.pgdata,
+            }
+        env = {
+            key: value for key, value in os.environ.items() if not key.startswith("PG")
+        }
+        # pg_ctl's server inherits stdout/stderr: a pipe would keep our reader waiting for
+        # the server's exit, so output goes to temporary files.
+        with tempfile.TemporaryFile("w+") as out:
+            result = subprocess.run(
+                command, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                env=env, text=True, check=False, **extra,
+            )  # fmt: skip
+            out.seek(0)
+            output = out.read()
+        if check and result.returncode != 0:
+            raise EmbeddedPostgresError(
+                f"{Path(command[0]).name} failed ({result.returncode}): {output.strip()}"
+            )
+        return subprocess.CompletedProcess(command, result.returncode, output, "")
+
+    def _log_tail(self, lines: int = 30) -> str:
+        try:
+            return "\n".join(
+                self.logfile.read_text(errors="replace").splitlines()[-lines:]
+            )
+        except OSError:
+            return "(no log)"
+
+
+def _service_account() -> pwd.struct_passwd | None:
+    """The account the server runs as: None for ourselves, the `pgserver` user as root."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        return pwd.getpwnam(SYSTEM_USER)
+    except KeyError:
+        pass
+    result = subprocess.run(
+        [
+            "useradd",
+            "--system",
+            "--no-create-home",
+            "--shell",
+            "/usr/sbin/nologin",
+            SYSTEM_USER,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    try:  # another process may have created it meanwhile: only its absence is an error
+        return pwd.getpwnam(SYSTEM_USER)
+    except KeyError:
+        raise EmbeddedPostgresError(
+            f"running as root, and could not create the user {SYSTEM_USER!r} for PostgreSQL: "
+            f"{result.stderr.strip()}"
+        ) from None
+
+
+def _grant_traverse(path: Path) -> None:
+    """Let other users pass through every ancestor of `path` (o+x; nothing is made readable)."""
+    for ancestor in path.absolute().parents:
+        mode = ancestor.stat().st_mode
+        if not mode & stat.S_IXOTH:
+            ancestor.chmod(stat.S_IMODE(mode) | stat.S_IXOTH)
+
+
+def _ensure_readable_tree(root: Path) -> None:
+    """Make the PostgreSQL installation readable (and its programs runnable) by other users."""
+    if (root / "bin" / "postgres").stat().st_mode & stat.S_IXOTH:
+        return  # installed with a usual umask: nothing to do
+    for directory, _, files in os.walk(root):
+        dir_path = Path(directory)
+        dir_path.chmod(stat.S_IMODE(dir_path.stat().st_mode) | 0o005)
+        for name in files:
+            file = dir_path / name
+            mode = stat.S_IMODE(file.stat().st_mode)
+            file.chmod(mode | 0o004 | (0o001 if mode & stat.S_IXUSR else 0))

@@ -1,0 +1,47 @@
+"""The FastAPI application factory: `create_app(settings)`.
+
+The lifespan opens the database engine and keeps it (and a session factory) on ``app.state``;
+routers come from `app.routes`. Add a router by importing its module and including it below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.metadata import PackageNotFoundError, version
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from app.db import create_engine, create_sessionmaker
+from app.routes import health
+from app.settings import Settings, get_settings
+
+
+def _version() -> str:
+    try:
+        return version("ishtar-online")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A new application bound to `settings` (default: the process settings)."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = create_engine(settings)
+        app.state.engine = engine
+        app.state.sessionmaker = create_sessionmaker(engine)
+        try:
+            yield
+        finally:
+            await engine.dispose()
+
+    app = FastAPI(title="Ishtar Online", version=_version(), lifespan=lifespan)
+    app.state.settings = settings
+    app.include_router(health.router)
+    if settings.static_dir.is_dir():
+        app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
+    return app

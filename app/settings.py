@@ -1,0 +1,121 @@
+"""Service configuration: one `Settings` object read from the environment (and `.env`).
+
+Every knob of the service lives here, read once through `get_settings()`. Environment
+variables are prefixed with ``ISHTAR_`` except ``DATABASE_URL``, which keeps the name that
+hosting platforms and docker compose use. Tests and the CLI build their own `Settings`
+(or `model_copy(update=...)` one) instead of mutating the environment.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Any
+
+import platformdirs
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+# The repository root when running from a checkout or an editable install.
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def default_data_dir() -> Path:
+    """Where the embedded PostgreSQL keeps its files unless told otherwise."""
+    return Path(platformdirs.user_data_dir("ishtar", appauthor=False))
+
+
+def normalise_database_url(url: str) -> str:
+    """Accept ``postgres://`` and ``postgresql://`` URLs and use the asyncpg driver.
+
+    >>> normalise_database_url("postgres://u:p@db:5432/ishtar")
+    'postgresql+asyncpg://u:p@db:5432/ishtar'
+    >>> normalise_database_url("postgresql+asyncpg://u@/d?host=/tmp")
+    'postgresql+asyncpg://u@/d?host=/tmp'
+    """
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+asyncpg://" + url[len(prefix) :]
+    return url
+
+
+class Settings(BaseSettings):
+    """All configuration of the service. Field docs double as the README's table."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="ISHTAR_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    database_url: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices(
+            "DATABASE_URL", "ISHTAR_DATABASE_URL", "database_url"
+        ),
+        description="PostgreSQL URL (postgresql+asyncpg://...). Unset: embedded PostgreSQL.",
+    )
+    data_dir: Path = Field(
+        default_factory=default_data_dir,
+        description="Directory of the embedded PostgreSQL (its cluster lives in DATA_DIR/pg).",
+    )
+    host: str = Field(
+        default="127.0.0.1", description="Interface `ishtar serve` binds to."
+    )
+    port: int = Field(default=8000, description="TCP port `ishtar serve` listens on.")
+    log_level: str = Field(default="info", description="Log level of the server.")
+    allowed_origins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description=(
+            "Origins allowed to open the websocket, comma-separated. Empty: only the same "
+            "host as the request; '*': any origin."
+        ),
+    )
+    max_message_bytes: int = Field(
+        default=16384, description="Largest websocket message accepted from a client."
+    )
+    readiness_timeout: float = Field(
+        default=3.0,
+        description="Seconds /readyz waits for the database before answering 503.",
+    )
+    db_pool_size: int = Field(
+        default=5, description="Connections kept per server process."
+    )
+    db_max_overflow: int = Field(
+        default=10, description="Extra connections under load."
+    )
+    static_dir: Path = Field(
+        default=PROJECT_ROOT / "static", description="Directory served at /static."
+    )
+    templates_dir: Path = Field(
+        default=PROJECT_ROOT / "templates",
+        description="Directory of the Jinja2 templates.",
+    )
+
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _normalise_url(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip()
+            return normalise_database_url(value) if value else None
+        return value
+
+    @field_validator("allowed_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [origin.strip() for origin in value.split(",") if origin.strip()]
+        return value
+
+    @property
+    def pg_data_dir(self) -> Path:
+        """The embedded PostgreSQL cluster directory (PGDATA)."""
+        return self.data_dir / "pg"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read from the environment on first use."""
+    return Settings()

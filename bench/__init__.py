@@ -1,0 +1,1 @@
+"""Benchmarks of the service and the engine: run them with `python -m bench.<name>`."""

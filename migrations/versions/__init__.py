@@ -1,0 +1,1 @@
+"""Reviewed schema revisions, one file each, applied in order by Alembic."""

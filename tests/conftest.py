@@ -1,0 +1,134 @@
+"""Shared fixtures: a real PostgreSQL, clean databases, the app, and live servers.
+
+PostgreSQL comes from ``ISHTAR_TEST_DATABASE_URL`` (an admin URL: the role must be allowed
+to CREATE DATABASE) or, when unset, from an embedded server started once per test session
+(once per xdist worker) in a temporary directory. It starts only if a test needs it.
+
+Fixtures for everyone:
+- ``database_url`` -> str: a clean database migrated to head (asyncpg URL), dropped afterwards.
+- ``empty_database_url`` -> str: a clean database with no schema at all.
+- ``settings`` -> Settings: bound to ``database_url``, with a temporary data dir.
+- ``app`` -> FastAPI: ``create_app(settings)`` (lifespan not started).
+- ``client`` -> httpx.AsyncClient: talks to ``app`` in-process, lifespan running (async tests).
+- ``sync_client`` -> starlette TestClient: the same for sync tests, with websocket support.
+- ``live_server`` -> str: base URL of a real ``ishtar serve`` subprocess on ``database_url``.
+- ``live_server_factory`` -> callable(**kwargs) -> LiveServer: start more, kill or restart them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import hypothesis
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from app.embedded import EmbeddedPostgres
+from app.main import create_app
+from app.settings import Settings
+from tests.support.databases import FAST_SERVER_SETTINGS, TestDatabases
+from tests.support.live import LiveServer
+
+# A loaded 2-core CI machine makes per-example deadlines flaky; keep examples bounded instead.
+hypothesis.settings.register_profile("ishtar", deadline=None)
+hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ishtar"))
+
+
+@pytest.fixture(scope="session")
+def test_databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestDatabases]:
+    """The database server of this session (per xdist worker), with a migrated template."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    external = os.environ.get("ISHTAR_TEST_DATABASE_URL")
+    server: EmbeddedPostgres | None = None
+    if external:
+        databases = TestDatabases(external, prefix=f"ishtar_test_{worker}")
+    else:
+        pgdata = tmp_path_factory.mktemp("postgres") / "pg"
+        server = EmbeddedPostgres(pgdata, server_settings=FAST_SERVER_SETTINGS)
+        server.start()
+        databases = TestDatabases(server.admin_url, prefix=f"ishtar_test_{worker}")
+    try:
+        databases.create_template()
+        yield databases
+    finally:
+        try:
+            databases.drop_template()
+        finally:
+            if server is not None:
+                server.stop()
+
+
+@pytest.fixture
+def database_url(test_databases: TestDatabases) -> Iterator[str]:
+    """A clean database migrated to head, dropped after the test."""
+    url = test_databases.create(migrated=True)
+    yield url
+    test_databases.drop(url)
+
+
+@pytest.fixture
+def empty_database_url(test_databases: TestDatabases) -> Iterator[str]:
+    """A clean database without any schema, dropped after the test."""
+    url = test_databases.create(migrated=False)
+    yield url
+    test_databases.drop(url)
+
+
+@pytest.fixture
+def settings(database_url: str, tmp_path: Path) -> Settings:
+    return Settings(
+        _env_file=None, database_url=database_url, data_dir=tmp_path / "data"
+    )  # type: ignore[call-arg]
+
+
+@pytest.fixture
+def app(settings: Settings) -> FastAPI:
+    return create_app(settings)
+
+
+@pytest.fixture
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://testserver"
+        ) as client:
+            yield client
+
+
+@pytest.fixture
+def sync_client(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app) as client:
+        yield client
+
+
+@pytest.fixture
+def live_server_factory(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
+    """Start `ishtar serve` subprocesses; all still running are stopped after the test.
+
+    Call it with ``database_url=...`` (or ``data_dir=...`` for an embedded PostgreSQL),
+    optionally ``env={...}``, ``port=...``, ``args=(...)``, ``timeout=...``.
+    """
+    servers: list[LiveServer] = []
+
+    def start(*, timeout: float = 60.0, **kwargs: Any) -> LiveServer:
+        server = LiveServer(tmp_path / f"server-{len(servers)}.log", **kwargs)
+        servers.append(server)
+        return server.start(timeout)
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def live_server(
+    database_url: str, live_server_factory: Callable[..., LiveServer]
+) -> str:
+    """Base URL (http://127.0.0.1:PORT) of a real server on a clean database."""
+    return live_server_factory(database_url=database_url).url
