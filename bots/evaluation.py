@@ -1,0 +1,119 @@
+"""The heuristic value of a position for each seat, from the public view and the projection.
+
+A seat's equity is the engine's own projection (`final_scores` as if the game ended now: tree
+cards, flowers, fountains, upper skills) plus what it holds that turns into points later:
+gems (tree cards to buy, weighted by how many turns it has left to spend them), assistants in
+supply (flowerbeds to claim), a lower skill that opens an upper one, watering-can discounts
+and the reserved card. Only the contract is used: `final_scores`, `view_for` and `catalogue`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from bots.board import GEM_TREE_VALUE
+from engine import catalogue, final_scores, view_for
+
+SKILL_A_VALUE: dict[str, float] = {"purple": 1.0, "red": 2.0, "white": 3.0}
+UPPER_OF: dict[str, str] = {"F": "A", "G": "B", "H": "C", "I": "D", "J": "E"}
+ASSISTANT_VALUE = 3.0
+CARPET_ASSISTANT_VALUE = 0.3
+UPPER_HOPE = 2.0
+CAN_DISCOUNT_PER_TURN = 0.4
+RESERVED_SHARE = 0.6
+TURN_PHASES = ("choose", "place", "special", "bloom", "reserve", "plant")
+
+
+@cache
+def card_vp() -> dict[int, int]:
+    """Tree card id -> victory points, from the engine's catalogue."""
+    cards = catalogue().get("tree_cards", [])
+    return {int(c.get("card", c.get("id", 0))): int(c["vp"]) for c in cards}
+
+
+def future_turns(view: dict[str, Any]) -> int:
+    """An estimate of how many turns are still to start (the turn in progress not counted).
+
+    The watering can walks the carpet clockwise, so piles empty roughly together: the second
+    pile to empty goes when every pile has given up to its size. Then the round is completed.
+    """
+    if view["phase"] == "over":
+        return 0
+    players = len(view["players"])
+    turn = int(view["turn"])
+    if view.get("end_triggered"):
+        return -turn % players
+    sizes = sorted(int(p["size"]) for p in view["carpet"]["piles"])
+    second = sizes[1] if len(sizes) > 1 else sizes[0]
+    tiles = sum(min(s, second) for s in sizes)
+    if view["phase"] == "choose":
+        tiles -= 1
+    at_trigger = turn + max(tiles, 0)
+    return -(-at_trigger // players) * players - turn
+
+
+def seat_future_turns(view: dict[str, Any], seat: int, future: int) -> int:
+    """How many of the `future` turns still to start belong to `seat`."""
+    players = len(view["players"])
+    turn = int(view["turn"])
+    first = int(view["first_player"])
+    return sum(
+        1
+        for t in range(turn + 1, turn + future + 1)
+        if (first + t - 1) % players == seat
+    )
+
+
+def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
+    """Each seat's equity: projected score plus the expected worth of what it holds."""
+    future = future_turns(view)
+    current = view.get("current")
+    phase = view["phase"]
+    trees_left = int(view.get("trees_left", 0)) + len(view.get("market", []))
+    vp_of = card_vp()
+    result: list[float] = []
+    for player, score in zip(view["players"], scores["players"]):
+        seat = int(player["seat"])
+        mine = seat_future_turns(view, seat, future)
+        in_turn = seat == current and phase in TURN_PHASES
+        buys = mine + (1 if in_turn else 0)
+        gem_factor = (
+            (0.0 if buys == 0 else 0.6 if buys == 1 else 1.0) if trees_left else 0.0
+        )
+        skills = player.get("skills") or {}
+        value = float(score["total"])
+        for colour, count in player["gems"].items():
+            tree = GEM_TREE_VALUE[colour] * gem_factor
+            value += count * (
+                max(0.0, tree - SKILL_A_VALUE[colour]) if "A" in skills else tree
+            )
+        icons = mine + (1 if in_turn and phase in ("choose", "place") else 0)
+        value += player["assistants_supply"] * ASSISTANT_VALUE * min(1.0, icons / 3)
+        if "H" not in skills:
+            value += (
+                player["assistants_carpet"]
+                * CARPET_ASSISTANT_VALUE
+                * min(1.0, icons / 3)
+            )
+        for lower, upper in UPPER_OF.items():
+            if lower in skills and upper not in skills:
+                value += UPPER_HOPE * min(1.0, mine / 3)
+        if "F" in skills:
+            value += CAN_DISCOUNT_PER_TURN * mine
+        reserved = player.get("reserved")
+        if reserved is not None:
+            value += RESERVED_SHARE * vp_of.get(int(reserved), 6) * gem_factor
+        result.append(value)
+    return result
+
+
+def utility(values: list[float], seat: int) -> float:
+    """How good the equities are for `seat`: its lead over the best other seat."""
+    others = [v for i, v in enumerate(values) if i != seat]
+    return values[seat] - max(others) if others else values[seat]
+
+
+def evaluate(state: Any) -> list[float]:
+    """Equities of every seat in a full (possibly determinized) state."""
+    return equities(view_for(state, None), final_scores(state))

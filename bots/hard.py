@@ -1,0 +1,123 @@
+"""Hard bot: determinized Monte Carlo search over the candidate actions of a step.
+
+Each candidate action is played in many determinizations of the seat's view (hidden piles and
+tree deck filled at random by `engine.sample_state`), followed by a playout with the greedy
+policy of the medium bot (bots/medium) for the rest of the seat's turn and the opponents'
+turns until the seat's next turn (the horizon), and the position reached is valued by
+bots/evaluation. Candidates are compared on the same determinizations (common random numbers)
+and thinned by successive halving, so most playouts go to the actions that matter.
+
+The budget is a number of playouts (reproducible, for `simulate`), optionally capped by a time
+limit in seconds (for live rooms).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from bots.base import as_action, as_dict, derive_seed
+from bots.evaluation import evaluate, utility
+from bots.medium import Greedy, cheapest_payments, one_cell_per_card
+from engine import apply, current_player, legal_actions, sample_state
+
+
+class HardBot:
+    """Successive-halving Monte Carlo over determinizations, with greedy playouts."""
+
+    level = "hard"
+
+    def __init__(
+        self,
+        playouts: int = 48,
+        time_limit: float | None = None,
+        width: int = 8,
+        horizon_turns: int | None = None,
+        rollout: Greedy | None = None,
+        ranker: Greedy | None = None,
+    ) -> None:
+        self.playouts = playouts
+        self.time_limit = time_limit
+        self.width = width
+        self.horizon_turns = horizon_turns
+        self.rollout = rollout or Greedy(place_width=3, choose_width=1)
+        self.ranker = ranker or Greedy()
+
+    def act(self, view: dict[str, Any], legal: Sequence[Any], seed: int) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        deadline = (
+            None if self.time_limit is None else time.perf_counter() + self.time_limit
+        )
+        seat = int(view["current"])
+        base = sample_state(view, derive_seed(seed, "rank"))
+        candidates = self.candidates(base, legal, seat)
+        if len(candidates) == 1:
+            return candidates[0]
+        totals = [0.0] * len(candidates)
+        counts = [0] * len(candidates)
+        alive = list(range(len(candidates)))
+        spent = 0
+        rounds = max(1, (len(alive) - 1).bit_length())
+        sample = 0
+        while len(alive) > 1 and spent < self.playouts:
+            per = max(1, (self.playouts - spent) // (len(alive) * rounds))
+            for _ in range(per):
+                state = sample_state(view, derive_seed(seed, sample))
+                sample += 1
+                for i in alive:
+                    totals[i] += self.playout(state, candidates[i], seat)
+                    counts[i] += 1
+                    spent += 1
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            alive.sort(key=lambda i: totals[i] / counts[i], reverse=True)
+            alive = alive[: max(1, len(alive) // 2)]
+            rounds = max(1, rounds - 1)
+        best = max(alive, key=lambda i: totals[i] / max(1, counts[i]))
+        return candidates[best]
+
+    def candidates(self, state: Any, legal: Sequence[Any], seat: int) -> list[Any]:
+        """The actions worth searching: one payment per choice, the best-ranked placements."""
+        kinds = {as_dict(a)["type"] for a in legal}
+        if "place" in kinds:
+            return self.ranker.rank_placements(state, legal, seat)[: self.width]
+        candidates = cheapest_payments(legal)
+        if "plant" in kinds:
+            candidates = one_cell_per_card(candidates)
+        if len(candidates) > self.width and "choose" not in kinds:
+            scored = sorted(
+                candidates,
+                key=lambda a: self.ranker.value(apply(state, as_action(a)), seat),
+                reverse=True,
+            )
+            candidates = scored[: self.width]
+        return candidates
+
+    def playout(self, state: Any, action: Any, seat: int) -> float:
+        """Play `action`, then the greedy policy up to the horizon; the value for `seat`.
+
+        The horizon is the start of the seat's next turn, or the end of the game, or the end of
+        `horizon_turns` opponents' turns when set (to keep 4-player searches within budget).
+        """
+        state = apply(state, as_action(action))
+        previous = seat
+        opponent_turns = 0
+        while (actor := current_player(state)) is not None:
+            if actor != previous:
+                if actor == seat:
+                    break
+                opponent_turns += 1
+                if (
+                    self.horizon_turns is not None
+                    and opponent_turns > self.horizon_turns
+                ):
+                    break
+                previous = actor
+            state = apply(
+                state, as_action(self.rollout.pick(state, legal_actions(state), actor))
+            )
+        return utility(evaluate(state), seat)

@@ -1,0 +1,76 @@
+"""One game between bots, from set-up to final scores: the loop the simulator runs.
+
+Each step the seat to act gets its own view and the legal actions, exactly as the server would
+hand them; the bot's seed is derived from the game seed and the step number, so a game is
+reproducible from its seed and the bots' settings alone.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bots import make_bot
+from bots.base import Bot, derive_seed
+from engine import (
+    apply,
+    current_player,
+    final_scores,
+    legal_actions,
+    new_game,
+    view_for,
+)
+
+
+@dataclass
+class GameRecord:
+    """What one bot game produced, in plain data (picklable, JSON-ready)."""
+
+    seed: int
+    levels: list[str]
+    first_player: int
+    scores: dict[str, Any]
+    turns: int
+    steps: int
+    skills: list[dict[str, list[str]]]
+    tree_cards: list[list[int]]
+    think_ms: dict[str, list[float]] = field(default_factory=dict)
+
+
+def play_game(
+    levels: Sequence[str],
+    seed: int,
+    first_player: int | None = 0,
+    bots: Sequence[Bot] | None = None,
+    max_steps: int = 5000,
+) -> GameRecord:
+    """Play a whole game with a bot of `levels[seat]` in every seat; `bots` overrides them."""
+    players = len(levels)
+    seated = list(bots) if bots is not None else [make_bot(level) for level in levels]
+    state = new_game(players, seed, first_player=first_player)
+    think_ms: dict[str, list[float]] = {level: [] for level in levels}
+    steps = 0
+    while (seat := current_player(state)) is not None:
+        if steps >= max_steps:
+            raise RuntimeError(f"game {seed} did not end within {max_steps} steps")
+        legal = legal_actions(state)
+        view = view_for(state, seat)
+        started = time.perf_counter()
+        action = seated[seat].act(view, legal, derive_seed(seed, steps))
+        think_ms[levels[seat]].append((time.perf_counter() - started) * 1000)
+        state = apply(state, action)
+        steps += 1
+    final = view_for(state, None)
+    return GameRecord(
+        seed=seed,
+        levels=list(levels),
+        first_player=int(final["first_player"]),
+        scores=final_scores(state),
+        turns=int(final["turn"]),
+        steps=steps,
+        skills=[dict(p.get("skills") or {}) for p in final["players"]],
+        tree_cards=[list(p.get("tree_cards") or []) for p in final["players"]],
+        think_ms=think_ms,
+    )

@@ -1,0 +1,145 @@
+"""Medium bot: greedy, one step at a time, on the heuristic value of the position.
+
+At each step it applies every candidate action to a determinization of its view and keeps the
+one whose result is worth most (bots/evaluation: immediate VP, gems, fountain control,
+flowerbed value). Two steps are valued by what they lead to at once: a pile by the best
+placement of its tile, a placement by the best special action it opens. Placements are first
+ranked cheaply from the view (bots/board) and only the best few are applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bots.base import as_action, as_dict
+from bots.board import GEM_TREE_VALUE, Board, placement_cells
+from bots.evaluation import evaluate, utility
+from engine import apply, current_player, legal_actions, sample_state, view_for
+
+
+@dataclass(frozen=True)
+class Greedy:
+    """The medium policy on a full state, from the point of view of one seat.
+
+    `place_width` placements are applied when placing, `choose_width` per pile when choosing.
+    """
+
+    place_width: int = 6
+    choose_width: int = 2
+
+    def value(self, state: Any, seat: int) -> float:
+        return utility(evaluate(state), seat)
+
+    def pick(self, state: Any, legal: Sequence[Any], seat: int) -> Any:
+        """The item of `legal` (for `state`, where `seat` acts) worth most to `seat`."""
+        if len(legal) == 1:
+            return legal[0]
+        kinds = {as_dict(a)["type"] for a in legal}
+        if "choose" in kinds:
+            return self._choose(state, legal, seat)
+        if "place" in kinds:
+            ranked = self.rank_placements(state, legal, seat)[: self.place_width]
+            return max(ranked, key=lambda a: self._after_place(state, a, seat))
+        candidates = cheapest_payments(legal)
+        if "plant" in kinds:
+            candidates = one_cell_per_card(candidates)
+        return max(
+            candidates, key=lambda a: self.value(apply(state, as_action(a)), seat)
+        )
+
+    def _choose(self, state: Any, legal: Sequence[Any], seat: int) -> Any:
+        best, best_value = legal[0], float("-inf")
+        for action in cheapest_payments(legal):
+            value = self.follow_choose(apply(state, as_action(action)), seat)
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def follow_choose(self, state: Any, seat: int) -> float:
+        """The value of a state just after choosing: that of the best placement of the tile."""
+        legal = legal_actions(state)
+        if not legal or as_dict(legal[0])["type"] != "place":
+            return self.value(state, seat)
+        ranked = self.rank_placements(state, legal, seat)[: self.choose_width]
+        return max(self._after_place(state, a, seat) for a in ranked)
+
+    def _after_place(self, state: Any, action: Any, seat: int) -> float:
+        """The value of a placement, counting the best special action it opens."""
+        after = apply(state, as_action(action))
+        legal = legal_actions(after) if current_player(after) == seat else []
+        specials = [
+            a for a in legal if as_dict(a)["type"] in ("assistant", "skill", "pass")
+        ]
+        if not specials:
+            return self.value(after, seat)
+        return max(
+            self.value(apply(after, as_action(a)), seat)
+            for a in cheapest_payments(specials)
+        )
+
+    def rank_placements(self, state: Any, legal: Sequence[Any], seat: int) -> list[Any]:
+        """Placements (and a discard) sorted best first by the quick value of bots/board."""
+        view = view_for(state, seat)
+        tile = view.get("hand")
+        if tile is None:
+            return list(legal)
+        board = Board.from_view(view)
+        me = view["players"][seat]
+        assistants = int(me["assistants_supply"])
+        gems = sum(me["gems"].values())
+
+        def quick(action: Any) -> float:
+            d = as_dict(action)
+            if d["type"] != "place":
+                return -1.0
+            cells = placement_cells(tile["shape"], tuple(d["at"]), int(d["rotation"]))
+            return board.placement_value(tile, cells, seat, assistants, gems)
+
+        return sorted(legal, key=quick, reverse=True)
+
+
+def gem_cost(action: Any) -> float:
+    return sum(GEM_TREE_VALUE[c] for c in as_dict(action).get("pay", []))
+
+
+def cheapest_payments(legal: Sequence[Any]) -> list[Any]:
+    """One action per choice that differs only in the gems paid: the cheapest payment."""
+    best: dict[str, Any] = {}
+    for action in legal:
+        d = as_dict(action)
+        key = repr(sorted((k, v) for k, v in d.items() if k != "pay"))
+        if key not in best or gem_cost(action) < gem_cost(best[key]):
+            best[key] = action
+    return list(best.values())
+
+
+def one_cell_per_card(legal: Sequence[Any]) -> list[Any]:
+    """One plant action per tree card (the cell a tree stands on scores nothing), plus `end`."""
+    seen: set[Any] = set()
+    kept = []
+    for action in legal:
+        d = as_dict(action)
+        card = d.get("card")
+        if d["type"] == "plant" and card in seen:
+            continue
+        seen.add(card)
+        kept.append(action)
+    return kept
+
+
+class MediumBot:
+    """Greedy one-step play on a determinization of the seat's view."""
+
+    level = "medium"
+
+    def __init__(self, policy: Greedy | None = None) -> None:
+        self.policy = policy or Greedy()
+
+    def act(self, view: dict[str, Any], legal: Sequence[Any], seed: int) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        seat = view["current"]
+        state = sample_state(view, seed)
+        return self.policy.pick(state, legal, seat)

@@ -1,0 +1,168 @@
+"""`ishtar simulate`: many bot games in parallel, with win rates, scores and game length.
+
+    ishtar simulate --players 4 --bots hard,medium,easy,easy --games 200 --seed 1 --jobs 2
+
+Game g seats the bots rotated by g (seat s gets `bots[(s + g) % players]`) with seat 0 first,
+so every level plays every position equally often over a multiple of `players` games. Game g
+uses the seed `seed + g`; a run is reproducible from its arguments, whatever `--jobs` is (the
+hard bot counts iterations, not time). See bots/stats.py for how shared wins are counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from typing import Any
+
+from bots import LEVELS
+from bots.match import GameRecord, play_game
+from bots.stats import summarize
+
+
+def seating(bots: Sequence[str], game: int) -> list[str]:
+    """The level in each seat of game `game`: the list rotated by the game number."""
+    return [bots[(seat + game) % len(bots)] for seat in range(len(bots))]
+
+
+def _play(args: tuple[list[str], int]) -> GameRecord:
+    levels, seed = args
+    return play_game(levels, seed, first_player=0)
+
+
+def run(
+    bots: Sequence[str], games: int, seed: int, jobs: int = 1, progress: bool = False
+) -> list[GameRecord]:
+    """Play `games` games (in `jobs` processes) and return their records in game order."""
+    tasks = [(seating(bots, g), seed + g) for g in range(games)]
+    records: dict[int, GameRecord] = {}
+    if jobs <= 1:
+        with _progress(progress, games) as advance:
+            for g, task in enumerate(tasks):
+                records[g] = _play(task)
+                advance()
+    else:
+        with (
+            ProcessPoolExecutor(max_workers=jobs) as pool,
+            _progress(progress, games) as advance,
+        ):
+            futures = {pool.submit(_play, task): g for g, task in enumerate(tasks)}
+            for future in as_completed(futures):
+                records[futures[future]] = future.result()
+                advance()
+    return [records[g] for g in range(games)]
+
+
+class _progress:
+    """A rich progress bar on stderr when asked for, else nothing."""
+
+    def __init__(self, enabled: bool, total: int) -> None:
+        self.enabled, self.total = enabled, total
+        self.bar: Any = None
+
+    def __enter__(self) -> Any:
+        if self.enabled:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self.bar = Progress(
+                TextColumn("games"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                transient=True,
+            )
+            self.bar.__enter__()
+            task = self.bar.add_task("games", total=self.total)
+            return lambda: self.bar.advance(task)
+        return lambda: None
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
+def render(summary: dict[str, Any], bots: Sequence[str]) -> str:
+    """The summary as text for a terminal."""
+    lines = [
+        f"{summary['games']} games, bots {','.join(bots)} (seats rotated, seat 0 first)"
+    ]
+    lines.append("win rates (95% Wilson interval; shared wins split):")
+    for level, r in summary["win_rates"].items():
+        lines.append(
+            f"  {level:<7} {r['rate']:6.1%}  [{r['ci_low']:.1%}, {r['ci_high']:.1%}]"
+            f"  over {r['trials']:g} seat-games"
+        )
+    lines.append("average scores by category:")
+    for level, categories in summary["avg_scores"].items():
+        parts = ", ".join(f"{c} {v:.1f}" for c, v in categories.items() if c != "total")
+        lines.append(f"  {level:<7} total {categories['total']:.1f}: {parts}")
+    low, high = summary["first_player_ci"]
+    lines.append(
+        f"first player wins {summary['first_player_win_rate']:.1%} [{low:.1%}, {high:.1%}]"
+        f" (fair share {1 / len(bots):.1%})"
+    )
+    lines.append(
+        f"game length: {summary['avg_turns']:.1f} turns ({summary['avg_rounds']:.1f} rounds)"
+    )
+    for level, t in summary["ms_per_move"].items():
+        lines.append(
+            f"  {level:<7} thinks {t['mean']:.1f} ms per move (p95 {t['p95']:.1f}, max {t['max']:.1f})"
+        )
+    return "\n".join(lines)
+
+
+def register_simulate(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "simulate", help="play bot games to measure strength and balance"
+    )
+    parser.add_argument("--players", type=int, required=True, choices=(2, 3, 4))
+    parser.add_argument(
+        "--bots",
+        required=True,
+        help="one level per seat, comma-separated, e.g. hard,medium",
+    )
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead"
+    )
+    parser.set_defaults(handler=simulate)
+
+
+def simulate(args: argparse.Namespace) -> int:
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if len(bots) != args.players:
+        print(
+            f"--bots names {len(bots)} seats but --players is {args.players}",
+            file=sys.stderr,
+        )
+        return 2
+    unknown = sorted(set(bots) - set(LEVELS))
+    if unknown:
+        print(
+            f"unknown bot level(s) {', '.join(unknown)}: use {', '.join(LEVELS)}",
+            file=sys.stderr,
+        )
+        return 2
+    if args.games < 1:
+        print("--games must be at least 1", file=sys.stderr)
+        return 2
+    records = run(bots, args.games, args.seed, args.jobs, progress=sys.stderr.isatty())
+    summary = summarize(records)
+    summary["bots"] = bots
+    summary["players"] = args.players
+    summary["seed"] = args.seed
+    print(json.dumps(summary, indent=2) if args.json else render(summary, bots))
+    return 0
