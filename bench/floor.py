@@ -171,6 +171,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--pool-size", type=int, default=10)
+    parser.add_argument("--ws", default="auto", help="uvicorn websocket implementation")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     uvicorn.run(
@@ -179,6 +180,7 @@ def main(argv: list[str] | None = None) -> None:
         port=args.port,
         log_level="warning",
         access_log=False,
+        ws=args.ws,
     )
 
 

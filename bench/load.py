@@ -26,6 +26,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bench import procs
@@ -42,6 +43,8 @@ class Plan:
     spectators: int
     seed: int
     policy: str  # "first" or "random"
+    profile: str | None = None  # folder for py-spy flame graphs of each server
+    floor_ws: str = "auto"  # uvicorn websocket implementation of the floor
     idle_timeout: float = 30.0
     connect_concurrency: int = 50
 
@@ -129,10 +132,17 @@ async def measure(
         assert server.proc is not None
         sampler = procs.Sampler(server.proc.pid)
         driver, postgres = procs.Sampler(os.getpid()), procs.CpuMeter("postgres")
+        profilers: list[procs.Profiler] = []
+        if plan.profile:
+            for suffix in (".svg", ".txt"):
+                out_file = Path(plan.profile) / f"{target.name}{suffix}"
+                profilers.append(procs.Profiler(server.proc.pid, out_file))
         sampler.start()
         driver.start()
         postgres.start()
         stats = await run_load(target, server.base, plan)
+        for profiler in profilers:
+            profiler.stop()
         await sampler.stop()
         await driver.stop()
         out = summarise(stats, sampler, plan)
@@ -169,7 +179,7 @@ async def bench(plan: Plan, which: str, floor_moves: int | None) -> dict[str, An
         if which in ("both", "floor"):
             moves = floor_moves or (round(ours["moves_per_game"]) if ours else 120)
             db = await procs.fresh_database(url, "ishtar_bench_floor")
-            floor = procs.floor_server(db, procs.free_port())
+            floor = procs.floor_server(db, procs.free_port(), plan.floor_ws)
             target = FloorTarget(plan.players, moves)
             report["floor"] = await measure(floor, "/healthz", target, plan)
     return report
@@ -240,12 +250,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--target", choices=["both", "ishtar", "floor"], default="both")
     parser.add_argument("--floor-moves", type=int, help="moves per floor game")
+    parser.add_argument("--floor-ws", default="auto", help="the floor's uvicorn ws")
+    parser.add_argument("--profile", metavar="DIR", help="py-spy flame graphs here")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     rooms, spectators = (
         (1, args.fanout) if args.fanout else (args.rooms, args.spectators)
     )
     plan = Plan(rooms, args.players, spectators, args.seed, args.policy)
+    plan.profile, plan.floor_ws = args.profile, args.floor_ws
     started = time.perf_counter()
     result = headline(asyncio.run(bench(plan, args.target, args.floor_moves)))
     result["wall_s"] = round(time.perf_counter() - started, 1)

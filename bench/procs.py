@@ -142,9 +142,30 @@ def ishtar_server(database_url: str, port: int) -> Server:
     return Server(argv, port, {"DATABASE_URL": sqlalchemy_url(database_url)})
 
 
-def floor_server(database_url: str, port: int) -> Server:
-    argv = [sys.executable, "-m", "bench.floor", "--port", str(port)]
+def floor_server(database_url: str, port: int, ws: str = "auto") -> Server:
+    argv = [sys.executable, "-m", "bench.floor", "--port", str(port), "--ws", ws]
     return Server([*argv, "--database-url", libpq_url(database_url)], port)
+
+
+class Profiler:
+    """py-spy sampling a running server: flame graph (.svg), collapsed stacks (.txt)."""
+
+    def __init__(self, pid: int, output: Path) -> None:
+        formats = {".json": "speedscope", ".txt": "raw"}
+        fmt = formats.get(output.suffix, "flamegraph")
+        argv = ["py-spy", "record", "--pid", str(pid), "--rate", "250", "--nonblocking"]
+        self.proc = subprocess.Popen(
+            [*argv, "--format", fmt, "--output", str(output)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGINT)  # py-spy writes its output on SIGINT
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
 
 
 class Sampler:
