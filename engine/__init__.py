@@ -1,0 +1,52 @@
+"""Ishtar: Gardens of Babylon — the rules engine (pure Python, standard library only).
+
+The import surface below is the contract with the server, bots and clients
+(docs/contract.md). States are immutable by convention: ``apply`` returns a new state.
+"""
+
+from __future__ import annotations
+
+from engine.catalogue import catalogue
+from engine.codec import decode_action, decode_state, encode_action, encode_state
+from engine.components import GAME
+from engine.game import (
+    apply,
+    current_player,
+    is_over,
+    legal_actions,
+    replay,
+    why_illegal,
+)
+from engine.layout import LayoutError
+from engine.narration import narrate, preview
+from engine.scoring import final_scores
+from engine.setup import new_game
+from engine.state import Action, IllegalAction, State
+from engine.views import view_for
+
+ENGINE_VERSION = "1.0.0"
+
+__all__ = [
+    "ENGINE_VERSION",
+    "GAME",
+    "Action",
+    "IllegalAction",
+    "LayoutError",
+    "State",
+    "apply",
+    "catalogue",
+    "current_player",
+    "decode_action",
+    "decode_state",
+    "encode_action",
+    "encode_state",
+    "final_scores",
+    "is_over",
+    "legal_actions",
+    "narrate",
+    "new_game",
+    "preview",
+    "replay",
+    "view_for",
+    "why_illegal",
+]

@@ -1,0 +1,84 @@
+"""The game as a state machine: whose turn, which actions are legal, and applying one.
+
+Each phase is handled by one module of ``engine.rules``; this module only dispatches, so the
+contract (docs/contract.md) stays the same shape for any game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import ModuleType
+from typing import Any
+
+from engine.rules import bloom, choose, place, plant, reserve, special
+from engine.setup import new_game
+from engine.state import ACTION_TYPES, Action, IllegalAction, State
+
+_STEP: dict[str, ModuleType] = {
+    "choose": choose,
+    "place": place,
+    "special": special,
+    "bloom": bloom,
+    "reserve": reserve,
+    "plant": plant,
+}
+
+_PHASE_WORDS: dict[str, str] = {
+    "choose": "choose a vegetation tile with the watering can",
+    "place": "place the vegetation tile",
+    "special": "take the special action or pass",
+    "bloom": "place the blooming token",
+    "reserve": "reserve a tree card",
+    "plant": "plant trees or end the turn",
+}
+
+
+def current_player(state: State) -> int | None:
+    """The seat that must act, or None once the game is over."""
+    return None if state.phase == "over" else state.current
+
+
+def is_over(state: State) -> bool:
+    return state.phase == "over"
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every legal action of the current player, in a deterministic order."""
+    if state.phase == "over":
+        return []
+    actions: list[Action] = _STEP[state.phase].legal(state)
+    return actions
+
+
+def why_illegal(state: State, action: Action) -> str | None:
+    """None if ``action`` is legal now, else a sentence saying why not."""
+    if state.phase == "over":
+        return "the game is over"
+    if action.type not in ACTION_TYPES[state.phase]:
+        return f"now is the time to {_PHASE_WORDS[state.phase]}, not to {action.type}"
+    reason: str | None = _STEP[state.phase].reason(state, action)
+    return reason
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``; ``state`` itself is never changed. Raises IllegalAction."""
+    reason = why_illegal(state, action)
+    if reason is not None:
+        raise IllegalAction(reason)
+    result: State = _STEP[state.phase].apply(state, action)
+    return result
+
+
+def replay(
+    setup: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any]]
+) -> State:
+    """Play ``actions`` from the set-up ``{"players", "seed", "layout", "first_player"}``."""
+    from engine.codec import decode_action
+
+    state = new_game(
+        setup["players"], setup["seed"], setup.get("layout"), setup.get("first_player")
+    )
+    for item in actions:
+        action = item if isinstance(item, Action) else decode_action(item)
+        state = apply(state, action)
+    return state

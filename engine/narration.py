@@ -1,0 +1,77 @@
+"""Words for clients: ``preview`` of a legal action and ``narrate`` for the game log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.components import BLOOMING_TOKENS, PLAYER_COLOURS, SKILLS, TILES, TREE_CARDS
+from engine.rules import choose, place
+from engine.rules.gems import as_counts, describe
+from engine.state import Action, State
+from engine.views import face_up_top, gems_json, tile_json
+
+
+def preview(state: State, action: Action) -> dict[str, Any]:
+    """What a legal action would do, for a client to show before it is played."""
+    if action.type == "choose" and action.pile is not None:
+        top = face_up_top(state, action.pile)
+        return {
+            "cost": choose.cost_of(state, action.pile),
+            "tile": None if top is None else tile_json(top),
+        }
+    if action.type == "place" and action.at is not None and action.rotation is not None:
+        assert state.hand is not None
+        cells = state.geo.cells_of(TILES[state.hand].shape, action.at, action.rotation)
+        index = state.geo.index
+        covered = tuple(index[h] for h in cells if h in index)
+        return {
+            "cells": [list(h) for h in cells],
+            "gems": gems_json(place.gems_under(state, covered)),
+        }
+    if action.type == "plant" and action.card is not None:
+        card = TREE_CARDS[action.card]
+        return {"vp": card.vp, "cost": gems_json(card.cost)}
+    if action.type == "bloom":
+        return {"cells": [list(h) for h in action.cells]}
+    return {}
+
+
+def narrate(state: State, action: Action) -> str:
+    """One line for the game log, from the state before ``action``."""
+    who = PLAYER_COLOURS[state.current].capitalize()
+    t = action.type
+    if t == "choose":
+        counts = as_counts(action.pay) or (0, 0, 0)
+        paid = "" if not action.pay else f", paying {describe(counts)}"
+        top = face_up_top(state, action.pile) if action.pile is not None else None
+        what = f"a {TILES[top].shape} tile" if top else "the face-down tile"
+        return (
+            f"{who} moved the watering can to pile {action.pile}{paid} and took {what}"
+        )
+    if t == "place" and state.hand is not None:
+        shape = TILES[state.hand].shape
+        gems = preview(state, action)["gems"]
+        counts = (gems["purple"], gems["red"], gems["white"])
+        got = "" if not any(counts) else f" and collected {describe(counts)}"
+        return f"{who} placed a {shape} tile{got}"
+    if t == "discard" and state.hand is not None:
+        return (
+            f"{who} could not place the {TILES[state.hand].shape} tile and discarded it"
+        )
+    if t == "assistant":
+        return f"{who} put an assistant on the new flowerbed"
+    if t == "skill" and action.skill is not None:
+        return f"{who} unlocked skill {action.skill} ({SKILLS[action.skill].text})"
+    if t == "pass":
+        return f"{who} passed on the special action"
+    if t == "bloom" and action.token is not None:
+        flowers = sum(BLOOMING_TOKENS[action.token])
+        return f"{who} laid a blooming token with {flowers} flowers"
+    if t == "reserve" and action.card is not None:
+        return f"{who} reserved the {TREE_CARDS[action.card].name} card"
+    if t == "plant" and action.card is not None:
+        card = TREE_CARDS[action.card]
+        return f"{who} planted a {card.name} for {describe(card.cost)} ({card.vp} VP)"
+    if t == "end":
+        return f"{who} ended the turn"
+    return f"{who}: {t}"

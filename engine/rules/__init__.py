@@ -1,0 +1,1 @@
+"""The steps of a turn, one module each: legal actions, reasons for refusal, and effects."""

@@ -1,0 +1,161 @@
+"""The game state, the actions, and the phases of a turn.
+
+A ``State`` is immutable by convention: the rules never change one in place, they build a new
+one with ``evolve`` and fresh containers for whatever they touch (copy-on-write), sharing the
+rest. Cells are small integers into the layout's ``Geometry`` (engine.geometry); the codec and
+the views translate them to axial ``(q, r)``.
+
+Phases follow the steps of a turn (RB): ``choose`` a vegetation tile with the watering can,
+``place`` it (collecting gems), the optional ``special`` action, ``bloom`` (after skills G/J)
+or ``reserve`` (after skill I), ``plant`` trees; ``over`` once the game has ended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, NamedTuple
+
+from engine.geometry import Geometry
+from engine.hexgrid import Hex
+from engine.layout import Layout
+
+PHASES: tuple[str, ...] = (
+    "choose",
+    "place",
+    "special",
+    "bloom",
+    "reserve",
+    "plant",
+    "over",
+)
+
+ACTION_TYPES: dict[str, tuple[str, ...]] = {
+    "choose": ("choose",),
+    "place": ("place", "discard"),
+    "special": ("assistant", "skill", "pass"),
+    "bloom": ("bloom",),
+    "reserve": ("reserve",),
+    "plant": ("plant", "end"),
+    "over": (),
+}
+"""Which action types each phase accepts."""
+
+
+class IllegalAction(ValueError):
+    """An action the rules refuse; ``reason`` is a sentence a player can read."""
+
+    def __init__(self, reason: str, code: str = "illegal_move") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+class Action(NamedTuple):
+    """One step of a turn. Only the fields of its ``type`` are set (see docs/contract.md)."""
+
+    type: str
+    pile: int | None = None
+    pay: tuple[str, ...] = ()
+    at: Hex | None = None
+    rotation: int | None = None
+    skill: str | None = None
+    token: str | None = None
+    cells: tuple[Hex, ...] = ()
+    card: int | None = None
+
+
+class PlacedTile(NamedTuple):
+    """A vegetation tile on the map: who placed it, on which turn, on which cells."""
+
+    tile: str
+    seat: int
+    turn: int
+    at: Hex
+    rotation: int
+    cells: tuple[int, int, int]
+
+
+class PlacedToken(NamedTuple):
+    """A blooming token on the map, on one or two grass spaces."""
+
+    token: str
+    seat: int
+    cells: tuple[int, ...]
+
+
+Gems = tuple[int, int, int]
+"""Gem counts in the order purple, red, white."""
+
+
+@dataclass(slots=True)
+class State:
+    """Everything about a game in progress, hidden information included."""
+
+    players: int
+    seed: int
+    layout: Layout
+    geo: Geometry = field(compare=False, repr=False)
+    first_player: int
+    fountains: tuple[str, ...]
+    """Colour of the fountain on each fountain cell, in ``geo.fountain_cells`` order."""
+    gems_on_board: frozenset[int]
+    bank: Gems
+    """The general supply of gems."""
+    flowers: tuple[int, ...]
+    """Per cell: -1 no vegetation, 0 grass, n > 0 a flower space with n flowers."""
+    placed: tuple[PlacedTile, ...]
+    tokens: tuple[PlacedToken, ...]
+    assistants: dict[int, int]
+    """Cell → seat of the assistant standing there."""
+    trees: dict[int, int]
+    """Cell → tree card whose tree stands there."""
+    cups: tuple[str, ...]
+    piles: tuple[tuple[str, ...], ...]
+    """Per carpet spot, the tiles of its pile from bottom to top."""
+    can: int | None
+    tokens_left: dict[str, int]
+    discarded: tuple[str, ...]
+    removed: tuple[str, ...]
+    market: tuple[int, ...]
+    market_trees: frozenset[int]
+    deck: tuple[int, ...]
+    """The tree card draw pile, next card first."""
+    trees_left: int
+    gems: tuple[Gems, ...]
+    assistants_supply: tuple[int, ...]
+    assistants_carpet: tuple[int, ...]
+    skills: tuple[dict[str, tuple[str, ...]], ...]
+    """Per seat: unlocked skill letter → the gem colours paid on it."""
+    tree_cards: tuple[tuple[int, ...], ...]
+    reserved: tuple[int | None, ...]
+    current: int
+    phase: str
+    turn: int
+    hand: str | None
+    bloom: str | None
+    """During the bloom phase: "single" (skill G) or "double" (skill J)."""
+    end_triggered: bool
+    cache: dict[str, Any] = field(
+        default_factory=dict, compare=False, repr=False, init=False
+    )
+    """Derived data memoised per state (gardens, legal placements); never encoded."""
+
+    def evolve(self, **changes: Any) -> State:
+        """A copy with ``changes``; untouched containers are shared, the cache is not."""
+        new = object.__new__(State)
+        for name in _FIELD_NAMES:
+            object.__setattr__(
+                new, name, changes[name] if name in changes else getattr(self, name)
+            )
+        object.__setattr__(new, "cache", {})
+        return new
+
+
+_FIELD_NAMES: tuple[str, ...] = tuple(
+    f.name for f in fields(State) if f.name != "cache"
+)
+
+
+def replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """A copy of the tuple ``items`` with ``items[index] = value``."""
+    return (*items[:index], value, *items[index + 1 :])
