@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app.db import create_engine, create_sessionmaker
 from app.routes import health
+from app.security import SecurityHeaders
 from app.settings import Settings, get_settings
 
 
@@ -41,6 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Ishtar Online", version=_version(), lifespan=lifespan)
     app.state.settings = settings
+    app.add_middleware(SecurityHeaders)
     app.include_router(health.router)
     if settings.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
