@@ -19,6 +19,7 @@ from engine.game import (
 )
 from engine.layout import LayoutError
 from engine.narration import narrate, preview
+from engine.sampling import sample_state
 from engine.scoring import final_scores
 from engine.setup import new_game
 from engine.state import Action, IllegalAction, State
@@ -47,6 +48,7 @@ __all__ = [
     "new_game",
     "preview",
     "replay",
+    "sample_state",
     "view_for",
     "why_illegal",
 ]
