@@ -1,0 +1,728 @@
+/**
+ * The game screen: holds the latest view and legal actions, the player's in-progress
+ * choices (pile and payment, tile rotation and hovered spot, skill, blooming token, tree
+ * card) and turns them into moves. Every option offered is one of the legal actions the
+ * server sent; what is not in that list is shown as illegal with the engine's reason.
+ */
+
+import * as api from "./api.js";
+import * as art from "./art.js";
+import * as hex from "./hex.js";
+import { attachInput } from "./input.js";
+import * as panels from "./panels.js";
+import { BoardRenderer } from "./render.js";
+import { bloomCells, bloomEntry, indexLegal, placeKey } from "./turn.js";
+import { playerColour } from "./paint.js";
+
+const $ = (id) => document.getElementById(id);
+
+const DOING = {
+  choose: "choosing a tile",
+  place: "placing a tile",
+  special: "choosing a special action",
+  bloom: "laying a blooming token",
+  reserve: "reserving a tree card",
+  plant: "planting trees",
+};
+
+// Which tile cell sits under the pointer: the middle one for lines and chevrons.
+const GRIP = { line: 1, chevron: 1, triangle: 0 };
+
+export class GameScreen {
+  constructor({ roomId, send, getToken }) {
+    this.roomId = roomId;
+    this.sendMove = send;
+    this.getToken = getToken;
+    this.view = null;
+    this.legal = [];
+    this.ix = indexLegal([]);
+    this.room = null;
+    this.presence = null;
+    this.catalogue = null;
+    this.version = null;
+    this.sending = false;
+    this.why = new Map(); // "version|q,r@rot" -> reason | Promise
+    this.whyTimer = null;
+    this.notice = "";
+    this.ui = this.freshUi();
+    this.renderer = new BoardRenderer($("board"));
+    attachInput($("board"), this.renderer, {
+      hover: (cell, ev) => this.onHover(cell, ev),
+      tap: (cell, ev) => this.onTap(cell, ev),
+      rotate: (d) => this.rotate(d),
+      wheelRotates: () => this.placing() && !!this.ui.hover,
+    });
+    $("zoom-in").addEventListener("click", () => this.zoom(1.25));
+    $("zoom-out").addEventListener("click", () => this.zoom(0.8));
+    $("zoom-fit").addEventListener("click", () => this.renderer.fit());
+    $("rotate-btn").addEventListener("click", () => this.rotate(1));
+    $("scores-close").addEventListener("click", () => { $("scores").hidden = true; $("scores-open").hidden = false; });
+    $("scores-open").addEventListener("click", () => { $("scores").hidden = false; $("scores-open").hidden = true; });
+    document.addEventListener("keydown", (ev) => this.onKey(ev));
+    this.installDebugHook();
+  }
+
+  freshUi() {
+    return {
+      pile: null, pay: 0, rotation: 0, hover: null, cursor: null, pointer: null,
+      skill: null, skillPay: 0, skillMode: false, token: null, bloomPicked: [], card: null,
+    };
+  }
+
+  // ---- data in ---------------------------------------------------------------------------
+
+  setCatalogue(catalogue) {
+    this.catalogue = catalogue;
+    if (this.view) this.renderPanels();
+  }
+
+  setRoom(room, you) {
+    this.room = room;
+    if (you) this.you = you;
+    if (this.view) this.renderAll();
+  }
+
+  setPresence(presence) {
+    this.presence = presence;
+    if (this.view) this.renderPanels();
+  }
+
+  /** A new complete view (welcome, sync or update). `event` is the move that led to it. */
+  setState({ view, legal, version, event = null, events = [] }) {
+    const old = this.view;
+    const samePhase = old && old.phase === view.phase && old.turn === view.turn && old.current === view.current;
+    this.view = view;
+    this.legal = legal || [];
+    this.ix = indexLegal(this.legal);
+    this.version = version;
+    this.sending = false;
+    const keep = this.ui;
+    this.ui = this.freshUi();
+    this.ui.pointer = keep.pointer;
+    this.ui.hover = keep.hover;
+    if (samePhase || (old && old.hand && view.hand && old.hand.tile === view.hand.tile)) {
+      this.ui.rotation = keep.rotation;
+      this.ui.cursor = keep.cursor;
+    }
+    this.renderer.setView(view);
+    if (old && event && (view.viewer === null || event.seat !== view.viewer)) this.flash(old, view, event);
+    const log = $("log");
+    if (events.length) panels.appendLog(log, events, view);
+    if (event) panels.appendLog(log, [event], view, { fresh: true });
+    this.renderAll();
+    if (view.phase === "over" && view.scores && (!old || old.phase !== "over")) this.showScores();
+  }
+
+  /** The server refused our move: say why and let the player try again. */
+  moveFailed(reason) {
+    this.sending = false;
+    this.notice = reason;
+    this.renderAll();
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------
+
+  mine() {
+    return this.ix.count > 0 && !this.sending;
+  }
+
+  placing() {
+    return this.mine() && this.view.phase === "place" && this.ix.placeList.length > 0 && this.view.hand;
+  }
+
+  name(seat) {
+    return panels.playerName(this.room, seat);
+  }
+
+  send(entry) {
+    if (!entry || this.sending) return;
+    this.sending = true;
+    this.notice = "";
+    this.tooltip(null);
+    this.sendMove(entry.action, this.version);
+    this.renderAll();
+  }
+
+  zoom(f) {
+    const { w, h } = this.renderer.size;
+    this.renderer.zoomAt(w / 2, h / 2, f);
+  }
+
+  // ---- rendering -------------------------------------------------------------------------
+
+  renderAll() {
+    if (!this.view) return;
+    this.renderPanels();
+    this.renderActionBar();
+    this.renderOverlay();
+    this.renderBanner();
+  }
+
+  renderPanels() {
+    const ui = {
+      ix: this.mine() ? this.ix : indexLegal([]),
+      room: this.room,
+      catalogue: this.catalogue,
+      presence: this.presence,
+      selectedPile: this.ui.pile,
+      selectedCard: this.ui.card,
+      selectedSkill: this.ui.skill,
+      onPile: (i) => this.pickPile(i),
+      onCard: (c) => this.pickCard(c),
+      onSkill: (l) => this.pickSkill(l),
+    };
+    panels.renderCarpet($("carpet"), this.view, ui);
+    panels.renderMarket($("market"), $("deck"), this.view, ui);
+    panels.renderPlayers($("players"), this.view, ui);
+  }
+
+  renderBanner() {
+    const v = this.view;
+    const banner = $("turn-banner");
+    banner.innerHTML = "";
+    banner.classList.remove("mine");
+    let title = "Ishtar Online";
+    if (v.phase === "over") {
+      banner.textContent = "Game over";
+      title = "Game over · Ishtar Online";
+    } else if (v.current !== null && v.current !== undefined) {
+      const sw = panels.el("span", "swatch");
+      sw.style.background = playerColour(v.players[v.current]?.colour);
+      const mine = v.viewer === v.current;
+      banner.append(sw, document.createTextNode(mine ? "Your turn" : `${this.name(v.current)}’s turn`));
+      if (v.end_triggered) banner.append(document.createTextNode(" · last round"));
+      banner.classList.toggle("mine", mine);
+      if (mine) title = "Your turn · Ishtar Online";
+    }
+    if (document.title !== title) document.title = title;
+  }
+
+  /** The bar over the board: what to do now and the buttons for it. */
+  renderActionBar() {
+    const v = this.view;
+    const bar = $("actionbar");
+    const prompt = $("prompt");
+    const sub = $("subprompt");
+    const choices = $("choices");
+    choices.innerHTML = "";
+    bar.classList.remove("mine", "idle");
+    $("rotate-btn").hidden = !this.placing();
+    $("board").classList.toggle("placing", !!this.placing());
+    const say = (p, s = "") => {
+      prompt.textContent = p;
+      sub.textContent = this.notice || s;
+    };
+    if (v.phase === "over") {
+      bar.classList.add("idle");
+      say("The game is over", "The final scores are in.");
+      const b = this.button("Final scores", () => this.showScores(), "scores");
+      choices.append(b);
+      return;
+    }
+    if (this.sending) {
+      say("…", "Sending your move");
+      return;
+    }
+    if (!this.ix.count) {
+      bar.classList.add("idle");
+      const who = v.current !== null ? this.name(v.current) : "";
+      const spectator = v.viewer === null || v.viewer === undefined;
+      say(`${who} is ${DOING[v.phase] || "playing"}`, spectator ? "You are watching this game." : "Waiting for their move.");
+      return;
+    }
+    bar.classList.add("mine");
+    const handler = {
+      choose: () => this.barChoose(say, choices),
+      place: () => this.barPlace(say, choices),
+      special: () => this.barSpecial(say, choices),
+      bloom: () => this.barBloom(say, choices),
+      reserve: () => this.barReserve(say, choices),
+      plant: () => this.barPlant(say, choices),
+    }[v.phase];
+    if (handler) handler();
+    else {
+      say("Your move");
+      for (const e of this.legal) choices.append(this.button(e.action.type, () => this.send(e)));
+    }
+  }
+
+  button(label, onClick, act, { kbd = null, pressed = null, primary = false } = {}) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = primary ? "btn primary" : "choice";
+    if (typeof label === "string") b.textContent = label;
+    else b.append(label);
+    if (kbd) b.append(panels.el("kbd", "", kbd));
+    if (act) b.dataset.act = act;
+    if (pressed !== null) b.setAttribute("aria-pressed", String(pressed));
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  barChoose(say, choices) {
+    const first = this.view.carpet.can === null || this.view.carpet.can === undefined;
+    if (this.ui.pile === null) {
+      say("Choose a vegetation tile", first ? "Put the watering can on any pile: click it or press 1–6." : "Click a pile on the carpet (or press 1–6). Its gem cost is shown under it.");
+      return;
+    }
+    const options = this.ix.choose.get(this.ui.pile);
+    const chosen = options[this.ui.pay];
+    say(`Pile ${this.ui.pile + 1}: pay ${chosen.action.pay.length} gem${chosen.action.pay.length === 1 ? "" : "s"}`, "Pick the gems you pay, then take the tile.");
+    if (options.length > 1) {
+      choices.append(panels.el("span", "choice-label", "Pay"));
+      options.forEach((o, i) => {
+        const lab = panels.el("span", "", art.gemRow(o.action.pay));
+        choices.append(this.button(lab, () => { this.ui.pay = i; this.renderActionBar(); }, `pay-${i}`, { pressed: i === this.ui.pay }));
+      });
+    }
+    choices.append(this.button("Take the tile", () => this.send(chosen), "confirm", { kbd: "Enter", primary: true }));
+    choices.append(this.button("Cancel", () => { this.ui.pile = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
+  }
+
+  barPlace(say, choices) {
+    const hand = this.view.hand;
+    if (!this.ix.placeList.length && this.ix.discard) {
+      say("This tile fits nowhere", "It is discarded: no gems, no special action.");
+      choices.append(this.button("Discard the tile", () => this.send(this.ix.discard), "discard", { primary: true }));
+      return;
+    }
+    const here = this.ix.placeList.filter((e) => e.action.rotation === this.ui.rotation).length;
+    say(
+      "Place your tile",
+      here
+        ? "Green fits, red does not. R or the mouse wheel rotates; click to place. N jumps to the next legal spot."
+        : "No legal spot in this rotation: press R to rotate.",
+    );
+    if (hand) {
+      const pic = art.tileCanvas(hand, hand.shape, 58, 46, this.ui.rotation);
+      pic.title = "The tile in hand";
+      choices.append(pic);
+    }
+    choices.append(this.button("⟳ Rotate", () => this.rotate(1), "rotate", { kbd: "R" }));
+    choices.append(this.button("Next spot", () => this.nextPlacement(), "next", { kbd: "N" }));
+    if (this.ix.discard) choices.append(this.button("Discard", () => this.send(this.ix.discard), "discard"));
+  }
+
+  barSpecial(say, choices) {
+    const icon = this.iconOfPlacedTile();
+    const what = { a: "Assistant", s: "Skill", w: "Wild" }[icon] || "Special action";
+    if (this.ui.skill) {
+      const options = this.ix.skills.get(this.ui.skill);
+      const chosen = options[this.ui.skillPay];
+      say(`Unlock skill ${this.ui.skill}`, this.skillText(this.ui.skill));
+      if (options.length > 1) {
+        choices.append(panels.el("span", "choice-label", "Pay"));
+        options.forEach((o, i) => {
+          const lab = panels.el("span", "", art.gemRow(o.action.pay));
+          choices.append(this.button(lab, () => { this.ui.skillPay = i; this.renderActionBar(); }, `pay-${i}`, { pressed: i === this.ui.skillPay }));
+        });
+      }
+      choices.append(this.button("Unlock", () => this.send(chosen), "confirm", { kbd: "Enter", primary: true }));
+      choices.append(this.button("Back", () => { this.ui.skill = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
+      return;
+    }
+    say(`${what}: your special action`, this.ix.skills.size ? "Unlock a skill on your board (2 gems), place an assistant, or pass." : "Take it or pass.");
+    if (this.ix.assistant) choices.append(this.button("Place an assistant", () => this.send(this.ix.assistant), "assistant", { kbd: "A" }));
+    for (const letter of this.ix.skills.keys()) {
+      const b = this.button(`Skill ${letter}`, () => this.pickSkill(letter), `skill-${letter}`);
+      b.title = this.skillText(letter);
+      choices.append(b);
+    }
+    if (this.ix.pass) choices.append(this.button("Pass", () => this.send(this.ix.pass), "pass", { kbd: "P" }));
+  }
+
+  barBloom(say, choices) {
+    if (!this.ui.token) {
+      say("Lay a blooming token", "Pick a token, then the grass space(s) to bloom.");
+      for (const token of this.ix.bloom.keys()) {
+        const b = this.button(art.tokenCanvas(token, 26), () => this.pickToken(token), `token-${token}`);
+        b.title = `Token ${token}`;
+        choices.append(b);
+      }
+      return;
+    }
+    const entries = this.ix.bloom.get(this.ui.token);
+    const double = entries[0].action.cells.length > 1;
+    const step = this.ui.bloomPicked.length;
+    say(`Token ${this.ui.token}`, double && step === 1 ? "Now click the second grass space next to it." : "Click a highlighted grass space (or Enter on the cursor).");
+    choices.append(this.button("Back", () => { this.ui.token = null; this.ui.bloomPicked = []; this.renderAll(); }, "cancel", { kbd: "Esc" }));
+  }
+
+  barReserve(say, choices) {
+    say("Reserve a tree card", "Click a card of the market; you can plant it later.");
+    for (const [card, entry] of this.ix.reserve) {
+      const c = this.view.market.find((m) => m.card === card);
+      choices.append(this.button(`${c ? c.name : card}`, () => this.send(entry), `reserve-${card}`));
+    }
+  }
+
+  barPlant(say, choices) {
+    if (this.ui.card !== null) {
+      const c = this.cardInfo(this.ui.card);
+      say(`Plant ${c ? c.name : "the tree"}`, "Click a highlighted free grass space (or N / arrows and Enter).");
+      choices.append(this.button("Back", () => { this.ui.card = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
+      choices.append(this.button("End turn", () => this.send(this.ix.end), "end", { kbd: "E" }));
+      return;
+    }
+    say(this.ix.plant.size ? "Plant trees, or end your turn" : "End your turn", this.ix.plant.size ? "Click a highlighted tree card to plant it." : "No tree card you can pay for.");
+    for (const card of this.ix.plant.keys()) {
+      const c = this.cardInfo(card);
+      const lab = panels.el("span", "", `${panels.esc(c ? c.name : `#${card}`)} · ${c ? c.vp : "?"} VP`);
+      choices.append(this.button(lab, () => this.pickCard(card), `plant-${card}`));
+    }
+    if (this.ix.end) choices.append(this.button("End turn", () => this.send(this.ix.end), "end", { kbd: "E", primary: true }));
+  }
+
+  cardInfo(id) {
+    const inMarket = this.view.market.find((m) => m.card === id);
+    if (inMarket) return inMarket;
+    return (this.catalogue?.tree_cards || []).find((c) => c.card === id) || null;
+  }
+
+  skillText(letter) {
+    const s = (this.catalogue?.skills || []).find((x) => x.skill === letter);
+    return s ? s.text : "";
+  }
+
+  iconOfPlacedTile() {
+    const tiles = this.view.tiles || [];
+    const last = tiles[tiles.length - 1];
+    if (!last) return null;
+    const spaces = (this.view.spaces || []).filter((s) => s.tile === last.tile);
+    const withIcon = spaces.find((s) => s.icon);
+    return withIcon ? withIcon.icon : null;
+  }
+
+  // ---- board overlay ---------------------------------------------------------------------
+
+  renderOverlay() {
+    const o = { ghost: null, marks: [], hints: [], selected: [], cursor: null };
+    const v = this.view;
+    if (this.placing()) {
+      const shape = v.hand.shape;
+      const grip = GRIP[shape] ?? 0;
+      for (const e of this.ix.placeList) {
+        if (e.action.rotation !== this.ui.rotation) continue;
+        o.hints.push(hex.tileCells(shape, e.action.at, e.action.rotation)[grip]);
+      }
+      const cell = this.ui.hover || this.ui.cursor;
+      if (cell) o.ghost = this.ghostAt(cell);
+      o.cursor = this.ui.cursor;
+    } else if (this.mine() && v.phase === "bloom" && this.ui.token) {
+      const entries = this.ix.bloom.get(this.ui.token);
+      o.marks = bloomCells(entries, this.ui.bloomPicked);
+      o.selected = this.ui.bloomPicked;
+      o.cursor = this.ui.cursor;
+    } else if (this.mine() && v.phase === "plant" && this.ui.card !== null) {
+      o.marks = (this.ix.plant.get(this.ui.card) || []).map((e) => e.action.at);
+      o.cursor = this.ui.cursor;
+    }
+    this.renderer.setOverlay(o);
+    this.updateTooltip(o.ghost);
+  }
+
+  /** The hand tile with its grip cell on `cell` in the current rotation. */
+  ghostAt(cell) {
+    const hand = this.view.hand;
+    const at = hex.anchorFor(hand.shape, cell, this.ui.rotation, GRIP[hand.shape] ?? 0);
+    const entry = this.ix.place.get(placeKey(at, this.ui.rotation));
+    const cells = hex.tileCells(hand.shape, at, this.ui.rotation);
+    const gems = entry
+      ? cells.filter((c) => {
+          const t = this.renderer.cells.get(hex.keyOf(c));
+          return t && t.terrain === "rock" && t.gem;
+        })
+      : [];
+    return { at, rotation: this.ui.rotation, cells, spaces: hand.spaces, legal: !!entry, entry, gems, anchorCell: cell };
+  }
+
+  updateTooltip(ghost) {
+    if (!ghost) return this.tooltip(null);
+    const cell = ghost.anchorCell;
+    const [x, y] = this.renderer.hexToCanvas(cell);
+    if (ghost.legal) {
+      const gems = ghost.entry.preview?.gems || {};
+      const total = Object.values(gems).reduce((a, b) => a + b, 0);
+      const html = total ? `Collects ${art.gemsHtml(gems)}` : "Fits here · no gems";
+      return this.tooltip(html, x, y, "ok");
+    }
+    const reason = this.reasonFor(ghost.at, ghost.rotation);
+    return this.tooltip(panels.esc(reason || "Checking…"), x, y, "bad");
+  }
+
+  tooltip(html, x, y, kind = "") {
+    const tip = $("tooltip");
+    if (!html) {
+      tip.hidden = true;
+      return;
+    }
+    tip.innerHTML = html;
+    tip.className = `tooltip ${kind}`;
+    tip.hidden = false;
+    const wrap = $("board-wrap").getBoundingClientRect();
+    const w = tip.offsetWidth;
+    const left = Math.min(Math.max(8, x + 24), wrap.width - w - 8);
+    const top = Math.min(Math.max(8, y + 22), wrap.height - tip.offsetHeight - 8);
+    tip.style.left = `${left}px`;
+    tip.style.top = `${top}px`;
+  }
+
+  /** The engine's reason a placement is illegal, asked of the server (cached, debounced). */
+  reasonFor(at, rotation) {
+    const k = `${this.version}|${placeKey(at, rotation)}`;
+    const known = this.why.get(k);
+    if (typeof known === "string") return known;
+    if (known) return null;
+    const onBoard = hex.tileCells(this.view.hand.shape, at, rotation).every((c) => this.renderer.isOnBoard(c));
+    if (!onBoard) return "The tile must lie entirely on the terrain boards.";
+    clearTimeout(this.whyTimer);
+    this.whyTimer = setTimeout(() => {
+      if (this.why.has(k)) return;
+      const move = { type: "place", at, rotation };
+      this.why.set(k, true);
+      api.whyIllegal(this.roomId, move, this.getToken()).then(
+        (res) => {
+          this.why.set(k, res.reason || "Not a legal spot for this tile.");
+          this.renderOverlay();
+        },
+        () => {
+          this.why.set(k, "Not a legal spot for this tile.");
+          this.renderOverlay();
+        },
+      );
+    }, 110);
+    return null;
+  }
+
+  /** Light up what another player just changed. */
+  flash(old, view, event) {
+    const oldSpaces = new Map((old.spaces || []).map((s) => [hex.key(s.q, s.r), s]));
+    const changed = [];
+    for (const s of view.spaces || []) {
+      const o = oldSpaces.get(hex.key(s.q, s.r));
+      if (!o || o.tree !== s.tree || o.assistant !== s.assistant || o.token !== s.token) changed.push([s.q, s.r]);
+    }
+    this.renderer.highlight(changed);
+    if (event.action?.type === "choose") {
+      requestAnimationFrame(() => {
+        const pile = document.querySelector(`.pile[data-pile="${event.action.pile}"]`);
+        if (pile) pile.classList.add("flash");
+      });
+    }
+  }
+
+  showScores() {
+    if (!this.view.scores) return;
+    panels.renderScores($("score-table"), $("winner"), $("tiebreak"), this.view, this.room);
+    for (const sw of document.querySelectorAll("#score-table .swatch")) sw.style.background = sw.dataset.colour;
+    $("scores").hidden = false;
+    $("scores-open").hidden = true;
+  }
+
+  // ---- input -----------------------------------------------------------------------------
+
+  onHover(cell, ev) {
+    this.ui.pointer = ev ? [ev.clientX, ev.clientY] : null;
+    const same = (a, b) => (a && b ? a[0] === b[0] && a[1] === b[1] : a === b);
+    if (same(cell, this.ui.hover)) return;
+    this.ui.hover = cell;
+    if (this.placing()) this.renderOverlay();
+  }
+
+  onTap(cell, ev) {
+    if (!this.mine()) return;
+    const phase = this.view.phase;
+    if (phase === "place" && this.placing()) {
+      const touch = ev && ev.pointerType === "touch";
+      const prev = this.ui.hover;
+      this.ui.hover = cell;
+      const g = this.ghostAt(cell);
+      // on touch the first tap shows the tile, a second tap on the same spot places it
+      if (touch && !(prev && prev[0] === cell[0] && prev[1] === cell[1])) return this.renderOverlay();
+      if (g.legal) return this.send(g.entry);
+      this.renderOverlay();
+    } else if (phase === "bloom" && this.ui.token) {
+      this.pickBloomCell(cell);
+    } else if (phase === "plant" && this.ui.card !== null) {
+      this.plantAt(cell);
+    }
+  }
+
+  rotate(d) {
+    if (!this.placing()) return;
+    this.ui.rotation = (((this.ui.rotation + d) % 6) + 6) % 6;
+    this.renderActionBar();
+    this.renderOverlay();
+  }
+
+  nextPlacement() {
+    const list = this.ix.placeList;
+    if (!list.length) return;
+    const hand = this.view.hand;
+    const grip = GRIP[hand.shape] ?? 0;
+    const cur = this.ui.cursor || this.ui.hover;
+    let idx = -1;
+    if (cur) {
+      const at = hex.anchorFor(hand.shape, cur, this.ui.rotation, grip);
+      idx = list.findIndex((e) => placeKey(e.action.at, e.action.rotation) === placeKey(at, this.ui.rotation));
+    }
+    const next = list[(idx + 1) % list.length].action;
+    this.ui.rotation = next.rotation;
+    this.ui.cursor = hex.tileCells(hand.shape, next.at, next.rotation)[grip];
+    this.ui.hover = null;
+    this.renderActionBar();
+    this.renderOverlay();
+  }
+
+  pickPile(i) {
+    if (!this.mine()) return;
+    const options = this.ix.choose.get(i);
+    if (!options) return;
+    if (options.length === 1 && options[0].action.pay.length === 0) return this.send(options[0]);
+    this.ui.pile = i;
+    this.ui.pay = 0;
+    this.renderAll();
+  }
+
+  pickSkill(letter) {
+    if (!this.mine() || !this.ix.skills.has(letter)) return;
+    this.ui.skill = letter;
+    this.ui.skillPay = 0;
+    this.renderAll();
+  }
+
+  pickToken(token) {
+    this.ui.token = token;
+    this.ui.bloomPicked = [];
+    this.renderAll();
+  }
+
+  pickBloomCell(cell) {
+    const entries = this.ix.bloom.get(this.ui.token);
+    const ok = bloomCells(entries, this.ui.bloomPicked).some((c) => c[0] === cell[0] && c[1] === cell[1]);
+    if (!ok) return;
+    const picked = [...this.ui.bloomPicked, cell];
+    const done = bloomEntry(entries, picked);
+    if (done) return this.send(done);
+    this.ui.bloomPicked = picked;
+    this.renderAll();
+  }
+
+  pickCard(card) {
+    if (!this.mine()) return;
+    if (this.view.phase === "reserve") return this.send(this.ix.reserve.get(card));
+    if (!this.ix.plant.has(card)) return;
+    this.ui.card = card;
+    this.ui.cursor = null;
+    this.renderAll();
+  }
+
+  plantAt(cell) {
+    const entry = (this.ix.plant.get(this.ui.card) || []).find((e) => e.action.at[0] === cell[0] && e.action.at[1] === cell[1]);
+    if (entry) this.send(entry);
+  }
+
+  /** Candidate cells for keyboard stepping in the current step. */
+  candidates() {
+    if (this.view.phase === "bloom" && this.ui.token) return bloomCells(this.ix.bloom.get(this.ui.token), this.ui.bloomPicked);
+    if (this.view.phase === "plant" && this.ui.card !== null) return (this.ix.plant.get(this.ui.card) || []).map((e) => e.action.at);
+    return [];
+  }
+
+  onKey(ev) {
+    if (!this.view || ev.ctrlKey || ev.metaKey) return;
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+    const k = ev.key;
+    if (k === "+" || k === "=") return this.zoom(1.25);
+    if (k === "-" || k === "_") return this.zoom(0.8);
+    if (k === "0") return this.renderer.fit();
+    if (!this.mine()) return;
+    const phase = this.view.phase;
+    const consume = () => ev.preventDefault();
+    if (phase === "choose") {
+      if (/^[1-6]$/.test(k)) { consume(); return this.pickPile(Number(k) - 1); }
+      if (k === "Enter" && this.ui.pile !== null) { consume(); return this.send(this.ix.choose.get(this.ui.pile)[this.ui.pay]); }
+      if (k === "Escape") { this.ui.pile = null; return this.renderAll(); }
+    }
+    if (phase === "place") {
+      if (k === "r" || k === "R") { consume(); return this.rotate(ev.shiftKey ? -1 : 1); }
+      if (k === "n" || k === "N") { consume(); return this.nextPlacement(); }
+      if (this.moveCursor(k)) { consume(); this.ui.hover = null; return this.renderOverlay(); }
+      if (k === "Enter" && (this.ui.cursor || this.ui.hover)) {
+        consume();
+        const g = this.ghostAt(this.ui.cursor || this.ui.hover);
+        if (g.legal) return this.send(g.entry);
+      }
+    }
+    if (phase === "special") {
+      if (k === "a" || k === "A") return this.send(this.ix.assistant);
+      if (k === "p" || k === "P") return this.send(this.ix.pass);
+      if (this.ui.skill && k === "Enter") { consume(); return this.send(this.ix.skills.get(this.ui.skill)[this.ui.skillPay]); }
+      if (k === "Escape") { this.ui.skill = null; return this.renderAll(); }
+      const letter = k.toUpperCase();
+      if (/^[B-J]$/.test(letter) && this.ix.skills.has(letter)) return this.pickSkill(letter);
+    }
+    if (phase === "plant" && (k === "e" || k === "E")) return this.send(this.ix.end);
+    if (phase === "bloom" || phase === "plant") {
+      const cands = this.candidates();
+      if ((k === "n" || k === "N") && cands.length) {
+        consume();
+        const i = this.ui.cursor ? cands.findIndex((c) => c[0] === this.ui.cursor[0] && c[1] === this.ui.cursor[1]) : -1;
+        this.ui.cursor = cands[(i + 1) % cands.length];
+        return this.renderOverlay();
+      }
+      if (this.moveCursor(k)) { consume(); return this.renderOverlay(); }
+      if (k === "Enter" && this.ui.cursor) {
+        consume();
+        return phase === "bloom" ? this.pickBloomCell(this.ui.cursor) : this.plantAt(this.ui.cursor);
+      }
+      if (k === "Escape") { this.ui.token = null; this.ui.card = null; this.ui.bloomPicked = []; return this.renderAll(); }
+    }
+  }
+
+  moveCursor(k) {
+    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[k];
+    let d = step;
+    const cur = this.ui.cursor || this.ui.hover || this.defaultCursor();
+    if (!cur) return false;
+    if (k === "ArrowUp") d = cur[1] % 2 === 0 ? [0, -1] : [1, -1];
+    if (k === "ArrowDown") d = cur[1] % 2 === 0 ? [-1, 1] : [0, 1];
+    if (!d) return false;
+    const next = [cur[0] + d[0], cur[1] + d[1]];
+    this.ui.cursor = this.renderer.isOnBoard(next) ? next : cur;
+    return true;
+  }
+
+  defaultCursor() {
+    const fountain = this.view.cells.find((c) => c.terrain === "fountain");
+    return fountain ? [fountain.q, fountain.r] : null;
+  }
+
+  // ---- test hook -------------------------------------------------------------------------
+
+  /** `window.__ishtar`: geometry and state for browser tests (no rules, no secrets). */
+  installDebugHook() {
+    const self = this;
+    window.__ishtar = {
+      get phase() { return self.view?.phase ?? null; },
+      get version() { return self.version; },
+      get viewer() { return self.view?.viewer ?? null; },
+      get current() { return self.view?.current ?? null; },
+      get rotation() { return self.ui.rotation; },
+      get busy() { return self.sending; },
+      get mine() { return self.mine(); },
+      legal: () => self.legal.map((e) => e.action),
+      view: () => self.view,
+      /** Client pixel of a hex centre. */
+      hexToClient: (cell) => self.renderer.hexToClient(cell),
+      /** Where to click to make a place action in its rotation (the grip cell). */
+      placePoint: (action) => {
+        const shape = self.view.hand.shape;
+        const cell = hex.tileCells(shape, action.at, action.rotation)[GRIP[shape] ?? 0];
+        return self.renderer.hexToClient(cell);
+      },
+      fit: () => self.renderer.fit(),
+    };
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * The room page: connects the websocket with this browser's seat token, and shows the lobby,
+ * the game or the final scores as the room's status says. Moves go out over the socket with
+ * the version they were made against; every answer (ack, update, error, sync) comes back here.
+ */
+
+import * as api from "./api.js";
+import { GameScreen } from "./game.js";
+import { Lobby } from "./lobby.js";
+import { RoomSocket } from "./socket.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("room");
+const roomId = root.dataset.roomId;
+
+// A rejoin link carries the seat token in the fragment: keep it and clean the address bar.
+const frag = new URLSearchParams(location.hash.slice(1));
+if (frag.get("t")) {
+  api.saveSeat(roomId, frag.get("t"));
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+let room = null;
+let you = null;
+let presence = null;
+let game = null;
+let pendingMove = null; // {move_id, move, expected_version}
+
+const socket = new RoomSocket(roomId, {
+  token: api.seatToken(roomId),
+  handlers: {
+    status: showConnection,
+    welcome: (m) => {
+      you = m.you;
+      presence = m.presence || presence;
+      setRoom(m.room);
+      if (m.view) gameScreen().setState({ view: m.view, legal: m.legal, version: m.version, events: m.events || [] });
+      resendPending(m.version);
+    },
+    sync: (m) => {
+      if (m.you) you = m.you;
+      if (m.view) {
+        if (room && room.status === "open") setRoom({ ...room, status: "playing" });
+        gameScreen().setState({ view: m.view, legal: m.legal, version: m.version, events: m.events || [] });
+      }
+      pendingMove = null;
+    },
+    update: (m) => {
+      if (pendingMove && m.event && m.event.seat === you?.seat) pendingMove = null;
+      if (room && room.status === "open") setRoom({ ...room, status: "playing" });
+      if (m.view?.phase === "over" && room) room.status = "finished";
+      gameScreen().setState({ view: m.view, legal: m.legal, version: m.version, event: m.event });
+    },
+    ack: (m) => {
+      if (pendingMove && pendingMove.move_id === m.move_id) pendingMove = null;
+    },
+    error: (m) => {
+      if (m.move_id && pendingMove && m.move_id === pendingMove.move_id) pendingMove = null;
+      if (m.code === "stale_version") return; // a sync with the fresh view follows
+      if (game) game.moveFailed(m.reason || m.code);
+    },
+    presence: (m) => {
+      presence = m.presence;
+      if (game) game.setPresence(presence);
+      lobby.update(room, you, presence);
+    },
+    room: (m) => {
+      if (m.you) you = m.you;
+      setRoom(m.room);
+    },
+    badToken: () => {
+      api.forgetSeat(roomId);
+    },
+    gone: () => {
+      root.dataset.state = "gone";
+      $("loading").hidden = false;
+      $("loading").textContent = "This room does not exist (or no longer exists).";
+    },
+  },
+});
+
+const lobby = new Lobby({
+  roomId,
+  onSeated: (res) => {
+    // reconnect holding the new seat
+    socket.token = res.token;
+    you = { seat: res.seat, role: "player" };
+    setRoom(res.room);
+    socket.kick();
+  },
+});
+
+function gameScreen() {
+  if (!game) {
+    game = new GameScreen({
+      roomId,
+      send: sendMove,
+      getToken: () => socket.token,
+    });
+    api.getCatalogue().then((c) => game.setCatalogue(c), () => {});
+    if (presence) game.setPresence(presence);
+  }
+  if (room) game.setRoom(room, you);
+  showSection("game");
+  return game;
+}
+
+function setRoom(r) {
+  if (!r) return;
+  room = r;
+  if (you && you.role === "player" && you.name) {
+    api.rememberRoom(roomId, { name: you.name, players: r.players });
+  }
+  if (r.status === "open") {
+    showSection("lobby");
+    lobby.update(r, you, presence);
+  } else if (game) {
+    game.setRoom(r, you);
+  }
+}
+
+function showSection(which) {
+  $("loading").hidden = true;
+  $("lobby").hidden = which !== "lobby";
+  $("game").hidden = which !== "game";
+  root.dataset.state = which;
+  if (which === "game") document.body.classList.add("in-game");
+}
+
+function sendMove(move, version) {
+  pendingMove = { type: "move", move, expected_version: version, move_id: api.newMoveId() };
+  socket.send(pendingMove);
+}
+
+/** After a reconnect, a move that got no answer is sent again (same move_id: never twice). */
+function resendPending(version) {
+  if (!pendingMove) return;
+  if (version !== pendingMove.expected_version) {
+    pendingMove = null;
+    return;
+  }
+  socket.send(pendingMove);
+}
+
+function showConnection(state) {
+  const box = $("conn");
+  const text = {
+    connecting: "Connecting…",
+    reconnecting: "Reconnecting…",
+    online: "Live",
+    offline: "Offline — retrying",
+    gone: "Closed",
+  }[state] || state;
+  box.dataset.state = state === "online" ? "online" : state === "offline" ? "offline" : "connecting";
+  box.querySelector("span").textContent = text;
+  box.title = `Connection: ${text}`;
+}
+
+window.addEventListener("online", () => socket.kick());
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && !socket.ws) socket.kick();
+});
+
+socket.connect();

@@ -1,0 +1,393 @@
+/**
+ * The board canvas: draws a view (terrain boards, vegetation tiles, tokens, trees, assistants)
+ * plus the interaction overlay the controller asks for (hovered tile, candidate cells, recent
+ * move highlights, keyboard cursor). Owns the camera (pan/zoom/fit). Redraws are batched
+ * with requestAnimationFrame: callers say `invalidate()`, never draw directly. No rules here.
+ */
+
+import * as hex from "./hex.js";
+import * as paint from "./paint.js";
+
+export const HEX = 32; // world units per hex size
+
+const HIGHLIGHT_MS = 2200;
+
+export class BoardRenderer {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.view = null;
+    this.cells = new Map(); // key -> terrain cell
+    this.spaces = new Map(); // key -> vegetation space
+    this.tileOf = new Map(); // key -> tile id
+    this.cam = { k: 1, x: 0, y: 0 };
+    this.fitted = false;
+    this.userMoved = false;
+    this.overlay = {
+      ghost: null, // {shape, cells:[[q,r]x3], spaces, legal, gems:[[q,r]...]}
+      marks: [], // [[q,r]] candidate cells
+      hints: [], // [[q,r]] faint dots
+      cursor: null, // [q,r]
+      selected: [], // [[q,r]] chosen cells (e.g. first cell of a double token)
+    };
+    this.highlights = []; // {cells, t0}
+    this.pending = false;
+    this.size = { w: 0, h: 0, dpr: 1 };
+    this.colours = [];
+    new ResizeObserver(() => this.resize()).observe(canvas);
+    this.resize();
+  }
+
+  setView(view) {
+    const first = !this.view;
+    this.view = view;
+    this.colours = (view.players || []).map((p) => paint.playerColour(p.colour));
+    this.cells = new Map(view.cells.map((c) => [hex.key(c.q, c.r), c]));
+    this.spaces = new Map((view.spaces || []).map((s) => [hex.key(s.q, s.r), s]));
+    this.tileOf = new Map();
+    for (const t of view.tiles || []) for (const c of t.cells) this.tileOf.set(hex.keyOf(c), t.tile);
+    if (first || !this.userMoved) this.fit();
+    this.invalidate();
+  }
+
+  setOverlay(patch) {
+    Object.assign(this.overlay, patch);
+    this.invalidate();
+  }
+
+  /** Flash cells that just changed (another player's move). */
+  highlight(cells) {
+    if (!cells.length) return;
+    this.highlights.push({ cells, t0: performance.now() });
+    this.invalidate();
+  }
+
+  resize() {
+    const rect = this.canvas.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(rect.width));
+    const h = Math.max(1, Math.round(rect.height));
+    if (w === this.size.w && h === this.size.h && dpr === this.size.dpr) return;
+    this.size = { w, h, dpr };
+    this.canvas.width = Math.round(w * dpr);
+    this.canvas.height = Math.round(h * dpr);
+    if (!this.userMoved) this.fit();
+    this.invalidate();
+  }
+
+  // ---- camera ---------------------------------------------------------------------------
+
+  worldBounds() {
+    let minX = Infinity;
+    let minY = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
+    for (const c of this.cells.values()) {
+      const [x, y] = hex.toPixel([c.q, c.r], HEX);
+      minX = Math.min(minX, x - HEX);
+      maxX = Math.max(maxX, x + HEX);
+      minY = Math.min(minY, y - HEX);
+      maxY = Math.max(maxY, y + HEX);
+    }
+    if (minX === Infinity) return { minX: -100, minY: -100, maxX: 100, maxY: 100 };
+    return { minX, minY, maxX, maxY };
+  }
+
+  fit() {
+    const b = this.worldBounds();
+    const { w, h } = this.size;
+    const pad = Math.min(24, Math.min(w, h) * 0.04);
+    const k = Math.min((w - 2 * pad) / (b.maxX - b.minX), (h - 2 * pad) / (b.maxY - b.minY));
+    this.cam.k = Math.max(0.05, k);
+    this.cam.x = w / 2 - ((b.minX + b.maxX) / 2) * this.cam.k;
+    this.cam.y = h / 2 - ((b.minY + b.maxY) / 2) * this.cam.k;
+    this.userMoved = false;
+    this.invalidate();
+  }
+
+  panBy(dx, dy) {
+    this.cam.x += dx;
+    this.cam.y += dy;
+    this.userMoved = true;
+    this.invalidate();
+  }
+
+  /** Zoom by `factor` keeping canvas point (cx, cy) fixed. */
+  zoomAt(cx, cy, factor) {
+    const base = this.fitScale();
+    const k = Math.min(base * 6, Math.max(base * 0.5, this.cam.k * factor));
+    const f = k / this.cam.k;
+    this.cam.x = cx - (cx - this.cam.x) * f;
+    this.cam.y = cy - (cy - this.cam.y) * f;
+    this.cam.k = k;
+    this.userMoved = true;
+    this.invalidate();
+  }
+
+  fitScale() {
+    const b = this.worldBounds();
+    return Math.min(this.size.w / (b.maxX - b.minX), this.size.h / (b.maxY - b.minY));
+  }
+
+  /** Canvas-local pixel of a hex centre. */
+  hexToCanvas(cell) {
+    const [x, y] = hex.toPixel(cell, HEX);
+    return [x * this.cam.k + this.cam.x, y * this.cam.k + this.cam.y];
+  }
+
+  /** Client (page viewport) pixel of a hex centre, for tests and tooltips. */
+  hexToClient(cell) {
+    const rect = this.canvas.getBoundingClientRect();
+    const [x, y] = this.hexToCanvas(cell);
+    return [rect.left + x, rect.top + y];
+  }
+
+  canvasToHex(cx, cy) {
+    return hex.fromPixel((cx - this.cam.x) / this.cam.k, (cy - this.cam.y) / this.cam.k, HEX);
+  }
+
+  isOnBoard(cell) {
+    return this.cells.has(hex.keyOf(cell));
+  }
+
+  // ---- drawing --------------------------------------------------------------------------
+
+  invalidate() {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => {
+      this.pending = false;
+      this.draw();
+    });
+  }
+
+  draw() {
+    const { ctx } = this;
+    const { w, h, dpr } = this.size;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    if (!this.view) return;
+    const { k, x, y } = this.cam;
+    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * x, dpr * y);
+    this.drawBoardShadow();
+    this.drawTerrain();
+    this.drawBoardEdges();
+    this.drawVegetation();
+    this.drawPieces();
+    this.drawOverlay();
+    if (this.drawHighlights()) this.invalidate();
+  }
+
+  each(map, fn) {
+    for (const c of map.values()) {
+      const [px, py] = hex.toPixel([c.q, c.r], HEX);
+      fn(c, px, py);
+    }
+  }
+
+  drawBoardShadow() {
+    const { ctx } = this;
+    ctx.save();
+    ctx.shadowColor = "rgba(10,20,40,0.55)";
+    ctx.shadowBlur = 18 * this.cam.k;
+    ctx.shadowOffsetY = 4 * this.cam.k;
+    ctx.fillStyle = paint.PALETTE.sandDark;
+    this.each(this.cells, (c, px, py) => {
+      paint.hexPath(ctx, px, py, HEX + 0.5);
+      ctx.fill();
+    });
+    ctx.restore();
+  }
+
+  drawTerrain() {
+    const { ctx } = this;
+    this.each(this.cells, (c, px, py) => {
+      if (this.spaces.has(hex.key(c.q, c.r))) return; // covered by vegetation
+      if (c.terrain === "rock") paint.rock(ctx, px, py, HEX, c.rock, c.gem, c.q, c.r);
+      else if (c.terrain === "tablet") paint.tablet(ctx, px, py, HEX, c.q, c.r);
+      else if (c.terrain === "fountain") paint.fountain(ctx, px, py, HEX, c.fountain, c.q, c.r);
+      else paint.sand(ctx, px, py, HEX, c.q, c.r);
+      paint.hexPath(ctx, px, py, HEX);
+      ctx.lineWidth = 0.8;
+      ctx.strokeStyle = "rgba(140,100,50,0.35)";
+      ctx.stroke();
+    });
+  }
+
+  /** Outline every terrain board where it meets another board or the outside. */
+  drawBoardEdges() {
+    const { ctx } = this;
+    ctx.beginPath();
+    this.each(this.cells, (c, px, py) => {
+      const pts = hex.corners(px, py, HEX);
+      hex.DIRECTIONS.forEach(([dq, dr], d) => {
+        const n = this.cells.get(hex.key(c.q + dq, c.r + dr));
+        if (n && n.board === c.board) return;
+        const [a, b] = hex.edgeCorners(d);
+        ctx.moveTo(pts[a][0], pts[a][1]);
+        ctx.lineTo(pts[b][0], pts[b][1]);
+      });
+    });
+    ctx.lineWidth = 2.4;
+    ctx.lineCap = "round";
+    ctx.strokeStyle = paint.PALETTE.sandEdge;
+    ctx.stroke();
+  }
+
+  drawVegetation() {
+    const { ctx } = this;
+    this.each(this.spaces, (s, px, py) => {
+      paint.vegetation(ctx, px, py, HEX, s, s.q, s.r);
+      if (s.token) paint.tokenRing(ctx, px, py, HEX);
+    });
+    // thin seams inside a tile, strong edges around it
+    ctx.beginPath();
+    const strong = new Path2D();
+    this.each(this.spaces, (s, px, py) => {
+      const pts = hex.corners(px, py, HEX);
+      const mine = this.tileOf.get(hex.key(s.q, s.r));
+      hex.DIRECTIONS.forEach(([dq, dr], d) => {
+        const nk = hex.key(s.q + dq, s.r + dr);
+        const [a, b] = hex.edgeCorners(d);
+        if (this.spaces.has(nk) && this.tileOf.get(nk) === mine) {
+          ctx.moveTo(pts[a][0], pts[a][1]);
+          ctx.lineTo(pts[b][0], pts[b][1]);
+        } else {
+          strong.moveTo(pts[a][0], pts[a][1]);
+          strong.lineTo(pts[b][0], pts[b][1]);
+        }
+      });
+    });
+    ctx.lineWidth = 0.8;
+    ctx.strokeStyle = "rgba(20,45,15,0.35)";
+    ctx.stroke();
+    ctx.lineWidth = 2.2;
+    ctx.lineJoin = "round";
+    ctx.strokeStyle = paint.PALETTE.tileEdge;
+    ctx.stroke(strong);
+  }
+
+  drawPieces() {
+    const { ctx } = this;
+    this.each(this.spaces, (s, px, py) => {
+      if (s.tree !== null && s.tree !== undefined) paint.tree(ctx, px, py, HEX);
+      if (s.assistant !== null && s.assistant !== undefined) {
+        const col = this.colours[s.assistant] || "#888";
+        paint.meeple(ctx, px + HEX * 0.38, py - HEX * 0.12, HEX * 0.36, col);
+      }
+    });
+  }
+
+  drawOverlay() {
+    const { ctx } = this;
+    const o = this.overlay;
+    const t = performance.now();
+    for (const c of o.hints) {
+      const [px, py] = hex.toPixel(c, HEX);
+      ctx.beginPath();
+      ctx.arc(px, py, HEX * 0.13, 0, Math.PI * 2);
+      ctx.fillStyle = "rgba(255,255,255,0.55)";
+      ctx.fill();
+      ctx.lineWidth = 1;
+      ctx.strokeStyle = "rgba(30,90,40,0.7)";
+      ctx.stroke();
+    }
+    if (o.marks.length) {
+      const pulse = 0.55 + 0.35 * Math.sin(t / 260);
+      for (const c of o.marks) {
+        const [px, py] = hex.toPixel(c, HEX);
+        paint.hexPath(ctx, px, py, HEX * 0.82);
+        ctx.lineWidth = 3;
+        ctx.strokeStyle = `rgba(255,236,150,${pulse})`;
+        ctx.stroke();
+        ctx.fillStyle = "rgba(255,246,200,0.18)";
+        ctx.fill();
+      }
+      this.invalidate(); // keep pulsing
+    }
+    for (const c of o.selected) {
+      const [px, py] = hex.toPixel(c, HEX);
+      paint.hexPath(ctx, px, py, HEX * 0.86);
+      ctx.lineWidth = 4;
+      ctx.strokeStyle = "#fff3b0";
+      ctx.stroke();
+    }
+    if (o.ghost) this.drawGhost(o.ghost);
+    if (o.cursor) {
+      const [px, py] = hex.toPixel(o.cursor, HEX);
+      paint.hexPath(ctx, px, py, HEX * 0.95);
+      ctx.setLineDash([5, 4]);
+      ctx.lineWidth = 2.5;
+      ctx.strokeStyle = "#1b2a4a";
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+  }
+
+  drawGhost(g) {
+    const { ctx } = this;
+    const ok = g.legal;
+    ctx.save();
+    ctx.globalAlpha = 0.92;
+    g.cells.forEach((c, i) => {
+      const [px, py] = hex.toPixel(c, HEX);
+      if (g.spaces && g.spaces[i]) paint.vegetation(ctx, px, py, HEX, g.spaces[i], c[0], c[1]);
+      else {
+        paint.hexPath(ctx, px, py, HEX);
+        ctx.fillStyle = paint.PALETTE.grass;
+        ctx.fill();
+      }
+      paint.hexPath(ctx, px, py, HEX);
+      ctx.fillStyle = ok ? "rgba(60,200,90,0.22)" : "rgba(220,40,40,0.42)";
+      ctx.fill();
+    });
+    ctx.restore();
+    // outline around the whole tile
+    const inTile = new Set(g.cells.map((c) => hex.keyOf(c)));
+    ctx.beginPath();
+    for (const c of g.cells) {
+      const [px, py] = hex.toPixel(c, HEX);
+      const pts = hex.corners(px, py, HEX);
+      hex.DIRECTIONS.forEach(([dq, dr], d) => {
+        if (inTile.has(hex.key(c[0] + dq, c[1] + dr))) return;
+        const [a, b] = hex.edgeCorners(d);
+        ctx.moveTo(pts[a][0], pts[a][1]);
+        ctx.lineTo(pts[b][0], pts[b][1]);
+      });
+    }
+    ctx.lineWidth = 4;
+    ctx.lineCap = "round";
+    ctx.strokeStyle = ok ? "#1f9d4a" : "#d62828";
+    ctx.stroke();
+    // gems the placement collects, lifted above the tile
+    for (const c of g.gems || []) {
+      const cell = this.cells.get(hex.keyOf(c));
+      if (!cell) continue;
+      const [px, py] = hex.toPixel(c, HEX);
+      ctx.beginPath();
+      ctx.arc(px, py, HEX * 0.42, 0, Math.PI * 2);
+      ctx.fillStyle = "rgba(255,250,225,0.9)";
+      ctx.fill();
+      paint.gem(ctx, px, py - HEX * 0.02, HEX * 0.3, cell.rock);
+    }
+  }
+
+  drawHighlights() {
+    const { ctx } = this;
+    const now = performance.now();
+    this.highlights = this.highlights.filter((hl) => now - hl.t0 < HIGHLIGHT_MS);
+    for (const hl of this.highlights) {
+      const a = 1 - (now - hl.t0) / HIGHLIGHT_MS;
+      for (const c of hl.cells) {
+        const [px, py] = hex.toPixel(c, HEX);
+        paint.hexPath(ctx, px, py, HEX * 0.92);
+        ctx.lineWidth = 5;
+        ctx.strokeStyle = `rgba(255,214,64,${a})`;
+        ctx.stroke();
+        ctx.fillStyle = `rgba(255,240,160,${a * 0.35})`;
+        ctx.fill();
+      }
+    }
+    return this.highlights.length > 0;
+  }
+}
