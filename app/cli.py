@@ -104,7 +104,7 @@ def serve(args: argparse.Namespace) -> int:
             host=settings.host,
             port=settings.port,
             log_level=settings.log_level,
-            ws_max_size=settings.max_message_bytes,
+            ws_max_size=settings.ws_frame_limit_bytes,
             timeout_graceful_shutdown=10,
         )
     return 0

@@ -13,8 +13,11 @@ from importlib.metadata import PackageNotFoundError, version
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from app import ws
 from app.db import create_engine, create_sessionmaker
-from app.routes import health
+from app.limits import BodyLimit
+from app.routes import health, rooms
+from app.runtime import start_rooms
 from app.security import SecurityHeaders
 from app.settings import Settings, get_settings
 
@@ -35,15 +38,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = create_engine(settings)
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
+        runtime = await start_rooms(app, settings, engine)
         try:
             yield
         finally:
+            await runtime.stop()
             await engine.dispose()
 
     app = FastAPI(title="Ishtar Online", version=_version(), lifespan=lifespan)
     app.state.settings = settings
     app.add_middleware(SecurityHeaders)
     app.include_router(health.router)
+    app.include_router(rooms.router)
+    app.include_router(ws.router)
+    rooms.install_error_handlers(app)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_message_bytes)
     if settings.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
     return app

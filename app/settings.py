@@ -76,6 +76,31 @@ class Settings(BaseSettings):
     max_message_bytes: int = Field(
         default=16384, description="Largest websocket message accepted from a client."
     )
+    ws_frame_limit_bytes: int = Field(
+        default=1 << 20,
+        description=(
+            "Websocket frames above this close the connection (1009); between "
+            "MAX_MESSAGE_BYTES and this, the message is refused with a too_large error."
+        ),
+    )
+    ws_messages_per_s: float = Field(
+        default=20.0,
+        description="Messages per second one websocket connection may send.",
+    )
+    ws_burst: float = Field(
+        default=40.0, description="Burst of messages one websocket connection may send."
+    )
+    http_moves_per_s: float = Field(
+        default=20.0,
+        description="HTTP moves (and why-questions) per second per seat token.",
+    )
+    rooms_per_minute: float = Field(
+        default=30.0, description="Rooms one client address may create per minute."
+    )
+    game_module: str = Field(
+        default="engine",
+        description="The rules module (docs/contract.md) the server plays; the app knows no other.",
+    )
     readiness_timeout: float = Field(
         default=3.0,
         description="Seconds /readyz waits for the database before answering 503.",

@@ -1,0 +1,373 @@
+"""The hub: this instance's websocket connections per room, and the fan-out to them.
+
+Changes reach the hub in two ways: a move committed through this instance (`committed`)
+and a NOTIFY from PostgreSQL (`notice`: a move, a room change or a presence change made
+through any instance). Per room, one task publishes what happened, in version order, so
+every connection sees each version once. Each message is built once per audience (a seat,
+or the public) and shared by every connection of that audience; the hub reads the database
+once per change and room, never once per connection.
+
+A connection whose version falls behind (it connected meanwhile, or its queue overflowed)
+is sent a `sync` instead of the updates it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.presence import Presence
+from app.protocol import (
+    ServiceError,
+    dumps,
+    presence_message,
+    room_message,
+    sync_message,
+    update_message,
+    welcome_message,
+)
+from app.rooms import RoomService, stale_sync
+from app.store import Event, RoomRow, SeatRow
+
+log = logging.getLogger("ishtar.hub")
+
+SYNC = object()  # queue marker: build a fresh `sync` for this connection when sending
+
+
+@dataclass(frozen=True)
+class Close:
+    """Queue marker: close the websocket with this code once what precedes is sent."""
+
+    code: int
+
+
+class Connection:
+    """One websocket client of one room, as the hub sees it."""
+
+    def __init__(self, room_id: str, queue_size: int = 256) -> None:
+        self.room_id = room_id
+        self.seat: SeatRow | None = None
+        self.number: int | None = (
+            None  # current seat number (changes once: at the start)
+        )
+        # The last version this client was sent; None until its welcome is queued.
+        self.version: int | None = None
+        self.syncing = False
+        self.queue: asyncio.Queue[object] = asyncio.Queue(queue_size)
+
+    @property
+    def audience(self) -> int | None:
+        return self.number
+
+    def you(self) -> dict[str, Any]:
+        if self.seat is None:
+            return {"seat": None, "role": "spectator", "name": None, "is_host": False}
+        return {
+            "seat": self.number,
+            "role": "player",
+            "name": self.seat.name,
+            "is_host": self.seat.is_host,
+        }
+
+    def put(self, item: object) -> None:
+        """Queue a message; a client too slow to keep up gets one `sync` instead."""
+        try:
+            self.queue.put_nowait(item)
+        except asyncio.QueueFull:
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.want_sync()
+
+    def want_sync(self) -> None:
+        if not self.syncing:
+            self.syncing = True
+            self.queue.put_nowait(SYNC)
+
+
+@dataclass
+class Channel:
+    """The connections of one room on this instance and what is left to publish to them."""
+
+    room_id: str
+    conns: set[Connection] = field(default_factory=set)
+    game_id: int | None = None
+    status: str = "open"
+    published: int = -1  # last version published here; -1 until known
+    target: int = -1  # highest version announced
+    room_dirty: bool = False
+    presence_dirty: bool = False
+    pending: dict[int, Event] = field(default_factory=dict)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+    last_presence: str = ""
+
+
+class Hub:
+    """Connections of this instance, by room, and the publishing task of each room."""
+
+    def __init__(self, service: RoomService, presence: Presence) -> None:
+        self.service = service
+        self.presence = presence
+        self.channels: dict[str, Channel] = {}
+        service.on_commit = self.committed
+
+    # --- connections ------------------------------------------------------------------------
+
+    async def connect(
+        self, conn: Connection, token: str | None, since: int | None
+    ) -> None:
+        """Identify a client, register it and queue its welcome (or raise ServiceError)."""
+        room, seat = await self.service.identify(conn.room_id, token)
+        conn.seat, conn.number = seat, (seat.seat if seat else None)
+        channel = self._channel(room)
+        channel.conns.add(conn)
+        self._presence_changed(channel)
+        status = await self.service.status(room)
+        version, view, legal, events = 0, "null", "[]", "[]"
+        if room.game is not None:
+            game = await self.service.game(room.id, room)
+            position = await self.service.position(game.game_id)
+            version = position.version
+            view = position.view_json(conn.number)
+            legal = position.legal_json(conn.number)
+            missed = await self.service.events(game.game_id, since, version)
+            events = dumps([event.as_dict() for event in missed])
+        presence = {
+            "connected_seats": [s["seat"] for s in status["seats"] if s["connected"]],
+            "spectators": status["spectators"],
+        }
+        conn.put(
+            welcome_message(
+                version=version,
+                you=conn.you(),
+                room=status,
+                view_json=view,
+                legal_json=legal,
+                events_json=events,
+                presence=presence,
+            )
+        )
+        conn.version = version
+        if channel.published < 0:
+            channel.published = version
+        elif channel.published > version:
+            conn.want_sync()
+        if channel.target > channel.published:
+            channel.wake.set()
+
+    def disconnect(self, conn: Connection) -> None:
+        channel = self.channels.get(conn.room_id)
+        if channel is None or conn not in channel.conns:
+            return
+        channel.conns.discard(conn)
+        self._presence_changed(channel)
+        if not channel.conns:
+            channel.wake.set()  # lets its task end
+
+    def _channel(self, room: RoomRow) -> Channel:
+        channel = self.channels.get(room.id)
+        if channel is None:
+            channel = self.channels[room.id] = Channel(room.id, status=room.status)
+            if room.game is not None:
+                channel.game_id = room.game.id
+            channel.task = asyncio.get_running_loop().create_task(self._run(channel))
+        return channel
+
+    def _presence_changed(self, channel: Channel) -> None:
+        self.presence.set_local(
+            channel.room_id, (conn.number for conn in channel.conns)
+        )
+
+    # --- changes ----------------------------------------------------------------------------
+
+    def committed(self, room_id: str, event: Event) -> None:
+        """A move committed through this instance (no need to read it back)."""
+        channel = self.channels.get(room_id)
+        if channel is not None and event.seq > channel.published:
+            channel.pending[event.seq] = event
+            channel.target = max(channel.target, event.seq)
+            channel.wake.set()
+
+    def notice(self, room_id: str, kind: str, number: int) -> None:
+        """A NOTIFY: m = move (version), r = room (revision), p = presence."""
+        channel = self.channels.get(room_id)
+        if channel is None:
+            return
+        if kind == "m":
+            if number <= channel.target:
+                return
+            channel.target = number
+        elif kind == "r":
+            channel.room_dirty = True
+        elif kind == "p":
+            channel.presence_dirty = True
+        else:
+            return
+        channel.wake.set()
+
+    async def resync(self) -> None:
+        """Catch up every room after notices may have been lost (listener reconnected)."""
+        for channel in list(self.channels.values()):
+            channel.room_dirty = channel.presence_dirty = True
+            if channel.game_id is not None:
+                try:
+                    version = await self.service.store.game_version(channel.game_id)
+                except Exception:
+                    log.warning("resync of room %s failed", channel.room_id)
+                    continue
+                channel.target = max(channel.target, version)
+            channel.wake.set()
+
+    # --- publishing -------------------------------------------------------------------------
+
+    async def _run(self, channel: Channel) -> None:
+        try:
+            while channel.conns:
+                await channel.wake.wait()
+                channel.wake.clear()
+                try:
+                    await self._publish(channel)
+                except Exception:
+                    log.exception(
+                        "publishing to room %s failed; retrying", channel.room_id
+                    )
+                    await asyncio.sleep(0.5)
+                    channel.wake.set()
+        finally:
+            if self.channels.get(channel.room_id) is channel:
+                del self.channels[channel.room_id]
+            self.presence.set_local(channel.room_id, ())
+
+    async def _publish(self, channel: Channel) -> None:
+        if channel.room_dirty:
+            await self._publish_room(channel)
+            channel.room_dirty = False
+        if channel.target > channel.published >= 0:
+            await self._publish_moves(channel)
+        if channel.presence_dirty:
+            channel.presence_dirty = False
+            await self._publish_presence(channel)
+
+    async def _publish_room(self, channel: Channel) -> None:
+        room = await self.service.room(channel.room_id)
+        started = channel.status == "open" and room.status != "open"
+        channel.status = room.status
+        numbers = {seat.id: seat for seat in room.seats}
+        for conn in channel.conns:
+            if conn.seat is not None and conn.seat.id in numbers:
+                conn.seat = numbers[conn.seat.id]
+                conn.number = conn.seat.seat
+        if room.game is not None and channel.game_id is None:
+            channel.game_id = room.game.id
+            if channel.published < 0 or started:
+                channel.published = max(channel.published, 0)
+        self._presence_changed(channel)
+        status = await self.service.status(room)
+        version = status["version"]
+        for conn in channel.conns:
+            if conn.version is None:
+                continue
+            conn.put(room_message(version, status, conn.you()))
+            if started:
+                conn.want_sync()
+
+    async def _publish_moves(self, channel: Channel) -> None:
+        if channel.game_id is None:
+            channel.game_id = (await self.service.game(channel.room_id)).game_id
+        game_id = channel.game_id
+        events = []
+        expected = channel.published + 1
+        while expected in channel.pending:
+            events.append(channel.pending.pop(expected))
+            expected += 1
+        if expected <= channel.target:
+            events += await self.service.store.moves_since(game_id, expected - 1)
+        for seq in [
+            seq for seq in channel.pending if seq <= channel.published + len(events)
+        ]:
+            del channel.pending[seq]
+        positions = self.service.positions
+        for event in events:
+            position = positions.advance(game_id, event.action, event.seq)
+            if position is None:  # cannot follow from what we hold: everyone resyncs
+                position = await self.service.position(game_id)
+                channel.published = max(channel.published, position.version)
+                for conn in channel.conns:
+                    if conn.version is not None and conn.version < position.version:
+                        conn.want_sync()
+                return
+            self._fan_out(channel, event, position)
+            channel.published = event.seq
+
+    def _fan_out(self, channel: Channel, event: Event, position: Any) -> None:
+        version = position.version
+        event_json = dumps(event.as_dict())
+        messages: dict[int | None, str] = {}
+        for conn in channel.conns:
+            if conn.version is None or conn.syncing or conn.version >= version:
+                continue
+            if conn.version < version - 1:
+                conn.want_sync()
+                continue
+            audience = conn.audience
+            message = messages.get(audience)
+            if message is None:
+                message = messages[audience] = update_message(
+                    version,
+                    event_json,
+                    position.view_json(audience),
+                    position.legal_json(audience),
+                )
+            conn.put(message)
+            conn.version = version
+
+    async def _publish_presence(self, channel: Channel) -> None:
+        snapshot = await self.presence.snapshot(channel.room_id)
+        key = dumps(snapshot)
+        if key == channel.last_presence:
+            return
+        channel.last_presence = key
+        message = presence_message(max(channel.published, 0), snapshot)
+        for conn in channel.conns:
+            if conn.version is not None:
+                conn.put(message)
+
+    async def sync_text(self, conn: Connection) -> str | None:
+        """A `sync` for a connection that fell behind: missed events and a fresh view."""
+        conn.syncing = False
+        channel = self.channels.get(conn.room_id)
+        if channel is None or channel.game_id is None:
+            return None
+        position = await self.service.position(channel.game_id)
+        since = conn.version if conn.version is not None else 0
+        if since > position.version:
+            return None
+        missed = await self.service.events(channel.game_id, since, position.version)
+        conn.version = position.version
+        return sync_message(
+            position.version,
+            conn.you(),
+            dumps([event.as_dict() for event in missed]),
+            position.view_json(conn.number),
+            position.legal_json(conn.number),
+        )
+
+    def send_stale(self, conn: Connection, error: ServiceError) -> None:
+        """After a stale_version error: the missed events and a fresh view, as a `sync`."""
+        version = error.version or 0
+        if conn.version is not None and version < conn.version:
+            return  # the client already has newer updates queued
+        conn.put(stale_sync(error, conn.you()))
+        conn.version = version
+
+    async def close(self) -> None:
+        tasks = [channel.task for channel in self.channels.values() if channel.task]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self.channels.clear()

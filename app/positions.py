@@ -1,0 +1,122 @@
+"""Game positions in memory: decoded engine states by version, and what each viewer sees.
+
+A `Position` is the engine state of one game at one version. It serialises each viewer's
+view (and the legal actions of the seat to act) at most once, so every spectator of a room
+shares the same JSON text. `Positions` keeps the last few positions of each game; it is a
+cache only: the database is the truth, and a position is used only for the version it has.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from app.protocol import dumps
+
+Rules = Any  # the engine module (docs/contract.md): new_game, apply, view_for, …
+
+EMPTY_LIST = "[]"
+
+
+class Position:
+    """The state of a game at `version`, with its views computed on demand, once."""
+
+    __slots__ = ("_legal", "_views", "current", "over", "rules", "state", "version")
+
+    def __init__(self, rules: Rules, version: int, state: Any) -> None:
+        self.rules = rules
+        self.version = version
+        self.state = state
+        self.current: int | None = rules.current_player(state)
+        self.over: bool = bool(rules.is_over(state))
+        self._views: dict[int | None, str] = {}
+        self._legal: str | None = None
+
+    def view_json(self, seat: int | None) -> str:
+        """`view_for(state, seat)` as JSON text (seat None: the public view)."""
+        text = self._views.get(seat)
+        if text is None:
+            text = self._views[seat] = dumps(self.rules.view_for(self.state, seat))
+        return text
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        view: dict[str, Any] = self.rules.view_for(self.state, seat)
+        return view
+
+    def legal(self) -> list[dict[str, Any]]:
+        """Every legal action of the seat to act, with its public preview."""
+        rules, state = self.rules, self.state
+        return [
+            {
+                "action": rules.encode_action(action),
+                "preview": rules.preview(state, action),
+            }
+            for action in rules.legal_actions(state)
+        ]
+
+    def legal_json(self, seat: int | None) -> str:
+        """The legal actions as JSON text for `seat`: empty unless it is that seat's turn."""
+        if seat is None or seat != self.current or self.over:
+            return EMPTY_LIST
+        if self._legal is None:
+            self._legal = dumps(self.legal())
+        return self._legal
+
+    def encoded(self) -> str:
+        """The full state (hidden information included) for the database, never for clients."""
+        return dumps(self.rules.encode_state(self.state))
+
+
+class Positions:
+    """The most recent positions of the most recently used games."""
+
+    def __init__(self, rules: Rules, games: int = 1024, depth: int = 8) -> None:
+        self.rules = rules
+        self._games: OrderedDict[int, OrderedDict[int, Position]] = OrderedDict()
+        self._max_games = games
+        self._depth = depth
+
+    def get(self, game_id: int, version: int) -> Position | None:
+        history = self._games.get(game_id)
+        if history is None:
+            return None
+        self._games.move_to_end(game_id)
+        return history.get(version)
+
+    def latest(self, game_id: int) -> Position | None:
+        history = self._games.get(game_id)
+        if not history:
+            return None
+        return history[next(reversed(history))]
+
+    def put(self, game_id: int, position: Position) -> Position:
+        history = self._games.get(game_id)
+        if history is None:
+            history = self._games[game_id] = OrderedDict()
+            if len(self._games) > self._max_games:
+                self._games.popitem(last=False)
+        self._games.move_to_end(game_id)
+        history[position.version] = position
+        history.move_to_end(position.version)
+        while len(history) > self._depth:
+            history.popitem(last=False)
+        return position
+
+    def load(self, game_id: int, version: int, snapshot: dict[str, Any]) -> Position:
+        """The position decoded from a stored snapshot."""
+        return self.put(
+            game_id, Position(self.rules, version, self.rules.decode_state(snapshot))
+        )
+
+    def advance(
+        self, game_id: int, action: dict[str, Any], version: int
+    ) -> Position | None:
+        """The position at `version` by applying a logged `action` to the one before, if known."""
+        known = self.get(game_id, version)
+        if known is not None:
+            return known
+        before = self.get(game_id, version - 1)
+        if before is None:
+            return None
+        state = self.rules.apply(before.state, self.rules.decode_action(action))
+        return self.put(game_id, Position(self.rules, version, state))

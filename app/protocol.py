@@ -1,0 +1,254 @@
+"""Wire messages: what clients may send (validated with pydantic) and what the server answers.
+
+The shapes are documented in docs/protocol.md; this module is their single definition on the
+server. Client input is parsed strictly (unknown fields refused, sizes bounded) so a bad
+message becomes a `ServiceError` with a stable code, never an exception deeper in.
+Server messages are built as JSON text directly: views are serialised once per version and
+audience, then spliced into each message, so a thousand spectators share the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
+# --- errors ---------------------------------------------------------------------------------
+
+HTTP_STATUS = {
+    "malformed": 400,
+    "unknown_type": 400,
+    "hello_required": 400,
+    "malformed_action": 400,
+    "bad_token": 401,
+    "forbidden": 403,
+    "unknown_room": 404,
+    "seat_taken": 409,
+    "game_started": 409,
+    "seats_open": 409,
+    "game_not_started": 409,
+    "game_over": 409,
+    "stale_version": 409,
+    "not_your_turn": 409,
+    "too_large": 413,
+    "illegal_move": 422,
+    "rate_limited": 429,
+    "internal": 500,
+    "unavailable": 503,
+}
+
+
+@dataclass
+class ServiceError(Exception):
+    """A refused request: a stable `code`, a readable `reason`, and optional context.
+
+    `extra` carries what helps the client recover (for `stale_version`: the version, the
+    missed events, the fresh view and legal actions).
+    """
+
+    code: str
+    reason: str
+    version: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.reason)
+
+    @property
+    def status(self) -> int:
+        return HTTP_STATUS.get(self.code, 400)
+
+    def body(self) -> dict[str, Any]:
+        """The HTTP error body: {"error": {code, reason, version?, ...}}."""
+        error: dict[str, Any] = {"code": self.code, "reason": self.reason}
+        if self.version is not None:
+            error["version"] = self.version
+        error.update(self.extra)
+        return {"error": error}
+
+
+def describe_errors(errors: Sequence[Mapping[str, Any]]) -> str:
+    """One readable sentence from pydantic's errors (the first problem only)."""
+    if not errors:
+        return "The request is malformed."
+    first = errors[0]
+    if first.get("type") == "json_invalid":
+        return "The body is not valid JSON."
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    message = str(first.get("msg", "invalid"))
+    return f"{where}: {message}" if where else message
+
+
+def describe_validation(exc: ValidationError) -> str:
+    return describe_errors(exc.errors())
+
+
+def unavailable(exc: BaseException) -> bool:
+    """Whether an exception means the database cannot be reached (retry later: 503)."""
+    if isinstance(exc, (OSError, OperationalError, InterfaceError)):
+        return True
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
+# --- inputs ---------------------------------------------------------------------------------
+
+MoveId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+Name = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)
+]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=False)
+
+
+class CreateRoom(Strict):
+    """Body of POST /api/rooms."""
+
+    players: int = Field(ge=2, le=4)
+    layout: Literal["preset", "random"] = "preset"
+    first_player: int | None = Field(default=None, ge=0, le=3)
+    seat_order: Literal["random", "fixed"] = "random"
+    name: Name | None = None
+
+
+class JoinSeat(Strict):
+    """Body of POST /api/rooms/{id}/seats."""
+
+    name: Name
+    seat: int | None = Field(default=None, ge=0, le=3)
+
+
+class MoveRequest(Strict):
+    """Body of POST /api/rooms/{id}/moves (and the fields of a websocket `move`)."""
+
+    move: dict[str, Any]
+    expected_version: int = Field(ge=0)
+    move_id: MoveId
+
+
+class Hello(Strict):
+    type: Literal["hello"]
+    token: Token | None = None
+    since: int | None = Field(default=None, ge=0)
+
+
+class MoveMessage(MoveRequest):
+    type: Literal["move"]
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Hello | MoveMessage | Ping
+_CLIENT_TYPES: dict[str, type[Hello] | type[MoveMessage] | type[Ping]] = {
+    "hello": Hello,
+    "move": MoveMessage,
+    "ping": Ping,
+}
+
+
+def valid_name(name: str) -> bool:
+    """Display names are any Unicode text without control characters."""
+    return not any(ch < " " or "\x7f" <= ch < "\xa0" for ch in name)
+
+
+def parse_client_message(text: str) -> ClientMessage:
+    """A websocket frame as one of the client messages, or a ServiceError saying why not."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise ServiceError("malformed", "The message is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise ServiceError("malformed", "A message must be a JSON object.")
+    kind = data.get("type")
+    model = _CLIENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise ServiceError(
+            "unknown_type",
+            f"Unknown message type {kind!r}; expected hello, move or ping.",
+        )
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ServiceError("malformed", describe_validation(exc)) from None
+
+
+# --- outputs --------------------------------------------------------------------------------
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON, UTF-8 characters kept as they are."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def error_message(error: ServiceError, move_id: str | None = None) -> str:
+    message: dict[str, Any] = {
+        "type": "error",
+        "code": error.code,
+        "reason": error.reason,
+    }
+    if move_id is not None:
+        message["move_id"] = move_id
+    message["version"] = error.version
+    return dumps(message)
+
+
+def ack_message(move_id: str, version: int, duplicate: bool) -> str:
+    return dumps(
+        {"type": "ack", "move_id": move_id, "version": version, "duplicate": duplicate}
+    )
+
+
+def pong_message(version: int) -> str:
+    return dumps({"type": "pong", "version": version})
+
+
+def presence_message(version: int, presence: dict[str, Any]) -> str:
+    return dumps({"type": "presence", "version": version, "presence": presence})
+
+
+def update_message(
+    version: int, event_json: str, view_json: str, legal_json: str
+) -> str:
+    """An update from pre-serialised parts (shared by every connection of one audience)."""
+    return (
+        f'{{"type":"update","version":{version},"event":{event_json},'
+        f'"view":{view_json},"legal":{legal_json}}}'
+    )
+
+
+def sync_message(
+    version: int, you: dict[str, Any], events_json: str, view_json: str, legal_json: str
+) -> str:
+    return (
+        f'{{"type":"sync","version":{version},"you":{dumps(you)},"events":{events_json},'
+        f'"view":{view_json},"legal":{legal_json}}}'
+    )
+
+
+def room_message(version: int, room: dict[str, Any], you: dict[str, Any]) -> str:
+    return dumps({"type": "room", "version": version, "room": room, "you": you})
+
+
+def welcome_message(
+    *,
+    version: int,
+    you: dict[str, Any],
+    room: dict[str, Any],
+    view_json: str,
+    legal_json: str,
+    events_json: str,
+    presence: dict[str, Any],
+) -> str:
+    return (
+        f'{{"type":"welcome","version":{version},"you":{dumps(you)},"room":{dumps(room)},'
+        f'"view":{view_json},"legal":{legal_json},"events":{events_json},'
+        f'"presence":{dumps(presence)}}}'
+    )

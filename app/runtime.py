@@ -1,0 +1,85 @@
+"""The rooms runtime of one server process: store, caches, hub, listener and heartbeat.
+
+`create_app` starts it in its lifespan (`start_rooms`) and stops it on shutdown. Each process
+gets a random instance id, under which it records its presence rows; processes share
+nothing but the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+import secrets
+from dataclasses import dataclass
+
+from fastapi import FastAPI
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.hub import Hub
+from app.limits import RateLimits
+from app.notify import Listener
+from app.positions import Positions
+from app.presence import Presence
+from app.rooms import RoomService
+from app.settings import Settings
+from app.store import Store
+
+log = logging.getLogger("ishtar.runtime")
+
+HEARTBEAT_S = 10.0
+
+
+@dataclass
+class RoomsRuntime:
+    instance: str
+    service: RoomService
+    hub: Hub
+    presence: Presence
+    listener: Listener
+    heartbeat: asyncio.Task[None]
+
+    async def stop(self) -> None:
+        self.heartbeat.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.heartbeat
+        await self.listener.stop()
+        await self.hub.close()
+        await self.presence.close()
+
+
+async def start_rooms(
+    app: FastAPI, settings: Settings, engine: AsyncEngine
+) -> RoomsRuntime:
+    """Build the rooms service on `engine` and publish it on ``app.state``."""
+    assert settings.database_url is not None
+    rules = importlib.import_module(settings.game_module)
+    instance = secrets.token_hex(8)
+    store = Store(engine)
+    presence = Presence(store, instance)
+    service = RoomService(store, rules, Positions(rules), presence)
+    hub = Hub(service, presence)
+    listener = Listener(settings.database_url, hub.notice, hub.resync)
+    await listener.start()
+    app.state.rooms = service
+    app.state.hub = hub
+    app.state.rate_limits = {
+        "moves": RateLimits(settings.http_moves_per_s, settings.http_moves_per_s * 2),
+        "why": RateLimits(settings.http_moves_per_s, settings.http_moves_per_s * 2),
+        "rooms": RateLimits(settings.rooms_per_minute / 60, settings.rooms_per_minute),
+    }
+    heartbeat = asyncio.get_running_loop().create_task(_beat(presence, hub))
+    log.info("rooms service up as instance %s", instance)
+    return RoomsRuntime(instance, service, hub, presence, listener, heartbeat)
+
+
+async def _beat(presence: Presence, hub: Hub) -> None:
+    """Refresh presence and catch up rooms now and then, whatever notices were lost."""
+    while True:
+        await asyncio.sleep(HEARTBEAT_S)
+        try:
+            await presence.heartbeat()
+            await hub.resync()
+        except Exception as error:
+            log.warning("heartbeat failed: %s", error)

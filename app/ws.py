@@ -1,0 +1,233 @@
+"""The room websocket `/ws/rooms/{id}`: parse, delegate to the service and the hub, answer.
+
+Per connection: the `Origin` check at the handshake, `hello` first (within a deadline),
+a size limit and a rate limit on every frame, and one writer task that sends the
+connection's queue in order (acks, errors, updates, syncs). No rules and no SQL here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket
+from sqlalchemy.exc import DBAPIError
+from starlette.websockets import WebSocketDisconnect
+
+from app.hub import SYNC, Close, Connection, Hub
+from app.limits import TokenBucket
+from app.protocol import (
+    Hello,
+    MoveMessage,
+    ServiceError,
+    ack_message,
+    error_message,
+    parse_client_message,
+    pong_message,
+)
+from app.rooms import RoomService
+from app.settings import Settings
+
+log = logging.getLogger("ishtar.ws")
+router = APIRouter()
+
+HELLO_TIMEOUT_S = 10.0
+FLOOD_CLOSE_AFTER = (
+    50  # consecutive rate-limited frames before the connection is closed
+)
+CLOSE_CODES = {"bad_token": 4401, "unknown_room": 4404}
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: list[str]) -> bool:
+    """Browsers always send Origin: it must be this host or in the allow-list.
+
+    >>> origin_allowed("http://localhost:8000", "localhost:8000", [])
+    True
+    >>> origin_allowed("https://evil.example", "localhost:8000", [])
+    False
+    >>> origin_allowed(None, "localhost:8000", [])
+    True
+    """
+    if origin is None:
+        return True  # not a browser: nothing to protect with an Origin check
+    if "*" in allowed or origin.rstrip("/") in allowed:
+        return True
+    return bool(host) and urlsplit(origin).netloc.lower() == (host or "").lower()
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def room_socket(websocket: WebSocket, room_id: str) -> None:
+    settings: Settings = websocket.app.state.settings
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(
+        origin, websocket.headers.get("host"), settings.allowed_origins
+    ):
+        await websocket.close(code=1008)  # before accept: the handshake gets HTTP 403
+        return
+    await websocket.accept()
+    hub: Hub = websocket.app.state.hub
+    conn = Connection(room_id)
+    writer = asyncio.get_running_loop().create_task(_send_queued(websocket, conn, hub))
+    session = Session(websocket, conn, hub, settings)
+    try:
+        await session.run()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.disconnect(conn)
+        if session.closing:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(writer), 2.0)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+async def _send_queued(websocket: WebSocket, conn: Connection, hub: Hub) -> None:
+    """Send the connection's queue in order; `sync` markers are built when their turn comes."""
+    while True:
+        item = await conn.queue.get()
+        if isinstance(item, Close):
+            await websocket.close(item.code)
+            return
+        if item is SYNC:
+            try:
+                text = await hub.sync_text(conn)
+            except Exception:
+                log.warning(
+                    "sync for room %s failed; the client will resync", conn.room_id
+                )
+                continue
+            if text is None:
+                continue
+        else:
+            text = str(item)
+        await websocket.send_text(text)
+
+
+class Session:
+    """The receiving side of one connection."""
+
+    def __init__(
+        self, websocket: WebSocket, conn: Connection, hub: Hub, settings: Settings
+    ) -> None:
+        self.websocket = websocket
+        self.conn = conn
+        self.hub = hub
+        self.service: RoomService = hub.service
+        self.max_bytes = settings.max_message_bytes
+        self.bucket = TokenBucket(settings.ws_messages_per_s, settings.ws_burst)
+        self.flooding = 0
+        self.greeted = False
+        self.closing = False
+
+    async def receive_text(self) -> str | None:
+        """The next text frame; None for a binary frame; raises WebSocketDisconnect."""
+        message = await self.websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        text = message.get("text")
+        return text if isinstance(text, str) else None
+
+    def fail(self, error: ServiceError, move_id: str | None = None) -> None:
+        self.conn.put(error_message(error, move_id))
+
+    def close(self, code: int) -> None:
+        self.closing = True
+        self.conn.put(Close(code))
+
+    async def run(self) -> None:
+        while not self.closing:
+            try:
+                if self.greeted:
+                    text = await self.receive_text()
+                else:
+                    text = await asyncio.wait_for(self.receive_text(), HELLO_TIMEOUT_S)
+            except TimeoutError:
+                self.fail(
+                    ServiceError(
+                        "hello_required", "Say hello first (no hello in 10 s)."
+                    )
+                )
+                self.close(4408)
+                return
+            await self.handle(text)
+
+    async def handle(self, text: str | None) -> None:
+        version = self.conn.version
+        if not self.bucket.take():
+            self.flooding += 1
+            if self.flooding >= FLOOD_CLOSE_AFTER:
+                self.close(4429)
+            elif self.flooding == 1 or self.flooding % 10 == 0:
+                self.fail(
+                    ServiceError(
+                        "rate_limited", "Too many messages; slow down.", version
+                    )
+                )
+            return
+        self.flooding = 0
+        if text is None:
+            self.fail(ServiceError("malformed", "Send JSON in text frames.", version))
+            return
+        if len(text) > self.max_bytes or (
+            len(text) * 4 > self.max_bytes and len(text.encode()) > self.max_bytes
+        ):
+            self.fail(
+                ServiceError(
+                    "too_large",
+                    f"Messages are limited to {self.max_bytes} bytes.",
+                    version,
+                )
+            )
+            return
+        move_id: str | None = None
+        try:
+            message = parse_client_message(text)
+            if isinstance(message, Hello):
+                await self.hello(message)
+            elif not self.greeted:
+                raise ServiceError("hello_required", "Say hello first.")
+            elif isinstance(message, MoveMessage):
+                move_id = message.move_id
+                await self.move(message)
+            else:
+                self.conn.put(pong_message(self.conn.version or 0))
+        except ServiceError as error:
+            if error.version is None:
+                error.version = self.conn.version
+            self.fail(error, move_id)
+            if error.code == "stale_version":
+                self.hub.send_stale(self.conn, error)
+            if not self.greeted and error.code in CLOSE_CODES:
+                self.close(CLOSE_CODES[error.code])
+        except (DBAPIError, OSError) as error:
+            log.warning("database unavailable: %s", error)
+            self.fail(
+                ServiceError(
+                    "unavailable",
+                    "The database is unavailable; retry shortly.",
+                    version,
+                ),
+                move_id,
+            )
+
+    async def hello(self, hello: Hello) -> None:
+        if self.greeted:
+            # A second hello re-synchronises this connection from `since`.
+            self.hub.disconnect(self.conn)
+            self.conn.version = None
+        await self.hub.connect(self.conn, hello.token, hello.since)
+        self.greeted = True
+
+    async def move(self, message: MoveMessage) -> None:
+        if self.conn.seat is None:
+            raise ServiceError(
+                "forbidden", "Spectators cannot move: take a seat first."
+            )
+        accepted = await self.service.submit(self.conn.room_id, self.conn.seat, message)
+        self.conn.put(
+            ack_message(message.move_id, accepted.version, accepted.duplicate)
+        )

@@ -1,0 +1,242 @@
+"""A tiny card game that honours the engine contract (docs/contract.md), for server tests.
+
+It lets the server be tested on its own terms (rooms, versions, fan-out, hidden
+information) independently of the Ishtar engine, and proves `app/` plays any game that
+follows the contract. Rules: a shuffled face-down deck; on a turn the player draws two
+cards (hidden in hand), then plays one face up and scores it. The game ends when the deck
+cannot give two cards. Hidden: the deck order, the other players' hands, the seed.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+GAME = "toy"
+ENGINE_VERSION = "1"
+COLOURS = ["blue", "yellow", "red", "green"]
+
+
+class IllegalAction(ValueError):
+    def __init__(self, reason: str, code: str = "illegal_move") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+@dataclass(frozen=True)
+class State:
+    players: int
+    seed: int
+    deck: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    played: tuple[tuple[int, ...], ...]
+    current: int
+    phase: str  # draw | play | over
+    turn: int
+    first_player: int
+
+
+@dataclass(frozen=True)
+class Action:
+    type: str
+    card: int | None = None
+
+
+def new_game(
+    players: int, seed: int, layout: Any = None, first_player: int | None = None
+) -> State:
+    rng = random.Random(seed)
+    deck = list(range(1, 4 * players + 5))
+    rng.shuffle(deck)
+    first = first_player if first_player is not None else rng.randrange(players)
+    return State(
+        players,
+        seed,
+        tuple(deck),
+        ((),) * players,
+        ((),) * players,
+        first,
+        "draw",
+        1,
+        first,
+    )
+
+
+def current_player(state: State) -> int | None:
+    return None if state.phase == "over" else state.current
+
+
+def is_over(state: State) -> bool:
+    return state.phase == "over"
+
+
+def legal_actions(state: State) -> list[Action]:
+    if state.phase == "draw":
+        return [Action("draw")]
+    if state.phase == "play":
+        return [Action("play", card) for card in sorted(state.hands[state.current])]
+    return []
+
+
+def why_illegal(state: State, action: Action) -> str | None:
+    if state.phase == "over":
+        return "The game is over."
+    if action in legal_actions(state):
+        return None
+    if action.type == "play" and state.phase == "play":
+        return f"Card {action.card} is not in your hand."
+    return f"You cannot {action.type} now: it is time to {state.phase}."
+
+
+def apply(state: State, action: Action) -> State:
+    reason = why_illegal(state, action)
+    if reason is not None:
+        raise IllegalAction(reason)
+    seat = state.current
+    if action.type == "draw":
+        hand = (*state.hands[seat], *state.deck[:2])
+        return replace(
+            state,
+            deck=state.deck[2:],
+            hands=_put(state.hands, seat, hand),
+            phase="play",
+        )
+    assert action.card is not None
+    hand = list(state.hands[seat])
+    hand.remove(action.card)
+    played = _put(state.played, seat, (*state.played[seat], action.card))
+    state = replace(state, hands=_put(state.hands, seat, tuple(hand)), played=played)
+    if len(state.deck) < 2:
+        return replace(state, phase="over")
+    return replace(
+        state, current=(seat + 1) % state.players, phase="draw", turn=state.turn + 1
+    )
+
+
+def _put(
+    rows: tuple[tuple[int, ...], ...], index: int, row: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    return tuple(row if i == index else r for i, r in enumerate(rows))
+
+
+def preview(state: State, action: Action) -> dict[str, Any]:
+    return {"vp": action.card} if action.type == "play" else {}
+
+
+def narrate(state: State, action: Action) -> str:
+    who = COLOURS[state.current].capitalize()
+    return (
+        f"{who} drew two cards"
+        if action.type == "draw"
+        else f"{who} played {action.card}"
+    )
+
+
+def final_scores(state: State) -> dict[str, Any]:
+    totals = [sum(cards) for cards in state.played]
+    best = max(totals)
+    return {
+        "players": [
+            {"seat": s, "total": t, "categories": {"cards": t}}
+            for s, t in enumerate(totals)
+        ],
+        "winners": [s for s, t in enumerate(totals) if t == best],
+        "tiebreak": None,
+    }
+
+
+def view_for(state: State, seat: int | None) -> dict[str, Any]:
+    return {
+        "game": GAME,
+        "format": 1,
+        "viewer": seat,
+        "phase": state.phase,
+        "current": current_player(state),
+        "turn": state.turn,
+        "first_player": state.first_player,
+        "players": [
+            {
+                "seat": s,
+                "colour": COLOURS[s],
+                "hand": list(state.hands[s]) if s == seat else None,
+                "hand_size": len(state.hands[s]),
+                "played": list(state.played[s]),
+            }
+            for s in range(state.players)
+        ],
+        "deck_size": len(state.deck),
+        "scores": final_scores(state) if is_over(state) else None,
+    }
+
+
+def encode_state(state: State) -> dict[str, Any]:
+    return {
+        "format": 1,
+        "players": state.players,
+        "seed": state.seed,
+        "deck": list(state.deck),
+        "hands": [list(h) for h in state.hands],
+        "played": [list(p) for p in state.played],
+        "current": state.current,
+        "phase": state.phase,
+        "turn": state.turn,
+        "first_player": state.first_player,
+    }
+
+
+def decode_state(data: dict[str, Any]) -> State:
+    return State(
+        data["players"],
+        data["seed"],
+        tuple(data["deck"]),
+        tuple(tuple(h) for h in data["hands"]),
+        tuple(tuple(p) for p in data["played"]),
+        data["current"],
+        data["phase"],
+        data["turn"],
+        data["first_player"],
+    )
+
+
+def encode_action(action: Action) -> dict[str, Any]:
+    return (
+        {"type": "draw"}
+        if action.type == "draw"
+        else {"type": "play", "card": action.card}
+    )
+
+
+def decode_action(data: Any) -> Action:
+    if not isinstance(data, dict) or data.get("type") not in ("draw", "play"):
+        raise IllegalAction(
+            "An action is an object with type draw or play.", "malformed_action"
+        )
+    if data["type"] == "draw":
+        if set(data) != {"type"}:
+            raise IllegalAction("draw takes no other field.", "malformed_action")
+        return Action("draw")
+    card = data.get("card")
+    if (
+        set(data) != {"type", "card"}
+        or not isinstance(card, int)
+        or isinstance(card, bool)
+    ):
+        raise IllegalAction("play needs an integer card.", "malformed_action")
+    return Action("play", card)
+
+
+def replay(setup: dict[str, Any], actions: list[Any]) -> State:
+    state = new_game(
+        setup["players"], setup["seed"], setup.get("layout"), setup.get("first_player")
+    )
+    for action in actions:
+        state = apply(
+            state, action if isinstance(action, Action) else decode_action(action)
+        )
+    return state
+
+
+def catalogue() -> dict[str, Any]:
+    return {"game": GAME, "colours": COLOURS}
