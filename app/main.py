@@ -16,7 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from app import ws
 from app.db import create_engine, create_sessionmaker
 from app.limits import BodyLimit
-from app.routes import health, rooms
+from app.routes import health, pages, rooms
 from app.runtime import start_rooms
 from app.security import SecurityHeaders
 from app.settings import Settings, get_settings
@@ -50,6 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.include_router(health.router)
     app.include_router(rooms.router)
+    app.include_router(pages.router)
     app.include_router(ws.router)
     rooms.install_error_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_message_bytes)

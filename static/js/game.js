@@ -156,6 +156,7 @@ export class GameScreen {
     this.renderActionBar();
     this.renderOverlay();
     this.renderBanner();
+    this.renderer.setInsets($("actionbar").offsetHeight + 12);
   }
 
   renderPanels() {

@@ -43,7 +43,7 @@ export function playerName(room, seat) {
 // ---- carpet ------------------------------------------------------------------------------
 
 /** Pile spots around the carpet, clockwise from the top left (percent of the box). */
-const SPOTS = [[27, 16], [73, 16], [90, 50], [73, 84], [27, 84], [10, 50]];
+const SPOTS = [[31, 19], [69, 19], [84, 50], [69, 81], [31, 81], [16, 50]];
 
 export function renderCarpet(box, view, ui) {
   const { ix, selectedPile, onPile } = ui;
@@ -90,9 +90,13 @@ export function renderCarpet(box, view, ui) {
   view.players.forEach((p) => {
     for (let k = 0; k < p.assistants_carpet; k += 1) pawns.append(art.pawnCanvas(p.colour, 14, 16));
   });
-  const tokens = el("div", "row");
+  const tokens = el("div", "row tokens");
   for (const [t, n] of Object.entries(carpet.blooming_tokens || {})) {
-    for (let k = 0; k < n; k += 1) tokens.append(art.tokenCanvas(t, 15));
+    if (!n) continue;
+    const item = el("span", "token");
+    item.append(art.tokenCanvas(t, 16), el("span", "", `×${n}`));
+    item.title = `${n} blooming token${n > 1 ? "s" : ""} ${t}`;
+    tokens.append(item);
   }
   centre.append(pawns, tokens);
   centre.title = "Assistants waiting on the carpet and the blooming tokens left";

@@ -21,7 +21,7 @@ export class BoardRenderer {
     this.spaces = new Map(); // key -> vegetation space
     this.tileOf = new Map(); // key -> tile id
     this.cam = { k: 1, x: 0, y: 0 };
-    this.fitted = false;
+    this.insetTop = 0;
     this.userMoved = false;
     this.overlay = {
       ghost: null, // {shape, cells:[[q,r]x3], spaces, legal, gems:[[q,r]...]}
@@ -93,14 +93,23 @@ export class BoardRenderer {
     return { minX, minY, maxX, maxY };
   }
 
+  /** Room kept clear at the top (the action bar floats over the canvas). */
+  setInsets(top) {
+    if (Math.abs(top - this.insetTop) < 2) return;
+    this.insetTop = top;
+    if (!this.userMoved) this.fit();
+  }
+
   fit() {
     const b = this.worldBounds();
-    const { w, h } = this.size;
-    const pad = Math.min(24, Math.min(w, h) * 0.04);
+    const { w } = this.size;
+    const top = Math.min(this.insetTop, this.size.h * 0.4);
+    const h = this.size.h - top;
+    const pad = Math.min(20, Math.min(w, h) * 0.03);
     const k = Math.min((w - 2 * pad) / (b.maxX - b.minX), (h - 2 * pad) / (b.maxY - b.minY));
     this.cam.k = Math.max(0.05, k);
     this.cam.x = w / 2 - ((b.minX + b.maxX) / 2) * this.cam.k;
-    this.cam.y = h / 2 - ((b.minY + b.maxY) / 2) * this.cam.k;
+    this.cam.y = top + h / 2 - ((b.minY + b.maxY) / 2) * this.cam.k;
     this.userMoved = false;
     this.invalidate();
   }
