@@ -46,6 +46,7 @@ def force_tile(
     flowers = list(state.flowers)
     for c, space in zip(cells, TILES[tile_id].spaces):
         assert flowers[c] < 0, "force_tile on a covered cell"
+        assert c in state.geo.placeable, "force_tile on a fountain or tablet"
         flowers[c] = space.flowers
     placed = PlacedTile(
         tile_id, seat, turn, at, rotation, (cells[0], cells[1], cells[2])

@@ -91,7 +91,7 @@ def _two_assistants_position(hand: str):  # type: ignore[no-untyped-def]
     """P (assistant of seat 0) by fountain A and Q (assistant of seat 1) two cells away."""
     state = game()
     state = force_tile(state, "line-01", (1, 0), 0)  # F1a (1,0), F2 (2,0), G (3,0)
-    state = force_tile(state, "line-01", (2, 2), 3)  # F1a (2,2), F2 (1,2), G (0,2)
+    state = force_tile(state, "line-01", (2, 2), 1)  # F1a (2,2), F2 (2,3), G (2,4)
     state = force_assistant(state, (1, 0), 0)
     state = force_assistant(state, (2, 2), 1)
     return with_hand(state, hand)
@@ -130,9 +130,9 @@ def test_tile_next_only_to_vegetation_outside_any_garden_is_legal() -> None:
     # Q of the position above touches no fountain: a tile touching only Q is legal.
     state = _two_assistants_position("line-12")
     g = gardens(state)
-    q_cell = cell(state, (0, 2))
+    q_cell = cell(state, (2, 4))
     assert g.garden_fountain[g.garden[q_cell]] == -1
-    assert why_illegal(state, Action("place", at=(-1, 3), rotation=0)) is None
+    assert why_illegal(state, Action("place", at=(1, 4), rotation=3)) is None
 
 
 def test_fountain_neighbours_connect_vegetation_to_that_fountain() -> None:
