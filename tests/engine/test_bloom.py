@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Action, apply, legal_actions, why_illegal
 from engine.rules.gardens import gardens
-from tests.engine.builders import cell, force_assistant, force_tile, game, force_token
+from tests.engine.builders import cell, force_assistant, force_tile, force_token, game
 
 
 def blooming(state, size="single", seat=0):  # type: ignore[no-untyped-def]
@@ -40,9 +40,9 @@ def test_double_token_covers_two_adjacent_grass_spaces_possibly_on_two_tiles() -
     after = apply(state, action)
     assert after.flowers[cell(state, (3, 0))] == 1  # cell i gets the i-th space
     assert after.flowers[cell(state, (3, -1))] == 2
-    assert why_illegal(state, Action("bloom", token="F1F1", cells=((1, 0), (3, 0)))) == (
-        "the two spaces of a double token must be adjacent"
-    )
+    assert why_illegal(
+        state, Action("bloom", token="F1F1", cells=((1, 0), (3, 0)))
+    ) == ("the two spaces of a double token must be adjacent")
 
 
 def test_token_spaces_are_flower_spaces_and_may_merge_flowerbeds() -> None:

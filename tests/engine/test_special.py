@@ -33,16 +33,27 @@ def test_assistant_icon_puts_an_assistant_on_the_icon_space() -> None:
 def test_no_assistant_when_the_flowerbed_already_has_one() -> None:
     state = force_tile(game(), "line-12", (1, 0), 0)  # G F1 G: flower at (2,0)
     state = force_assistant(state, (2, 0), 1)
-    state = force_tile(state, "triangle-01", (2, 1), 0)  # F1a (2,1) joins the bed of (2,0)
+    state = force_tile(
+        state, "triangle-01", (2, 1), 0
+    )  # F1a (2,1) joins the bed of (2,0)
     state = with_special(state)
-    assert gardens(state).bed[cell(state, (2, 1))] == gardens(state).bed[cell(state, (2, 0))]
-    assert why_illegal(state, Action("assistant")) == "two assistants would share one flowerbed"
+    assert (
+        gardens(state).bed[cell(state, (2, 1))]
+        == gardens(state).bed[cell(state, (2, 0))]
+    )
+    assert (
+        why_illegal(state, Action("assistant"))
+        == "two assistants would share one flowerbed"
+    )
 
 
 def test_no_assistant_without_one_in_the_supply() -> None:
     state = placed("line-01")
     state = state.evolve(assistants_supply=(0, 2))
-    assert why_illegal(state, Action("assistant")) == "you have no assistant in your supply"
+    assert (
+        why_illegal(state, Action("assistant"))
+        == "you have no assistant in your supply"
+    )
 
 
 def test_no_special_step_for_a_tile_without_icon() -> None:
@@ -73,7 +84,9 @@ def test_upper_skill_needs_the_lower_skill_below_it() -> None:
         "skill A needs skill F below it first"
     )
     state = with_skills(state, 0, "F")
-    assert why_illegal(state, Action("skill", skill="A", pay=("purple", "purple"))) is None
+    assert (
+        why_illegal(state, Action("skill", skill="A", pay=("purple", "purple"))) is None
+    )
 
 
 def test_each_skill_is_unlocked_once() -> None:
