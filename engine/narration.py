@@ -42,12 +42,15 @@ def narrate(state: State, action: Action) -> str:
     t = action.type
     if t == "choose":
         counts = as_counts(action.pay) or (0, 0, 0)
-        paid = "" if not action.pay else f", paying {describe(counts)}"
+        paid = "" if not action.pay else f" (paying {describe(counts)})"
         top = face_up_top(state, action.pile) if action.pile is not None else None
         what = f"a {TILES[top].shape} tile" if top else "the face-down tile"
-        return (
-            f"{who} moved the watering can to pile {action.pile}{paid} and took {what}"
+        verb = (
+            "put the watering can on"
+            if state.can is None
+            else "moved the watering can to"
         )
+        return f"{who} {verb} pile {action.pile}{paid} and took {what}"
     if t == "place" and state.hand is not None:
         shape = TILES[state.hand].shape
         gems = preview(state, action)["gems"]
@@ -68,10 +71,11 @@ def narrate(state: State, action: Action) -> str:
         flowers = sum(BLOOMING_TOKENS[action.token])
         return f"{who} laid a blooming token with {flowers} flowers"
     if t == "reserve" and action.card is not None:
-        return f"{who} reserved the {TREE_CARDS[action.card].name} card"
+        return f"{who} reserved the {TREE_CARDS[action.card].name} tree card"
     if t == "plant" and action.card is not None:
         card = TREE_CARDS[action.card]
-        return f"{who} planted a {card.name} for {describe(card.cost)} ({card.vp} VP)"
+        article = "an" if card.name[0] in "AEIOU" else "a"
+        return f"{who} planted {article} {card.name} for {describe(card.cost)} ({card.vp} VP)"
     if t == "end":
         return f"{who} ended the turn"
     return f"{who}: {t}"
