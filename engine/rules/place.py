@@ -120,12 +120,13 @@ def reason(state: State, action: Action) -> str | None:
             if not placements
             else "this tile can be placed, so it cannot be discarded"
         )
-    assert action.at is not None
-    assert action.rotation is not None
-    pid = placement_id(state, action.at, action.rotation)
+    at, rotation = action.at, action.rotation
+    if at is None or rotation is None or not 0 <= rotation < ROTATIONS:
+        return "a placement names a space and a rotation from 0 to 5"
+    pid = placement_id(state, at, rotation)
     if pid is not None and pid in placements:
         return None
-    return _explain(state, action.at, action.rotation)
+    return _explain(state, at, rotation)
 
 
 def _explain(state: State, at: Hex, rotation: int) -> str:

@@ -193,3 +193,10 @@ def test_tiles_rotate_in_six_steps_but_never_flip() -> None:
     state = with_hand(game(), "chevron-09")
     rotations = {rotation for _, rotation in placements(state)}
     assert rotations == set(range(6))
+
+
+def test_placement_needs_a_space_and_a_rotation_from_0_to_5() -> None:
+    state = with_hand(game(), "line-03")
+    expected = "a placement names a space and a rotation from 0 to 5"
+    assert why_illegal(state, Action("place", at=(1, 0), rotation=6)) == expected
+    assert why_illegal(state, Action("place")) == expected
