@@ -13,12 +13,20 @@ Fixtures for everyone:
 - ``sync_client`` -> starlette TestClient: the same for sync tests, with websocket support.
 - ``live_server`` -> str: base URL of a real ``ishtar serve`` subprocess on ``database_url``.
 - ``live_server_factory`` -> callable(**kwargs) -> LiveServer: start more, kill or restart them.
+- ``data_dir`` -> Path: an empty directory for an embedded PostgreSQL (``ISHTAR_DATA_DIR``).
+
+Embedded PostgreSQL data never lives under pytest's ``tmp_path``: as root the server runs as
+another user, and every pytest session start resets ``/tmp/pytest-of-root`` to mode 0700,
+which would cut a running server (of this or a concurrent session) off its own files.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -39,19 +47,42 @@ hypothesis.settings.register_profile("ishtar", deadline=None)
 hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ishtar"))
 
 
+@contextmanager
+def scratch_dir(prefix: str) -> Iterator[Path]:
+    """A new directory in the system temp dir (not pytest's), removed afterwards."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def data_dir() -> Iterator[Path]:
+    """An empty directory outside pytest's tmp_path, removed after the test."""
+    with scratch_dir("ishtar-test-data-") as path:
+        yield path
+
+
 @pytest.fixture(scope="session")
-def test_databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestDatabases]:
+def test_databases() -> Iterator[TestDatabases]:
     """The database server of this session (per xdist worker), with a migrated template."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     external = os.environ.get("ISHTAR_TEST_DATABASE_URL")
-    server: EmbeddedPostgres | None = None
     if external:
         databases = TestDatabases(external, prefix=f"ishtar_test_{worker}")
-    else:
-        pgdata = tmp_path_factory.mktemp("postgres") / "pg"
-        server = EmbeddedPostgres(pgdata, server_settings=FAST_SERVER_SETTINGS)
+        yield from _serve_databases(databases, None)
+        return
+    with scratch_dir(f"ishtar-test-pg-{worker}-") as scratch:
+        server = EmbeddedPostgres(scratch / "pg", server_settings=FAST_SERVER_SETTINGS)
         server.start()
         databases = TestDatabases(server.admin_url, prefix=f"ishtar_test_{worker}")
+        yield from _serve_databases(databases, server)
+
+
+def _serve_databases(
+    databases: TestDatabases, server: EmbeddedPostgres | None
+) -> Iterator[TestDatabases]:
     try:
         databases.create_template()
         yield databases

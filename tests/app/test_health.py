@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import httpx
 from fastapi.testclient import TestClient
-
-from app.main import create_app
-from app.settings import Settings
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from app.main import create_app
+from app.settings import Settings
 from tests.support.databases import run_async
 
 
@@ -19,7 +18,9 @@ async def test_healthz_answers_ok(client: httpx.AsyncClient) -> None:
     assert response.json() == {"status": "ok"}
 
 
-async def test_readyz_is_ready_on_a_migrated_database(client: httpx.AsyncClient) -> None:
+async def test_readyz_is_ready_on_a_migrated_database(
+    client: httpx.AsyncClient,
+) -> None:
     response = await client.get("/readyz")
     assert response.status_code == 200
     body = response.json()
@@ -47,9 +48,13 @@ def test_readyz_reports_a_revision_the_code_does_not_know(
         engine = create_async_engine(empty_database_url)
         async with engine.begin() as connection:
             await connection.execute(
-                text("CREATE TABLE alembic_version (version_num varchar(32) PRIMARY KEY)")
+                text(
+                    "CREATE TABLE alembic_version (version_num varchar(32) PRIMARY KEY)"
+                )
             )
-            await connection.execute(text("INSERT INTO alembic_version VALUES ('zzzz')"))
+            await connection.execute(
+                text("INSERT INTO alembic_version VALUES ('zzzz')")
+            )
         await engine.dispose()
 
     run_async(stamp_unknown)
