@@ -17,7 +17,9 @@ def test_first_revision_is_the_baseline() -> None:
     assert "0001" in migrate.known_revisions()
 
 
-def test_empty_database_upgrades_to_head_and_back_to_base(empty_database_url: str) -> None:
+def test_empty_database_upgrades_to_head_and_back_to_base(
+    empty_database_url: str,
+) -> None:
     assert migrate.current(empty_database_url) is None
     migrate.upgrade(empty_database_url)
     assert migrate.current(empty_database_url) == migrate.head()
@@ -57,5 +59,7 @@ def test_migration_state_at_head() -> None:
 
 
 def test_next_revision_id_follows_the_highest() -> None:
-    highest = max(int(rev[:4]) for rev in migrate.known_revisions() if rev[:4].isdigit())
+    highest = max(
+        int(rev[:4]) for rev in migrate.known_revisions() if rev[:4].isdigit()
+    )
     assert migrate.next_revision_id() == f"{highest + 1:04d}"
