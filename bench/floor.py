@@ -55,8 +55,9 @@ CREATE TABLE IF NOT EXISTS floor_moves (
 class Floor:
     """Rooms in memory (connections and one lock per room) over a pool."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, notify: bool = False) -> None:
         self.pool = pool
+        self.notify = notify
         self.connections: dict[int, set[WebSocket]] = defaultdict(set)
         self.locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -89,6 +90,8 @@ class Floor:
                 version,
                 json.dumps(action),
             )
+            if self.notify:  # what several instances would need: see --notify
+                await conn.execute("SELECT pg_notify('floor', $1)", f"{room} {version}")
             return version
 
     async def relay(self, room: int, text: str) -> None:
@@ -101,7 +104,9 @@ class Floor:
         await asyncio.gather(*(send(ws) for ws in list(self.connections[room])))
 
 
-def build_app(database_url: str, pool_size: int = 10) -> Starlette:
+def build_app(
+    database_url: str, pool_size: int = 10, notify: bool = False
+) -> Starlette:
     state: dict[str, Floor] = {}
 
     @asynccontextmanager
@@ -109,7 +114,7 @@ def build_app(database_url: str, pool_size: int = 10) -> Starlette:
         pool = await asyncpg.create_pool(database_url, min_size=2, max_size=pool_size)
         async with pool.acquire() as conn:
             await conn.execute(SCHEMA)
-        state["floor"] = Floor(pool)
+        state["floor"] = Floor(pool, notify)
         yield
         await pool.close()
 
@@ -172,10 +177,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--database-url", required=True)
     parser.add_argument("--pool-size", type=int, default=10)
     parser.add_argument("--ws", default="auto", help="uvicorn websocket implementation")
+    parser.add_argument(
+        "--notify", action="store_true", help="also NOTIFY in each move's transaction"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     uvicorn.run(
-        build_app(asyncpg_dsn(args.database_url), args.pool_size),
+        build_app(asyncpg_dsn(args.database_url), args.pool_size, args.notify),
         host=args.host,
         port=args.port,
         log_level="warning",

@@ -33,8 +33,6 @@ from bench import procs
 from bench.players import Room, Stats, Target, Watcher, connect, play
 from bench.targets import FloorTarget, IshtarTarget
 
-ORIGIN = "http://127.0.0.1"
-
 
 @dataclass
 class Plan:
@@ -45,6 +43,7 @@ class Plan:
     policy: str  # "first" or "random"
     profile: str | None = None  # folder for py-spy flame graphs of each server
     floor_ws: str = "auto"  # uvicorn websocket implementation of the floor
+    floor_notify: bool = False  # the floor also NOTIFYs in each move's transaction
     idle_timeout: float = 30.0
     connect_concurrency: int = 50
 
@@ -62,7 +61,9 @@ async def run_load(target: Target, base: str, plan: Plan) -> Stats:
 
     async def open_ws(room: Any, seat: int | None) -> Any:
         async with gate:
-            ws = await connect(target.url(base, room, seat), ORIGIN)
+            ws = await connect(
+                target.url(base, room, seat), base
+            )  # a browser on our page
             hello = target.hello(room, seat)
             if hello is not None:  # sent at once: the server wants it within seconds
                 await ws.send(hello)
@@ -72,7 +73,7 @@ async def run_load(target: Target, base: str, plan: Plan) -> Stats:
         async with gate:
             watcher = Watcher(target, room)
             await watcher.open(
-                target.url(base, room_id, None), ORIGIN, target.hello(room_id, None)
+                target.url(base, room_id, None), base, target.hello(room_id, None)
             )
             return watcher
 
@@ -172,14 +173,15 @@ async def bench(plan: Plan, which: str, floor_moves: int | None) -> dict[str, An
         ours: dict[str, Any] | None = None
         if which in ("both", "ishtar"):
             db = await procs.fresh_database(url, "ishtar_bench")
-            procs.migrate(db)
             server = procs.ishtar_server(db, procs.free_port())
             ours = await measure(server, "/readyz", IshtarTarget(), plan)
             report["ishtar"] = ours
         if which in ("both", "floor"):
-            moves = floor_moves or (round(ours["moves_per_game"]) if ours else 120)
+            moves = floor_moves or round(ours["moves_per_game"] if ours else 0) or 120
             db = await procs.fresh_database(url, "ishtar_bench_floor")
-            floor = procs.floor_server(db, procs.free_port(), plan.floor_ws)
+            floor = procs.floor_server(
+                db, procs.free_port(), plan.floor_ws, plan.floor_notify
+            )
             target = FloorTarget(plan.players, moves)
             report["floor"] = await measure(floor, "/healthz", target, plan)
     return report
@@ -252,6 +254,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--floor-moves", type=int, help="moves per floor game")
     parser.add_argument("--floor-ws", default="auto", help="the floor's uvicorn ws")
     parser.add_argument("--profile", metavar="DIR", help="py-spy flame graphs here")
+    parser.add_argument(
+        "--floor-notify", action="store_true", help="the floor NOTIFYs in each move too"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     rooms, spectators = (
@@ -259,6 +264,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     plan = Plan(rooms, args.players, spectators, args.seed, args.policy)
     plan.profile, plan.floor_ws = args.profile, args.floor_ws
+    plan.floor_notify = args.floor_notify
     started = time.perf_counter()
     result = headline(asyncio.run(bench(plan, args.target, args.floor_moves)))
     result["wall_s"] = round(time.perf_counter() - started, 1)

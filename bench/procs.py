@@ -130,20 +130,29 @@ def ishtar_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "app.cli"]
 
 
-def migrate(database_url: str) -> None:
-    """Upgrade ``database_url`` to the schema's head, as an operator would."""
-    env = {**os.environ, "DATABASE_URL": sqlalchemy_url(database_url)}
-    subprocess.run([*ishtar_command(), "db", "upgrade"], env=env, check=True)
+# Scripted players move far faster than people: the per-connection and per-address flood
+# limits (20 messages/s, rooms per minute) would measure the limits, not the server.
+UNLIMITED = {
+    "ISHTAR_WS_MESSAGES_PER_S": "1000000",
+    "ISHTAR_WS_BURST": "1000000",
+    "ISHTAR_ROOMS_PER_MINUTE": "1000000",
+    "ISHTAR_LOG_LEVEL": "warning",
+}
 
 
 def ishtar_server(database_url: str, port: int) -> Server:
-    """The product: ``ishtar serve`` against ``database_url``."""
+    """The product: ``ishtar serve`` against ``database_url``, flood limits lifted."""
     argv = [*ishtar_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    return Server(argv, port, {"DATABASE_URL": sqlalchemy_url(database_url)})
+    return Server(
+        argv, port, {"DATABASE_URL": sqlalchemy_url(database_url), **UNLIMITED}
+    )
 
 
-def floor_server(database_url: str, port: int, ws: str = "auto") -> Server:
+def floor_server(
+    database_url: str, port: int, ws: str = "auto", notify: bool = False
+) -> Server:
     argv = [sys.executable, "-m", "bench.floor", "--port", str(port), "--ws", ws]
+    argv += ["--notify"] if notify else []
     return Server([*argv, "--database-url", libpq_url(database_url)], port)
 
 

@@ -115,6 +115,18 @@ class IshtarTarget:
             over=view.get("phase") == "over",
         )
 
+    def peek(self, data: bytes) -> Update:
+        """Top-level ``type`` and ``version`` lead every server message; no full parse."""
+        head = HEAD.match(data)
+        if head is None:
+            return self.parse(data, None)
+        kind, version = head.group(1), int(head.group(2))
+        if kind == b"error":
+            return self.parse(data, None)
+        if kind != b"update":
+            return Update()
+        return Update(version=version, over=OVER.search(data) is not None)
+
     def move(self, version: int, action: Any, move_id: str) -> str:
         return json.dumps(
             {
