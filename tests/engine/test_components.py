@@ -16,7 +16,7 @@ from engine.components import (
     tree_vp,
 )
 from engine.geometry import side_cells
-from engine.hexgrid import Hex, length, mirror, rotate
+from engine.hexgrid import Hex, length, mirror, neighbours, rotate
 
 
 def _canonical(cells: dict[Hex, str]) -> tuple[tuple[Hex, str], ...]:
@@ -100,3 +100,23 @@ def test_catalogue_is_json() -> None:
     assert len(data["tiles"]) == 42
     assert len(data["tree_cards"]) == 26
     assert len(data["board_sides"]) == 12
+
+
+def test_designed_sides_spread_tablets_and_white_gems() -> None:
+    for side in BOARD_SIDES:
+        if side.startswith("1"):
+            continue  # printed in the spec
+        cells = side_cells(side)
+        fountain = next(h for h, letter in cells.items() if letter == "F")
+        tablets = [h for h, letter in cells.items() if letter == "T"]
+        whites = [h for h, letter in cells.items() if letter == "W"]
+        for t in tablets:
+            assert fountain not in neighbours(t), side
+            assert not any(o in neighbours(t) for o in tablets), side
+        for w in whites:
+            assert length(w) >= 2, side
+            assert not any(o in neighbours(w) for o in whites), side
+        rocks_by_fountain = sum(
+            1 for n in neighbours(fountain) if cells.get(n) in ("P", "R", "W")
+        )
+        assert 1 <= rocks_by_fountain <= 3, side

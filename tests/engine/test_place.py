@@ -200,3 +200,16 @@ def test_placement_needs_a_space_and_a_rotation_from_0_to_5() -> None:
     expected = "a placement names a space and a rotation from 0 to 5"
     assert why_illegal(state, Action("place", at=(1, 0), rotation=6)) == expected
     assert why_illegal(state, Action("place")) == expected
+
+
+def test_two_gardens_of_the_same_fountain_may_join() -> None:
+    state = force_tile(game(), "line-03", (1, 0), 0)  # east of fountain A
+    state = force_tile(state, "line-03", (-1, 0), 2)  # west of fountain A
+    state = with_hand(state, "triangle-03")
+    wanted = {(0, 1), (-1, 1), (-1, 2)}
+    rotation = next(
+        r for r in range(6) if set(state.geo.cells_of("triangle", (0, 1), r)) == wanted
+    )
+    after = apply(state, Action("place", at=(0, 1), rotation=rotation))
+    g = gardens(after)
+    assert g.garden[cell(after, (3, 0))] == g.garden[cell(after, (-3, 2))]
