@@ -92,7 +92,9 @@ class WsClient:
         if "you" in message:
             self.you = message["you"]
         if kind in ("welcome", "update", "sync"):
-            assert message["version"] >= self.version or kind != "update", message["type"]
+            assert message["version"] >= self.version or kind != "update", message[
+                "type"
+            ]
             self.version = message["version"]
             self.view = message["view"]
             self.legal = message["legal"]
@@ -104,12 +106,16 @@ class WsClient:
     async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
         return await asyncio.wait_for(self.inbox.get(), timeout)
 
-    async def expect(self, kind: str, timeout: float = 5.0, **fields: Any) -> dict[str, Any]:
+    async def expect(
+        self, kind: str, timeout: float = 5.0, **fields: Any
+    ) -> dict[str, Any]:
         """The next message of `kind` (with these field values); earlier others are skipped."""
         async with asyncio.timeout(timeout):
             while True:
                 message = await self.inbox.get()
-                if message["type"] == kind and all(message.get(k) == v for k, v in fields.items()):
+                if message["type"] == kind and all(
+                    message.get(k) == v for k, v in fields.items()
+                ):
                     return message
 
     async def until_version(self, version: int, timeout: float = 5.0) -> None:
@@ -118,7 +124,10 @@ class WsClient:
                 await self.inbox.get()
 
     async def move(
-        self, action: dict[str, Any], expected: int | None = None, move_id: str | None = None
+        self,
+        action: dict[str, Any],
+        expected: int | None = None,
+        move_id: str | None = None,
     ) -> dict[str, Any]:
         """Send a move; the ack or error answering it."""
         move_id = move_id or uuid.uuid4().hex
@@ -133,7 +142,10 @@ class WsClient:
         async with asyncio.timeout(5):
             while True:
                 message = await self.inbox.get()
-                if message["type"] in ("ack", "error") and message.get("move_id") == move_id:
+                if (
+                    message["type"] in ("ack", "error")
+                    and message.get("move_id") == move_id
+                ):
                     return message
 
     def of_type(self, kind: str) -> list[dict[str, Any]]:
@@ -148,17 +160,25 @@ async def open_room(
     http: httpx.AsyncClient, players: int, **options: Any
 ) -> tuple[str, str, list[str]]:
     """Create a room, fill every seat and start; (room_id, host_token, tokens by seat)."""
-    created = (await http.post("/api/rooms", json={"players": players, "name": "P0", **options})).json()
+    created = (
+        await http.post(
+            "/api/rooms", json={"players": players, "name": "P0", **options}
+        )
+    ).json()
     room_id = created["room_id"]
     joined = [created["token"]]
     for n in range(1, players):
         answer = await http.post(f"/api/rooms/{room_id}/seats", json={"name": f"P{n}"})
         assert answer.status_code == 201, answer.text
         joined.append(answer.json()["token"])
-    started = await http.post(f"/api/rooms/{room_id}/start", headers=bearer(created["host_token"]))
+    started = await http.post(
+        f"/api/rooms/{room_id}/start", headers=bearer(created["host_token"])
+    )
     assert started.status_code == 200, started.text
     by_seat: dict[int, str] = {}
     for token in joined:
-        view = (await http.get(f"/api/rooms/{room_id}/view", headers=bearer(token))).json()
+        view = (
+            await http.get(f"/api/rooms/{room_id}/view", headers=bearer(token))
+        ).json()
         by_seat[view["seat"]] = token
     return room_id, created["host_token"], [by_seat[n] for n in range(players)]

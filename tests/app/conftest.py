@@ -28,11 +28,20 @@ def engine_ready() -> bool:
         engine = importlib.import_module(ISHTAR)
     except Exception:
         return False
-    needed = ("new_game", "apply", "legal_actions", "view_for", "encode_state", "decode_state")
+    needed = (
+        "new_game",
+        "apply",
+        "legal_actions",
+        "view_for",
+        "encode_state",
+        "decode_state",
+    )
     return all(hasattr(engine, name) for name in needed)
 
 
-needs_engine = pytest.mark.skipif(not engine_ready(), reason="the engine's import surface is not there yet")
+needs_engine = pytest.mark.skipif(
+    not engine_ready(), reason="the engine's import surface is not there yet"
+)
 GAMES = [TOY, pytest.param(ISHTAR, marks=needs_engine)]
 
 
@@ -66,7 +75,9 @@ async def http(room_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     """An in-process client of the app (lifespan running) playing `game_module`."""
     async with room_app.router.lifespan_context(room_app):
         transport = httpx.ASGITransport(app=room_app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://testserver"
+        ) as client:
             yield client
 
 
@@ -84,7 +95,9 @@ def serve(
 
 
 @pytest.fixture
-async def live(serve: Callable[..., LiveServer]) -> AsyncIterator[tuple[LiveServer, httpx.AsyncClient]]:
+async def live(
+    serve: Callable[..., LiveServer],
+) -> AsyncIterator[tuple[LiveServer, httpx.AsyncClient]]:
     server = serve()
     async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
         yield server, client

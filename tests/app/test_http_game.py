@@ -12,7 +12,9 @@ from tests.app.clients import bearer, open_room
 from tests.app.conftest import GAMES
 
 
-async def play_over_http(http: httpx.AsyncClient, room_id: str, tokens: list[str], seed: int) -> int:
+async def play_over_http(
+    http: httpx.AsyncClient, room_id: str, tokens: list[str], seed: int
+) -> int:
     """Play to the end by the legal actions; the number of moves made."""
     rng = random.Random(seed)
     moves = 0
@@ -22,16 +24,26 @@ async def play_over_http(http: httpx.AsyncClient, room_id: str, tokens: list[str
         if public["view"]["phase"] == "over":
             return moves
         seat = public["view"]["current"]
-        mine = (await http.get(f"/api/rooms/{room_id}/view", headers=bearer(tokens[seat]))).json()
-        assert mine["seat"] == seat and mine["legal"], "the seat to act gets its legal actions"
+        mine = (
+            await http.get(f"/api/rooms/{room_id}/view", headers=bearer(tokens[seat]))
+        ).json()
+        assert mine["seat"] == seat and mine["legal"], (
+            "the seat to act gets its legal actions"
+        )
         for other, token in enumerate(tokens):
             if other != seat:
-                theirs = await http.get(f"/api/rooms/{room_id}/view", headers=bearer(token))
+                theirs = await http.get(
+                    f"/api/rooms/{room_id}/view", headers=bearer(token)
+                )
                 assert theirs.json()["legal"] == []
         choice = rng.choice(mine["legal"])["action"]
         answer = await http.post(
             f"/api/rooms/{room_id}/moves",
-            json={"move": choice, "expected_version": mine["version"], "move_id": uuid.uuid4().hex},
+            json={
+                "move": choice,
+                "expected_version": mine["version"],
+                "move_id": uuid.uuid4().hex,
+            },
             headers=bearer(tokens[seat]),
         )
         assert answer.status_code == 200, answer.text
@@ -41,7 +53,9 @@ async def play_over_http(http: httpx.AsyncClient, room_id: str, tokens: list[str
 
 @pytest.mark.parametrize("game_module", GAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
-async def test_a_whole_game_over_http(http: httpx.AsyncClient, players: int, game_module: str) -> None:
+async def test_a_whole_game_over_http(
+    http: httpx.AsyncClient, players: int, game_module: str
+) -> None:
     room_id, _host, tokens = await open_room(http, players)
     moves = await play_over_http(http, room_id, tokens, seed=players)
     log = (await http.get(f"/api/rooms/{room_id}/moves")).json()
