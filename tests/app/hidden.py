@@ -127,6 +127,7 @@ def assert_no_secret(
         assert message["view"] == normal(rules.view_for(state, viewer)), (
             f"{message['type']} v{version} is not view_for(state, {viewer})"
         )
-    if message["type"] in ("welcome", "update", "sync"):
-        if viewer is None or rules.current_player(state) != viewer:
-            assert message["legal"] == [], "legal actions go only to the seat to act"
+    if message["type"] in ("welcome", "update", "sync") and (
+        viewer is None or rules.current_player(state) != viewer
+    ):
+        assert message["legal"] == [], "legal actions go only to the seat to act"

@@ -20,16 +20,16 @@ async def play_over_http(
     moves = 0
     while True:
         public = (await http.get(f"/api/rooms/{room_id}/view")).json()
-        assert public["legal"] == [] and public["seat"] is None
+        assert public["legal"] == []
+        assert public["seat"] is None
         if public["view"]["phase"] == "over":
             return moves
         seat = public["view"]["current"]
         mine = (
             await http.get(f"/api/rooms/{room_id}/view", headers=bearer(tokens[seat]))
         ).json()
-        assert mine["seat"] == seat and mine["legal"], (
-            "the seat to act gets its legal actions"
-        )
+        assert mine["seat"] == seat
+        assert mine["legal"], "the seat to act gets its legal actions"
         for other, token in enumerate(tokens):
             if other != seat:
                 theirs = await http.get(
@@ -63,6 +63,8 @@ async def test_a_whole_game_over_http(
     assert [m["seq"] for m in log["moves"]] == list(range(1, moves + 1))
     assert all(m["text"] for m in log["moves"])
     status = (await http.get(f"/api/rooms/{room_id}")).json()
-    assert status["status"] == "finished" and status["version"] == moves
+    assert status["status"] == "finished"
+    assert status["version"] == moves
     final = (await http.get(f"/api/rooms/{room_id}/view")).json()
-    assert final["status"] == "finished" and final["view"]["scores"]["winners"]
+    assert final["status"] == "finished"
+    assert final["view"]["scores"]["winners"]
