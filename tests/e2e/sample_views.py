@@ -43,7 +43,9 @@ def side_cells(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def board_cells(board: int, text: str, rotation: int, at: tuple[int, int], fountain: str) -> list[dict]:
+def board_cells(
+    board: int, text: str, rotation: int, at: tuple[int, int], fountain: str
+) -> list[dict]:
     cells = []
     for q, r, code in side_cells(text):
         rq, rr = rotate(q, r, rotation)
@@ -79,57 +81,163 @@ def midgame_view() -> dict:
         (4, "b", SIDE_1B, 1, (1, 10), "purple"),
     ]
     cells: list[dict] = []
-    for board, side, text, rot, at, fountain in layout:
+    for board, _side, text, rot, at, fountain in layout:
         cells.extend(board_cells(board, text, rot, at, fountain))
     by_key = {(c["q"], c["r"]): c for c in cells}
     placed = [
         ("line-start", "line", ["F1a", "F1", "G"], [(1, 0), (2, 0), (3, -1)], 0, 1),
         ("chevron-06", "chevron", ["G", "F4", "G"], [(-1, 1), (-1, 2), (-2, 3)], 1, 2),
-        ("triangle-08", "triangle", ["F2a", "F2", "G"], [(0, -1), (1, -1), (-1, 0)], 0, 3),
+        (
+            "triangle-08",
+            "triangle",
+            ["F2a", "F2", "G"],
+            [(0, -1), (1, -1), (-1, 0)],
+            0,
+            3,
+        ),
     ]
     tiles, spaces = [], []
     for tid, shape, codes, tcells, by, turn in placed:
         t = tile(tid, shape, codes)
-        tiles.append({"tile": tid, "shape": shape, "by": by, "turn": turn, "cells": [list(c) for c in tcells]})
+        tiles.append(
+            {
+                "tile": tid,
+                "shape": shape,
+                "by": by,
+                "turn": turn,
+                "cells": [list(c) for c in tcells],
+            }
+        )
         for (q, r), sp in zip(tcells, t["spaces"], strict=True):
             if (q, r) in by_key and by_key[(q, r)]["terrain"] == "rock":
                 by_key[(q, r)]["gem"] = False
-            spaces.append({"q": q, "r": r, **sp, "tile": tid, "token": None, "assistant": None, "tree": None})
+            spaces.append(
+                {
+                    "q": q,
+                    "r": r,
+                    **sp,
+                    "tile": tid,
+                    "token": None,
+                    "assistant": None,
+                    "tree": None,
+                }
+            )
     spaces[0]["assistant"] = 0
     spaces[6]["assistant"] = 1
     spaces[2]["tree"] = 7
     spaces[5] |= {"kind": "flower", "flowers": 3, "token": "F3"}
     hand = tile("line-05", "line", ["F2w", "F2", "F1"])
     market = [
-        {"card": 1, "name": "Date Palm", "cost": {"purple": 2, "red": 0, "white": 0}, "vp": 3, "tree": True},
-        {"card": 9, "name": "Pomegranate", "cost": {"purple": 1, "red": 1, "white": 1}, "vp": 8, "tree": True},
-        {"card": 14, "name": "Cedar", "cost": {"purple": 0, "red": 3, "white": 0}, "vp": 8, "tree": True},
-        {"card": 21, "name": "Fig", "cost": {"purple": 0, "red": 1, "white": 3}, "vp": 14, "tree": True},
-        {"card": 25, "name": "Olive", "cost": {"purple": 0, "red": 0, "white": 2}, "vp": 7, "tree": False},
+        {
+            "card": 1,
+            "name": "Date Palm",
+            "cost": {"purple": 2, "red": 0, "white": 0},
+            "vp": 3,
+            "tree": True,
+        },
+        {
+            "card": 9,
+            "name": "Pomegranate",
+            "cost": {"purple": 1, "red": 1, "white": 1},
+            "vp": 8,
+            "tree": True,
+        },
+        {
+            "card": 14,
+            "name": "Cedar",
+            "cost": {"purple": 0, "red": 3, "white": 0},
+            "vp": 8,
+            "tree": True,
+        },
+        {
+            "card": 21,
+            "name": "Fig",
+            "cost": {"purple": 0, "red": 1, "white": 3},
+            "vp": 14,
+            "tree": True,
+        },
+        {
+            "card": 25,
+            "name": "Olive",
+            "cost": {"purple": 0, "red": 0, "white": 2},
+            "vp": 7,
+            "tree": False,
+        },
     ]
     piles = [
         {"cup": "line", "size": 3, "top": None},
-        {"cup": "triangle", "size": 4, "top": tile("triangle-start", "triangle", ["F2a", "G", "G"])},
-        {"cup": "chevron", "size": 2, "top": tile("chevron-02", "chevron", ["F1", "F2s", "G"])},
+        {
+            "cup": "triangle",
+            "size": 4,
+            "top": tile("triangle-start", "triangle", ["F2a", "G", "G"]),
+        },
+        {
+            "cup": "chevron",
+            "size": 2,
+            "top": tile("chevron-02", "chevron", ["F1", "F2s", "G"]),
+        },
         {"cup": "line", "size": 0, "top": None},
-        {"cup": "chevron", "size": 4, "top": tile("chevron-start", "chevron", ["F1a", "F1", "G"])},
-        {"cup": "triangle", "size": 3, "top": tile("triangle-05", "triangle", ["F2w", "G", "G"])},
+        {
+            "cup": "chevron",
+            "size": 4,
+            "top": tile("chevron-start", "chevron", ["F1a", "F1", "G"]),
+        },
+        {
+            "cup": "triangle",
+            "size": 3,
+            "top": tile("triangle-05", "triangle", ["F2w", "G", "G"]),
+        },
     ]
     return {
-        "game": "ishtar", "format": 1, "viewer": 0, "phase": "place", "current": 0, "turn": 4,
-        "first_player": 1, "end_triggered": False,
+        "game": "ishtar",
+        "format": 1,
+        "viewer": 0,
+        "phase": "place",
+        "current": 0,
+        "turn": 4,
+        "first_player": 1,
+        "end_triggered": False,
         "players": [
-            {"seat": 0, "colour": "blue", "gems": {"purple": 2, "red": 1, "white": 0},
-             "assistants_supply": 1, "assistants_carpet": 2, "skills": {"F": ["purple", "red"]},
-             "tree_cards": [], "reserved": None, "trees_planted": 0},
-            {"seat": 1, "colour": "yellow", "gems": {"purple": 0, "red": 2, "white": 1},
-             "assistants_supply": 1, "assistants_carpet": 2, "skills": {},
-             "tree_cards": [7], "reserved": None, "trees_planted": 1},
+            {
+                "seat": 0,
+                "colour": "blue",
+                "gems": {"purple": 2, "red": 1, "white": 0},
+                "assistants_supply": 1,
+                "assistants_carpet": 2,
+                "skills": {"F": ["purple", "red"]},
+                "tree_cards": [],
+                "reserved": None,
+                "trees_planted": 0,
+            },
+            {
+                "seat": 1,
+                "colour": "yellow",
+                "gems": {"purple": 0, "red": 2, "white": 1},
+                "assistants_supply": 1,
+                "assistants_carpet": 2,
+                "skills": {},
+                "tree_cards": [7],
+                "reserved": None,
+                "trees_planted": 1,
+            },
         ],
-        "layout": [{"board": b, "side": s, "rotation": rot, "at": list(at)} for b, s, _, rot, at, _ in layout],
-        "cells": cells, "tiles": tiles, "spaces": spaces,
-        "carpet": {"piles": piles, "can": 0, "blooming_tokens": {"F2": 2, "F3": 1, "F1F1": 2, "F1F2": 2}},
-        "hand": hand, "market": market, "deck_size": 16, "trees_left": 15, "scores": None,
+        "layout": [
+            {"board": b, "side": s, "rotation": rot, "at": list(at)}
+            for b, s, _, rot, at, _ in layout
+        ],
+        "cells": cells,
+        "tiles": tiles,
+        "spaces": spaces,
+        "carpet": {
+            "piles": piles,
+            "can": 0,
+            "blooming_tokens": {"F2": 2, "F3": 1, "F1F1": 2, "F1F2": 2},
+        },
+        "hand": hand,
+        "market": market,
+        "deck_size": 16,
+        "trees_left": 15,
+        "scores": None,
     }
 
 

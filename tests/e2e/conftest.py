@@ -1,0 +1,64 @@
+"""Fixtures for the browser tests: one Chromium per test session (Debian's /usr/bin/chromium,
+never a downloaded browser), a fresh context per person, and the artifacts directory where
+the screenshots of the main screens are kept (test-artifacts/e2e, ignored by git)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.gardener import CHROMIUM_ARGS
+
+CHROMIUM = os.environ.get("ISHTAR_CHROMIUM", "/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    base = Path(os.environ.get("ISHTAR_TEST_ARTIFACTS", ROOT / "test-artifacts"))
+    base.mkdir(parents=True, exist_ok=True)
+    ignore = base / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text("*\n")
+    path = base / "e2e"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser: object) -> Iterator[Callable[..., object]]:
+    """new_page(width=1280, height=860, **context options) -> a page in a fresh context."""
+    contexts = []
+    errors: list[str] = []
+
+    def make(width: int = 1280, height: int = 860, **options: object) -> object:
+        ctx = browser.new_context(
+            viewport={"width": width, "height": height}, **options
+        )  # type: ignore[attr-defined]
+        ctx.set_default_timeout(10_000)
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
+        return page
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+    assert not errors, f"JavaScript errors in the pages: {errors}"

@@ -1,0 +1,172 @@
+"""A person at the browser, for the e2e tests: creates or joins a room through the pages,
+and plays a step of the turn by clicking — on the carpet, the market, the action bar and the
+canvas. Which click to make is chosen from the legal actions the page holds
+(`window.__ishtar.legal()`), and where to click on the canvas comes from the page's own
+geometry (`window.__ishtar.placePoint / hexToClient`), never from hard-coded pixels."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+@dataclass
+class Gardener:
+    page: Page
+    name: str
+    rng: random.Random = field(default_factory=lambda: random.Random(5))
+
+    # ---- lobby ---------------------------------------------------------------------------
+
+    def create_room(
+        self, base_url: str, players: int = 2, layout: str = "preset"
+    ) -> str:
+        page = self.page
+        page.goto(base_url + "/")
+        page.fill("#name", self.name)
+        page.check(f"input[name=players][value='{players}']", force=True)
+        page.check(f"input[name=layout][value='{layout}']", force=True)
+        page.click("#create-btn")
+        page.wait_for_url("**/r/**")
+        expect(page.locator("#lobby")).to_be_visible()
+        return page.url.rsplit("/r/", 1)[1].split("#")[0]
+
+    def join(self, base_url: str, room_id: str) -> None:
+        page = self.page
+        page.goto(f"{base_url}/r/{room_id}")
+        expect(page.locator("#join")).to_be_visible()
+        page.fill("#join-name", self.name)
+        page.click("#join-btn")
+        expect(page.locator("#join")).to_be_hidden()
+
+    def start(self) -> None:
+        start = self.page.locator("#start-btn")
+        expect(start).to_be_enabled()
+        start.click()
+        expect(self.page.locator("#game")).to_be_visible()
+
+    # ---- state ---------------------------------------------------------------------------
+
+    def hook(self, expr: str) -> Any:
+        return self.page.evaluate(f"() => window.__ishtar && window.__ishtar.{expr}")
+
+    def version(self) -> int | None:
+        return self.hook("version")
+
+    def my_turn(self) -> bool:
+        return bool(self.hook("mine"))
+
+    def legal(self) -> list[dict]:
+        return self.hook("legal()") or []
+
+    def wait_version(self, version: int, timeout: float = 5000) -> None:
+        self.page.wait_for_function(
+            "v => window.__ishtar && window.__ishtar.version >= v && !window.__ishtar.busy",
+            arg=version,
+            timeout=timeout,
+        )
+
+    # ---- playing -------------------------------------------------------------------------
+
+    def pick(self, legal: list[dict]) -> dict:
+        """A fast, sensible choice: never `end` while a tree can be planted, but rarely plant."""
+        by_type: dict[str, list[dict]] = {}
+        for a in legal:
+            by_type.setdefault(a["type"], []).append(a)
+        if "place" in by_type:
+            return self.rng.choice(by_type["place"])
+        if "choose" in by_type:
+            return self.rng.choice(by_type["choose"])
+        if "plant" in by_type and self.rng.random() < 0.5:
+            return self.rng.choice(by_type["plant"])
+        for quick in ("end", "pass"):
+            if quick in by_type:
+                return by_type[quick][0]
+        return self.rng.choice(legal)
+
+    def play_step(self, action: dict | None = None) -> dict:
+        """Make one legal action through the UI, and wait until the server has it."""
+        page = self.page
+        before = self.version()
+        action = action or self.pick(self.legal())
+        kind = action["type"]
+        if kind == "choose":
+            page.click(f".pile[data-pile='{action['pile']}']")
+            if action["pay"]:
+                # choose the payment of this action among the offered ones
+                options = [
+                    a["pay"]
+                    for a in self.legal()
+                    if a["type"] == "choose" and a["pile"] == action["pile"]
+                ]
+                options.sort(key=_price)
+                page.click(f"[data-act='pay-{options.index(action['pay'])}']") if len(
+                    options
+                ) > 1 else None
+                page.click("[data-act='confirm']")
+        elif kind == "place":
+            for _ in range(6):
+                if self.hook("rotation") == action["rotation"]:
+                    break
+                page.keyboard.press("r")
+            x, y = page.evaluate("a => window.__ishtar.placePoint(a)", action)
+            page.mouse.move(x, y)
+            page.mouse.click(x, y)
+        elif kind == "discard":
+            page.click("[data-act='discard']")
+        elif kind in ("assistant", "pass", "end"):
+            page.click(f"[data-act='{kind}']")
+        elif kind == "skill":
+            page.click(f"[data-act='skill-{action['skill']}']")
+            options = sorted(
+                (
+                    a["pay"]
+                    for a in self.legal()
+                    if a["type"] == "skill" and a["skill"] == action["skill"]
+                ),
+                key=_price,
+            )
+            if len(options) > 1:
+                page.click(f"[data-act='pay-{options.index(action['pay'])}']")
+            page.click("[data-act='confirm']")
+        elif kind == "bloom":
+            page.click(f"[data-act='token-{action['token']}']")
+            for cell in action["cells"]:
+                x, y = page.evaluate("c => window.__ishtar.hexToClient(c)", cell)
+                page.mouse.click(x, y)
+        elif kind == "reserve":
+            page.click(f".tree-card[data-card='{action['card']}']")
+        elif kind == "plant":
+            page.click(f"[data-act='plant-{action['card']}']")
+            x, y = page.evaluate("c => window.__ishtar.hexToClient(c)", action["at"])
+            page.mouse.click(x, y)
+        else:  # pragma: no cover - a new action type
+            raise AssertionError(f"no UI path for {action}")
+        self.wait_version((before or 0) + 1)
+        return action
+
+    def shot(self, artifacts: Path, name: str) -> Path:
+        path = artifacts / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+
+_WORTH = {"purple": 1, "red": 2, "white": 3}
+
+
+def _price(pay: list[str]) -> int:
+    """The client's order of payment options (static/js/turn.js `price`)."""
+    return sum(100 + _WORTH[c] for c in pay)

@@ -1,0 +1,130 @@
+"""The board modules on their own, in Chromium, without a server: the hex geometry of
+docs/contract.md, and a hand-written sample view drawn by the renderer."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.e2e.sample_views import midgame_view
+
+pytestmark = [pytest.mark.browser]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+SAMPLES = {"/sample/midgame.json": midgame_view}
+
+
+class QuietHandler(SimpleHTTPRequestHandler):
+    """Files of the repository, plus the sample views at /sample/<name>.json."""
+
+    def do_GET(self) -> None:
+        make = SAMPLES.get(self.path)
+        if make is None:
+            super().do_GET()
+            return
+        body = json.dumps(make()).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def static_server() -> Iterator[str]:
+    """The repository served as plain files (the client has no build step)."""
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", 0), partial(QuietHandler, directory=str(ROOT))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def open_harness(page: Page, base: str, sample: str) -> None:
+    page.goto(f"{base}/tests/e2e/harness.html?view=/sample/{sample}.json")
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+
+
+def test_hex_geometry_matches_the_contract(
+    new_page: Callable[..., Page], static_server: str
+) -> None:
+    page = new_page()
+    page.goto(f"{static_server}/tests/e2e/harness.html")
+    result = page.evaluate(
+        """async () => {
+          const h = await import('/static/js/hex.js');
+          const out = {};
+          out.rot = h.rotate([1, 0], 1);                       // E -> SE
+          out.rot6 = h.rotate([2, -1], 6);
+          out.chevron = h.tileCells('chevron', [5, 5], 0);
+          out.line2 = h.tileCells('line', [0, 0], 2);          // E, E -> two steps SW
+          out.pixel = h.toPixel([1, 2], 10);
+          let round = true;
+          for (let q = -6; q <= 6; q++) for (let r = -6; r <= 6; r++) {
+            const [x, y] = h.toPixel([q, r], 32);
+            const back = h.fromPixel(x + 5, y - 7, 32);
+            if (back[0] !== q || back[1] !== r) round = false;
+          }
+          out.round = round;
+          out.anchor = h.anchorFor('line', [3, 3], 0, 1);
+          return out;
+        }"""
+    )
+    assert result["rot"] == [0, 1]
+    assert result["rot6"] == [2, -1]
+    assert result["chevron"] == [[5, 5], [6, 5], [6, 6]]
+    assert result["line2"] == [[0, 0], [-1, 1], [-2, 2]]
+    assert result["pixel"] == pytest.approx([10 * 3**0.5 * 2, 30])
+    assert result["round"]
+    assert result["anchor"] == [2, 3]
+
+
+def test_sample_view_is_drawn(
+    new_page: Callable[..., Page], static_server: str, artifacts: Path
+) -> None:
+    view = midgame_view()
+    page = new_page(width=900, height=760)
+    open_harness(page, static_server, "midgame")
+    fountain = next(c for c in view["cells"] if c["terrain"] == "fountain")
+    sand = next(
+        c
+        for c in view["cells"]
+        if c["terrain"] == "sand"
+        and (c["q"], c["r"]) not in {(s["q"], s["r"]) for s in view["spaces"]}
+    )
+    colours = page.evaluate(
+        """([a, b]) => {
+          const r = window.__harness;
+          const ctx = r.canvas.getContext('2d');
+          const px = (c) => {
+            const [x, y] = r.hexToCanvas(c);
+            const d = r.size.dpr;
+            return Array.from(ctx.getImageData(Math.round(x * d) + 4, Math.round(y * d) + 4, 1, 1).data);
+          };
+          return {fountain: px(a), sand: px(b), corner: Array.from(ctx.getImageData(2, 2, 1, 1).data)};
+        }""",
+        [[fountain["q"], fountain["r"]], [sand["q"], sand["r"]]],
+    )
+    red, green, blue, _ = colours["fountain"]
+    assert blue > red  # water in the basin
+    red, green, blue, _ = colours["sand"]
+    assert red > 180  # warm sand
+    assert green > 150
+    assert blue < red
+    assert colours["corner"][3] == 0  # the page shows through around the boards
+    page.screenshot(path=str(artifacts / "sample-view.png"))
