@@ -1,6 +1,7 @@
 """Engine benchmark: ``python -m bench.engine [--json] [--games N] [--positions N]``.
 
-Measures, on one core:
+Measures CPU time of this one process (``time.process_time``), so the figures are those of
+one core even when other work shares the machine:
 - ``legal_actions`` latency (p50 / p99 over positions, best of 3 runs each; the single-shot
   p99 is printed too) in the tile-placement step of mid-game 4-player positions taken from
   seeded random games (each run on a fresh copy of the position, so the
@@ -54,17 +55,17 @@ def measure_legal(
 ) -> tuple[list[float], list[float]]:
     """Per position: the best of ``repeats`` timings, and the first (single-shot) timing.
 
-    The best of a few runs is the cost of the position itself; a single shot also carries
-    the machine's noise (preemption by other processes, a collector pass), shown apart.
+    The best of a few runs is the cost of the position itself; a single shot may also carry
+    a pass of the garbage collector, shown apart.
     """
     best, single = [], []
     for state in positions:
         runs = []
         for _ in range(repeats):
             fresh = _fresh(state)
-            start = time.perf_counter()
+            start = time.process_time()
             legal_actions(fresh)
-            runs.append((time.perf_counter() - start) * 1000)
+            runs.append((time.process_time() - start) * 1000)
         best.append(min(runs))
         single.append(runs[0])
     return best, single
@@ -78,21 +79,21 @@ def measure_apply(games: int, seed: int = 7) -> list[float]:
         while not is_over(state):
             action = rng.choice(legal_actions(state))
             fresh = _fresh(state)
-            start = time.perf_counter()
+            start = time.process_time()
             apply(fresh, action)
-            times.append((time.perf_counter() - start) * 1000)
+            times.append((time.process_time() - start) * 1000)
             state = apply(state, action)
     return times
 
 
 def games_per_second(players: int, games: int, seed: int = 11) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     for game in range(games):
         rng = random.Random(seed + game)
         state = new_game(players, seed + game)
         while not is_over(state):
             state = apply(state, rng.choice(legal_actions(state)))
-    return games / (time.perf_counter() - start)
+    return games / (time.process_time() - start)
 
 
 def run(games: int, positions: int) -> dict[str, Any]:
@@ -137,7 +138,7 @@ def main() -> None:
         f"  p50 {result['legal_actions_p50_ms']:.3f} ms   p99 {result['legal_actions_p99_ms']:.3f} ms"
     )
     print(
-        f"  single-shot p99 {result['legal_actions_single_shot_p99_ms']:.3f} ms (machine noise included)"
+        f"  single-shot p99 {result['legal_actions_single_shot_p99_ms']:.3f} ms (collector passes included)"
     )
     print(f"apply p50 {result['apply_p50_ms']:.3f} ms")
     for n, rate in result["games_per_s"].items():

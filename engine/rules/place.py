@@ -65,22 +65,16 @@ def legal_placements(state: State) -> dict[int, tuple[int, int, int]]:
     fountain_mask, assistant_mask = frontier(state)
     through = state.geo.through[tile.shape]
     positions = state.geo.placements[tile.shape]
-    candidates: set[int] = set()
-    for c in fountain_mask:
-        candidates.update(through[c])
-    flowers = state.flowers
+    # Positions through a frontier cell, minus those over vegetation (set operations in C).
+    candidates: set[int] = set().union(*(through[c] for c in fountain_mask))
+    for c in gardens(state).garden:
+        candidates.difference_update(through[c])
     flower_spaces = [i for i, space in enumerate(tile.spaces) if space.flowers > 0]
+    mask = fountain_mask.get
     result: dict[int, tuple[int, int, int]] = {}
     for pid in sorted(candidates):
         cells = positions[pid]
-        c0, c1, c2 = cells
-        if flowers[c0] >= 0 or flowers[c1] >= 0 or flowers[c2] >= 0:
-            continue
-        m = (
-            fountain_mask.get(c0, 0)
-            | fountain_mask.get(c1, 0)
-            | fountain_mask.get(c2, 0)
-        )
+        m = mask(cells[0], 0) | mask(cells[1], 0) | mask(cells[2], 0)
         if m & (m - 1):
             continue
         if assistant_mask:
