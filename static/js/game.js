@@ -448,7 +448,8 @@ export class GameScreen {
       return this.tooltip(html, x, y, "ok");
     }
     const reason = this.reasonFor(ghost.at, ghost.rotation);
-    return this.tooltip(panels.esc(reason || "Checking…"), x, y, "bad");
+    const text = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : "Checking…";
+    return this.tooltip(panels.esc(text), x, y, "bad");
   }
 
   tooltip(html, x, y, kind = "") {

@@ -98,6 +98,7 @@ function gameScreen() {
       getToken: () => socket.token,
     });
     api.getCatalogue().then((c) => game.setCatalogue(c), () => {});
+    window.__ishtar.dropConnection = (ms) => socket.pause(ms);
     if (presence) game.setPresence(presence);
   }
   if (room) game.setRoom(room, you);

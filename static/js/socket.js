@@ -72,7 +72,8 @@ export class RoomSocket {
   retry() {
     if (this.closed) return;
     this.emit("status", "offline");
-    const delay = Math.min(8000, 400 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
+    let delay = Math.min(8000, 400 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
+    delay = Math.max(delay, (this.pausedUntil || 0) - Date.now());
     this.attempt += 1;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), delay);
@@ -119,6 +120,12 @@ export class RoomSocket {
       clearTimeout(this.timer);
       this.connect();
     }
+  }
+
+  /** Drop the connection and stay away for `ms` (tests of the reconnect path). */
+  pause(ms) {
+    this.pausedUntil = Date.now() + ms;
+    if (this.ws) this.ws.close();
   }
 
   emit(name, payload) {

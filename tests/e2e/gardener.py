@@ -7,6 +7,7 @@ geometry (`window.__ishtar.placePoint / hexToClient`), never from hard-coded pix
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -73,28 +74,31 @@ class Gardener:
         return self.hook("legal()") or []
 
     def wait_version(self, version: int, timeout: float = 5000) -> None:
-        self.page.wait_for_function(
-            "v => window.__ishtar && window.__ishtar.version >= v && !window.__ishtar.busy",
-            arg=version,
-            timeout=timeout,
+        wait_until(
+            self.page,
+            "v => !!window.__ishtar && window.__ishtar.version >= v && !window.__ishtar.busy",
+            version,
+            timeout,
         )
 
     # ---- playing -------------------------------------------------------------------------
 
     def pick(self, legal: list[dict]) -> dict:
-        """A fast, sensible choice: never `end` while a tree can be planted, but rarely plant."""
+        """A quick but varied choice: every kind of step gets exercised over a game
+        (payments, skills, blooming tokens, reserving, planting), yet turns stay short."""
         by_type: dict[str, list[dict]] = {}
         for a in legal:
             by_type.setdefault(a["type"], []).append(a)
-        if "place" in by_type:
-            return self.rng.choice(by_type["place"])
-        if "choose" in by_type:
-            return self.rng.choice(by_type["choose"])
         if "plant" in by_type and self.rng.random() < 0.5:
             return self.rng.choice(by_type["plant"])
-        for quick in ("end", "pass"):
-            if quick in by_type:
-                return by_type[quick][0]
+        if "end" in by_type:
+            return by_type["end"][0]
+        if "skill" in by_type and self.rng.random() < 0.6:
+            return self.rng.choice(by_type["skill"])
+        if "assistant" in by_type and self.rng.random() < 0.7:
+            return by_type["assistant"][0]
+        if "pass" in by_type:
+            return by_type["pass"][0]
         return self.rng.choice(legal)
 
     def play_step(self, action: dict | None = None) -> dict:
@@ -162,6 +166,18 @@ class Gardener:
         path = artifacts / f"{name}.png"
         self.page.screenshot(path=str(path))
         return path
+
+
+def wait_until(
+    page: Page, predicate: str, arg: Any = None, timeout: float = 10000
+) -> None:
+    """Poll a JS function until it returns true. (Playwright's wait_for_function evaluates
+    strings with eval, which the pages' Content-Security-Policy rightly forbids.)"""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(predicate, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {predicate} ({arg})")
+        time.sleep(0.025)
 
 
 _WORTH = {"purple": 1, "red": 2, "white": 3}

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.gardener import Gardener
+from tests.e2e.gardener import Gardener, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -52,9 +52,7 @@ def test_two_players_spectator_reload_and_keyboard(
     expect(bjorn.page.locator("#start-btn")).to_be_hidden()
     ana.start()
     for p in (ana, bjorn):
-        p.page.wait_for_function(
-            "window.__ishtar && window.__ishtar.phase === 'choose'"
-        )
+        wait_until(p.page, "() => window.__ishtar?.phase === 'choose'")
 
     # whose turn it is: in the tab title and the banner
     first = to_play(ana, bjorn)
@@ -78,7 +76,7 @@ def test_two_players_spectator_reload_and_keyboard(
     # a spectator sees the public game, no controls, and the next move within a second
     watcher = Gardener(new_page(), "Watcher")
     watcher.page.goto(f"{live_server}/r/{room}")
-    watcher.page.wait_for_function("window.__ishtar && window.__ishtar.version > 0")
+    wait_until(watcher.page, "() => window.__ishtar?.version > 0")
     assert watcher.hook("viewer") is None
     assert watcher.legal() == []
     expect(watcher.page.locator("#actionbar")).to_have_class("actionbar idle")
@@ -96,20 +94,31 @@ def test_two_players_spectator_reload_and_keyboard(
     watcher.shot(artifacts, "spectator")
     assert done["type"]
 
+    # the connection drops: the status says so, and the reconnect fetches what was missed
+    watcher.page.evaluate("() => window.__ishtar.dropConnection(2500)")
+    expect(watcher.page.locator("#conn")).to_have_attribute("data-state", "offline")
+    for _ in range(2):
+        to_play(ana, bjorn).play_step()
+    latest = max(ana.version() or 0, bjorn.version() or 0)
+    watcher.wait_version(latest, timeout=8000)
+    expect(watcher.page.locator("#conn")).to_have_attribute("data-state", "online")
+    for seq in (latest - 1, latest):
+        expect(watcher.page.locator(f"#log li[data-seq='{seq}']")).to_have_count(1)
+
     # a phone-sized spectator: the board and the panels stack
     phone = Gardener(
         new_page(width=390, height=844, is_mobile=True, has_touch=True), "Phone"
     )
     phone.page.goto(f"{live_server}/r/{room}")
-    phone.page.wait_for_function("window.__ishtar && window.__ishtar.version > 0")
+    wait_until(phone.page, "() => window.__ishtar?.version > 0")
     phone.shot(artifacts, "phone")
 
     # reload: the same seat, the same game, the same version
     who = to_play(ana, bjorn)
     version = who.version()
     who.page.reload()
-    who.page.wait_for_function(
-        "v => window.__ishtar && window.__ishtar.version === v", arg=version
+    wait_until(
+        who.page, "v => window.__ishtar?.version === v && window.__ishtar.mine", version
     )
     assert who.my_turn()
     expect(who.page.locator("#log li")).not_to_have_count(0)
@@ -204,7 +213,7 @@ def test_complete_game_through_the_ui(
         steps += 1
         assert steps < 400, "the game does not end"
     for p in (ana, bjorn):
-        p.page.wait_for_function("window.__ishtar.phase === 'over'")
+        wait_until(p.page, "() => window.__ishtar.phase === 'over'")
         expect(p.page.locator("#scores")).to_be_visible()
         expect(p.page.locator("#score-table tr.total td")).to_have_count(2)
         expect(p.page.locator("#winner")).not_to_be_empty()
