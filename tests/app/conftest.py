@@ -6,6 +6,7 @@ contract: ``tests.app.toygame`` always, ``engine`` (Ishtar) once its import surf
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -13,11 +14,12 @@ from typing import Any
 
 import httpx
 import pytest
+import uvicorn
 from fastapi import FastAPI
 
 from app.main import create_app
 from app.settings import Settings
-from tests.support.live import LiveServer
+from tests.support.live import LiveServer, free_port
 
 TOY = "tests.app.toygame"
 ISHTAR = "engine"
@@ -79,6 +81,34 @@ async def http(room_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
             transport=transport, base_url="http://testserver"
         ) as client:
             yield client
+
+
+@pytest.fixture
+async def uvicorn_url(room_app: FastAPI) -> AsyncIterator[str]:
+    """A real uvicorn serving `room_app` on a free port, in this test's event loop.
+
+    Quicker than a subprocess for protocol tests; crash and multi-instance tests use
+    `serve` (real `ishtar serve` processes) instead.
+    """
+    port = free_port()
+    config = uvicorn.Config(
+        room_app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=1 << 20
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.get_running_loop().create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    await task
+
+
+@pytest.fixture
+async def web(uvicorn_url: str) -> AsyncIterator[tuple[str, httpx.AsyncClient]]:
+    async with httpx.AsyncClient(base_url=uvicorn_url, timeout=10) as client:
+        yield uvicorn_url, client
 
 
 @pytest.fixture
