@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import Action, apply, legal_actions, why_illegal
 from engine.components import TREE_CARDS, TREES
-from tests.engine.builders import cell, force_tile, game, with_gems, with_plant
+from tests.engine.builders import cell, force_tile, force_token, game, with_gems, with_plant
 
 
 def planting(gems=(3, 3, 3), market=(1, 2, 3, 4, 5)):  # type: ignore[no-untyped-def]
@@ -107,3 +107,11 @@ def test_reserved_card_is_planted_later_by_paying_its_cost() -> None:
 def test_tree_count_is_twenty() -> None:
     state = game()
     assert state.trees_left + len(state.market_trees) == TREES == 20
+
+
+def test_no_tree_on_a_blooming_token() -> None:
+    state = force_token(planting(), "F2", [(3, 0)])
+    assert why_illegal(state, Action("plant", card=2, at=(3, 0))) == (
+        "a tree goes on a grass space of a vegetation tile"
+    )
+    assert all(a.at != (3, 0) for a in legal_actions(state))
