@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from engine import Action, apply, legal_actions, why_illegal
 from engine.components import TREE_CARDS, TREES
-from tests.engine.builders import cell, force_tile, force_token, game, with_gems, with_plant
+from tests.engine.builders import (
+    cell,
+    force_tile,
+    force_token,
+    game,
+    with_gems,
+    with_plant,
+)
 
 
 def planting(gems=(3, 3, 3), market=(1, 2, 3, 4, 5)):  # type: ignore[no-untyped-def]
