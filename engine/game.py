@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from types import ModuleType
 from typing import Any
 
+from engine.codec import decode_action
 from engine.rules import bloom, choose, place, plant, reserve, special
 from engine.setup import new_game
 from engine.state import ACTION_TYPES, Action, IllegalAction, State
@@ -73,8 +74,6 @@ def replay(
     setup: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any]]
 ) -> State:
     """Play ``actions`` from the set-up ``{"players", "seed", "layout", "first_player"}``."""
-    from engine.codec import decode_action
-
     state = new_game(
         setup["players"], setup["seed"], setup.get("layout"), setup.get("first_player")
     )

@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.components import GAME, GEM_COLOURS, PLAYER_COLOURS, TILES, TREE_CARDS
 from engine.layout import layout_to_json
+from engine.scoring import final_scores
 from engine.state import State
 
 VIEW_FORMAT = 1
@@ -60,8 +61,6 @@ def face_up_top(state: State, pile: int) -> str | None:
 
 def view_for(state: State, seat: int | None) -> dict[str, Any]:
     """The JSON-ready view of ``state`` for ``seat`` (None: a spectator)."""
-    from engine.scoring import final_scores
-
     over = state.phase == "over"
     return {
         "game": GAME,
