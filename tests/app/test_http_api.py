@@ -215,7 +215,7 @@ async def test_start_errors(http: httpx.AsyncClient) -> None:
 async def test_first_player_and_seat_order_can_be_fixed(
     http: httpx.AsyncClient,
 ) -> None:
-    room_id, _host, tokens = await open_room(
+    room_id, _host, _tokens = await open_room(
         http, 3, first_player=2, seat_order="fixed"
     )
     view = (await http.get(f"/api/rooms/{room_id}/view")).json()
@@ -240,7 +240,7 @@ async def test_move_errors_change_nothing(http: httpx.AsyncClient) -> None:
     room_id, _host, tokens = await open_room(
         http, 2, first_player=0, seat_order="fixed"
     )
-    other_room, _h, other_tokens = await open_room(http, 2)
+    _other_room, _h, other_tokens = await open_room(http, 2)
     url = f"/api/rooms/{room_id}/moves"
     draw = {"type": "draw"}
     before = await snapshot(http, room_id)
