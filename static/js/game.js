@@ -268,13 +268,18 @@ export class GameScreen {
     }
     const options = this.ix.choose.get(this.ui.pile);
     const chosen = options[this.ui.pay];
-    say(`Pile ${this.ui.pile + 1}: pay ${chosen.action.pay.length} gem${chosen.action.pay.length === 1 ? "" : "s"}`, "Pick the gems you pay, then take the tile.");
+    const n = chosen.action.pay.length;
+    say(`Pile ${this.ui.pile + 1}: pay ${n} gem${n === 1 ? "" : "s"}`, options.length > 1 ? "Pick the gems you pay, then take the tile." : "Take the tile, or pick another pile.");
+    const tile = chosen.preview?.tile;
+    if (tile) choices.append(art.tileCanvas(tile, tile.shape, 58, 46));
+    choices.append(panels.el("span", "choice-label", "Pay"));
     if (options.length > 1) {
-      choices.append(panels.el("span", "choice-label", "Pay"));
       options.forEach((o, i) => {
         const lab = panels.el("span", "", art.gemRow(o.action.pay));
         choices.append(this.button(lab, () => { this.ui.pay = i; this.renderActionBar(); }, `pay-${i}`, { pressed: i === this.ui.pay }));
       });
+    } else {
+      choices.append(panels.el("span", "paying", art.gemRow(chosen.action.pay)));
     }
     choices.append(this.button("Take the tile", () => this.send(chosen), "confirm", { kbd: "Enter", primary: true }));
     choices.append(this.button("Cancel", () => { this.ui.pile = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
@@ -414,6 +419,12 @@ export class GameScreen {
       o.marks = bloomCells(entries, this.ui.bloomPicked);
       o.selected = this.ui.bloomPicked;
       o.cursor = this.ui.cursor;
+    } else if (this.mine() && v.phase === "special" && this.ix.assistant) {
+      // where an assistant would stand: the icon space of the tile just placed
+      const tiles = v.tiles || [];
+      const last = tiles[tiles.length - 1];
+      const icon = last && (v.spaces || []).find((s) => s.tile === last.tile && s.icon);
+      if (icon) o.marks = [[icon.q, icon.r]];
     } else if (this.mine() && v.phase === "plant" && this.ui.card !== null) {
       o.marks = (this.ix.plant.get(this.ui.card) || []).map((e) => e.action.at);
       o.cursor = this.ui.cursor;

@@ -302,14 +302,21 @@ export class BoardRenderer {
       ctx.stroke();
     }
     if (o.marks.length) {
-      const pulse = 0.55 + 0.35 * Math.sin(t / 260);
+      const pulse = 0.5 + 0.5 * Math.sin(t / 240);
       for (const c of o.marks) {
         const [px, py] = hex.toPixel(c, HEX);
-        paint.hexPath(ctx, px, py, HEX * 0.82);
-        ctx.lineWidth = 3;
-        ctx.strokeStyle = `rgba(255,236,150,${pulse})`;
+        paint.hexPath(ctx, px, py, HEX * 0.8);
+        ctx.fillStyle = `rgba(255,255,255,${0.25 + 0.3 * pulse})`;
+        ctx.fill();
+        ctx.lineWidth = 4;
+        ctx.strokeStyle = "#fff4b8";
         ctx.stroke();
-        ctx.fillStyle = "rgba(255,246,200,0.18)";
+        ctx.lineWidth = 1.6;
+        ctx.strokeStyle = "#9a6a12";
+        ctx.stroke();
+        ctx.beginPath();
+        ctx.arc(px, py, HEX * (0.14 + 0.05 * pulse), 0, Math.PI * 2);
+        ctx.fillStyle = "#d8a62b";
         ctx.fill();
       }
       this.invalidate(); // keep pulsing
