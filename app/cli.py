@@ -21,6 +21,7 @@ from typing import Any
 from app import migrate
 from app.embedded import EmbeddedPostgres, EmbeddedPostgresError
 from app.settings import Settings, get_settings
+from bots.simulate import register_simulate
 
 log = logging.getLogger("ishtar")
 
@@ -180,7 +181,7 @@ def db_revision(args: argparse.Namespace) -> int:
 
 # -- entry point ----------------------------------------------------------------------------
 
-COMMANDS: list[Register] = [register_serve, register_db]
+COMMANDS: list[Register] = [register_serve, register_db, register_simulate]
 
 
 def build_parser() -> argparse.ArgumentParser:

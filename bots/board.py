@@ -60,6 +60,7 @@ class Board:
     bed_of: dict[Cell, int]
     beds: list[Flowerbed]
     gems: dict[Cell, str]
+    _adjacent: dict[Cell, frozenset[int]] = field(default_factory=dict)
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> Board:
@@ -100,68 +101,79 @@ class Board:
             beds.append(bed)
         return cls(flower, grass, bed_of, beds, gems)
 
-    def gems_covered(self, cells: list[Cell]) -> dict[str, int]:
-        found = {"purple": 0, "red": 0, "white": 0}
-        for cell in cells:
-            colour = self.gems.get(cell)
-            if colour:
-                found[colour] += 1
+    def adjacent_beds(self, cell: Cell) -> frozenset[int]:
+        """The flowerbeds next to `cell` (cached: a board is read many times per decision)."""
+        found = self._adjacent.get(cell)
+        if found is None:
+            found = frozenset(
+                self.bed_of[n] for n in neighbours(cell) if n in self.bed_of
+            )
+            self._adjacent[cell] = found
         return found
 
-    def placement_value(
-        self,
-        tile: dict[str, Any],
-        cells: list[Cell],
-        seat: int,
-        assistants: int,
-        gems: int,
-    ) -> float:
-        """A quick value of putting `tile` on `cells` for `seat`: gems, flowers joined, icons.
 
-        Flowers that join a flowerbed the seat controls count for it, those joining an
-        opponent's count against it; an assistant icon on an unclaimed flowerbed counts as the
-        flowers the seat could claim with an assistant from its supply.
-        """
-        collected = self.gems_covered(cells)
-        value = sum(GEM_TREE_VALUE[c] * n for c, n in collected.items())
-        spaces = tile["spaces"]
-        new_flower = {
-            c: int(s["flowers"]) for c, s in zip(cells, spaces) if s["kind"] == "flower"
-        }
-        seen: set[Cell] = set()
-        for start in new_flower:
-            if start in seen:
-                continue
-            group = {start}
-            stack = [start]
-            touched: set[int] = set()
-            while stack:
-                cell = stack.pop()
-                for n in neighbours(cell):
-                    if n in new_flower and n not in group:
-                        group.add(n)
-                        stack.append(n)
-                    elif n in self.bed_of:
-                        touched.add(self.bed_of[n])
-            seen |= group
-            added = sum(new_flower[c] for c in group)
-            owners = {self.beds[b].owner for b in touched} - {None}
-            joined = sum(
-                self.beds[b].flowers for b in touched if self.beds[b].owner is None
+@dataclass
+class PlacementValue:
+    """A quick value of putting one tile anywhere, for one seat: gems, flowers joined, icons.
+
+    Flowers that join a flowerbed the seat controls count for it, those joining an opponent's
+    count against it; an assistant icon that would start or grow an unclaimed flowerbed counts
+    as most of the flowers the seat could claim with an assistant from its supply. The tile's
+    own flower groups do not change with rotation, so they are worked out once per tile.
+    """
+
+    board: Board
+    tile: dict[str, Any]
+    seat: int
+    assistants: int
+    gems: int
+
+    def __post_init__(self) -> None:
+        shape = SHAPES[self.tile["shape"]]
+        self.offsets = [[rotate(o, k) for o in shape] for k in range(6)]
+        spaces = self.tile["spaces"]
+        flowers = [i for i, s in enumerate(spaces) if s["kind"] == "flower"]
+        groups: list[list[int]] = []
+        for i in flowers:
+            linked = [
+                g for g in groups if any(_adjacent(shape[i], shape[j]) for j in g)
+            ]
+            merged = [i] + [j for g in linked for j in g]
+            groups = [g for g in groups if g not in linked] + [merged]
+        self.groups = [
+            (
+                g,
+                sum(int(spaces[i]["flowers"]) for i in g),
+                any(spaces[i].get("icon") in ("a", "w") for i in g)
+                and self.assistants > 0,
             )
-            if seat in owners:
+            for g in groups
+        ]
+        self.skill_icon = any(s.get("icon") in ("s", "w") for s in spaces)
+
+    def __call__(self, at: Cell, rotation: int) -> float:
+        board = self.board
+        cells = [(at[0] + dq, at[1] + dr) for dq, dr in self.offsets[rotation % 6]]
+        collected = [board.gems[c] for c in cells if c in board.gems]
+        value = sum(GEM_TREE_VALUE[c] for c in collected)
+        for members, added, can_claim in self.groups:
+            touched: set[int] = set()
+            for i in members:
+                touched |= board.adjacent_beds(cells[i])
+            owners = {board.beds[b].owner for b in touched} - {None}
+            joined = sum(
+                board.beds[b].flowers for b in touched if board.beds[b].owner is None
+            )
+            if self.seat in owners:
                 value += added + joined
             elif owners:
                 value -= 0.7 * (added + joined)
-            else:
-                icon_here = any(
-                    spaces[i].get("icon") in ("a", "w")
-                    for i, c in enumerate(cells)
-                    if c in group
-                )
-                if icon_here and assistants > 0:
-                    value += 0.9 * (added + joined) + 0.4 * len(group)
-        icons = {s.get("icon") for s in spaces}
-        if icons & {"s", "w"} and gems + sum(collected.values()) >= 2:
+            elif can_claim:
+                value += 0.9 * (added + joined) + 0.4 * len(members)
+        if self.skill_icon and self.gems + len(collected) >= 2:
             value += 1.5
         return value
+
+
+def _adjacent(a: Cell, b: Cell) -> bool:
+    return (b[0] - a[0], b[1] - a[1]) in DIRECTIONS

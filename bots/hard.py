@@ -20,7 +20,7 @@ from typing import Any
 from bots.base import as_action, as_dict, derive_seed
 from bots.evaluation import evaluate, utility
 from bots.medium import Greedy, cheapest_payments, one_cell_per_card
-from engine import apply, current_player, legal_actions, sample_state
+from engine import apply, current_player, sample_state
 
 
 class HardBot:
@@ -84,18 +84,23 @@ class HardBot:
         """The actions worth searching: one payment per choice, the best-ranked placements."""
         kinds = {as_dict(a)["type"] for a in legal}
         if "place" in kinds:
-            return self.ranker.rank_placements(state, legal, seat)[: self.width]
+            ranked = self.ranker.rank_placements(state, legal, seat)[: 2 * self.width]
+            return self._best(state, ranked, seat)
         candidates = cheapest_payments(legal)
         if "plant" in kinds:
             candidates = one_cell_per_card(candidates)
         if len(candidates) > self.width and "choose" not in kinds:
-            scored = sorted(
-                candidates,
-                key=lambda a: self.ranker.value(apply(state, as_action(a)), seat),
-                reverse=True,
-            )
-            candidates = scored[: self.width]
+            candidates = self._best(state, candidates, seat)
         return candidates
+
+    def _best(self, state: Any, actions: Sequence[Any], seat: int) -> list[Any]:
+        """The `width` actions whose immediate result the evaluation likes best."""
+        scored = sorted(
+            range(len(actions)),
+            key=lambda i: self.ranker.value(apply(state, as_action(actions[i])), seat),
+            reverse=True,
+        )
+        return [actions[i] for i in scored[: self.width]]
 
     def playout(self, state: Any, action: Any, seat: int) -> float:
         """Play `action`, then the greedy policy up to the horizon; the value for `seat`.
@@ -104,20 +109,12 @@ class HardBot:
         `horizon_turns` opponents' turns when set (to keep 4-player searches within budget).
         """
         state = apply(state, as_action(action))
-        previous = seat
+        if current_player(state) == seat:
+            state = self.ranker.play_turn(state, seat, max_pay=None)
         opponent_turns = 0
-        while (actor := current_player(state)) is not None:
-            if actor != previous:
-                if actor == seat:
-                    break
-                opponent_turns += 1
-                if (
-                    self.horizon_turns is not None
-                    and opponent_turns > self.horizon_turns
-                ):
-                    break
-                previous = actor
-            state = apply(
-                state, as_action(self.rollout.pick(state, legal_actions(state), actor))
-            )
+        while (actor := current_player(state)) is not None and actor != seat:
+            opponent_turns += 1
+            if self.horizon_turns is not None and opponent_turns > self.horizon_turns:
+                break
+            state = self.rollout.play_turn(state, actor)
         return utility(evaluate(state), seat)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bots.base import as_action, as_dict
-from bots.board import GEM_TREE_VALUE, Board, placement_cells
+from bots.board import GEM_TREE_VALUE, Board, PlacementValue
 from bots.evaluation import evaluate, utility
 from engine import apply, current_player, legal_actions, sample_state, view_for
 
@@ -50,20 +50,55 @@ class Greedy:
         )
 
     def _choose(self, state: Any, legal: Sequence[Any], seat: int) -> Any:
-        best, best_value = legal[0], float("-inf")
+        return self.best_choice(state, legal, seat)[0]
+
+    def best_choice(
+        self, state: Any, legal: Sequence[Any], seat: int, max_pay: int | None = None
+    ) -> tuple[Any, Any, Any]:
+        """The best pile to take (paying at most `max_pay` gems), the state after taking
+        it, and the placement that made it best (None when the tile cannot be placed)."""
+        best: tuple[Any, Any, Any] = (legal[0], None, None)
+        best_value = float("-inf")
         for action in cheapest_payments(legal):
-            value = self.follow_choose(apply(state, as_action(action)), seat)
+            if max_pay is not None and len(as_dict(action).get("pay", [])) > max_pay:
+                continue
+            after = apply(state, as_action(action))
+            value, placement = self.best_placement(after, seat, self.choose_width)
             if value > best_value:
-                best, best_value = action, value
+                best, best_value = (action, after, placement), value
         return best
 
     def follow_choose(self, state: Any, seat: int) -> float:
         """The value of a state just after choosing: that of the best placement of the tile."""
+        return self.best_placement(state, seat, self.choose_width)[0]
+
+    def best_placement(self, state: Any, seat: int, width: int) -> tuple[float, Any]:
+        """The best of the `width` best-ranked placements, valued with what they open."""
         legal = legal_actions(state)
-        if not legal or as_dict(legal[0])["type"] != "place":
-            return self.value(state, seat)
-        ranked = self.rank_placements(state, legal, seat)[: self.choose_width]
-        return max(self._after_place(state, a, seat) for a in ranked)
+        if not legal or as_dict(legal[0])["type"] not in ("place", "discard"):
+            return self.value(state, seat), None
+        ranked = self.rank_placements(state, legal, seat)[:width]
+        scored = [(self._after_place(state, a, seat), i) for i, a in enumerate(ranked)]
+        value, index = max(scored)
+        return value, ranked[index]
+
+    def play_turn(self, state: Any, seat: int, max_pay: int | None = 1) -> Any:
+        """Play the rest of `seat`'s turn with this policy (a playout step of bots/hard).
+
+        When the turn starts with choosing, only piles costing at most `max_pay` gems are
+        looked at, and the placement found while choosing is played without a second search.
+        """
+        legal = legal_actions(state)
+        if legal and as_dict(legal[0])["type"] == "choose":
+            action, after, placement = self.best_choice(state, legal, seat, max_pay)
+            state = after if after is not None else apply(state, as_action(action))
+            if placement is not None:
+                state = apply(state, as_action(placement))
+        while current_player(state) == seat:
+            state = apply(
+                state, as_action(self.pick(state, legal_actions(state), seat))
+            )
+        return state
 
     def _after_place(self, state: Any, action: Any, seat: int) -> float:
         """The value of a placement, counting the best special action it opens."""
@@ -85,19 +120,22 @@ class Greedy:
         tile = view.get("hand")
         if tile is None:
             return list(legal)
-        board = Board.from_view(view)
         me = view["players"][seat]
-        assistants = int(me["assistants_supply"])
-        gems = sum(me["gems"].values())
+        quick = PlacementValue(
+            Board.from_view(view),
+            tile,
+            seat,
+            int(me["assistants_supply"]),
+            sum(me["gems"].values()),
+        )
 
-        def quick(action: Any) -> float:
+        def value(action: Any) -> float:
             d = as_dict(action)
             if d["type"] != "place":
                 return -1.0
-            cells = placement_cells(tile["shape"], tuple(d["at"]), int(d["rotation"]))
-            return board.placement_value(tile, cells, seat, assistants, gems)
+            return quick(tuple(d["at"]), int(d["rotation"]))
 
-        return sorted(legal, key=quick, reverse=True)
+        return sorted(legal, key=value, reverse=True)
 
 
 def gem_cost(action: Any) -> float:
