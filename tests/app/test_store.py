@@ -1,0 +1,192 @@
+"""Persistence: the log is the truth, one writer per game, moves never applied twice
+(issue 4: persistence). Several `Store`s on separate engines stand for several processes."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from app.store import DuplicateMoveId, SeatTaken, Store
+from tests.app.clients import bearer, open_room
+from tests.app.conftest import GAMES
+from tests.app.hidden import game_record, normal
+from tests.app.test_http_game import play_over_http
+
+
+@pytest.fixture
+async def engines(database_url: str) -> AsyncIterator[list[AsyncEngine]]:
+    made = [create_async_engine(database_url) for _ in range(3)]
+    yield made
+    for engine in made:
+        await engine.dispose()
+
+
+async def stored_snapshot(engine: AsyncEngine, room_id: str) -> tuple[int, dict]:
+    async with engine.connect() as conn:
+        row = (
+            await conn.execute(
+                text("SELECT version, snapshot FROM games WHERE room_id = :r"),
+                {"r": room_id},
+            )
+        ).one()
+    return row.version, row.snapshot
+
+
+@pytest.mark.parametrize("game_module", GAMES)
+async def test_replaying_the_log_reproduces_the_snapshot(
+    http: httpx.AsyncClient,
+    database_url: str,
+    engines: list[AsyncEngine],
+    game_module: str,
+) -> None:
+    rules = importlib.import_module(game_module)
+    room_id, _host, tokens = await open_room(http, 3)
+    await play_over_http(http, room_id, tokens, seed=7)
+    setup, actions = await game_record(database_url, room_id)
+    version, snapshot = await stored_snapshot(engines[0], room_id)
+    assert version == len(actions)
+    replayed = rules.replay(setup, actions)
+    assert normal(rules.encode_state(replayed)) == snapshot
+    assert rules.is_over(replayed)
+
+
+async def started_game(http: httpx.AsyncClient, engine: AsyncEngine) -> tuple[str, int]:
+    room_id, _host, _tokens = await open_room(
+        http, 2, first_player=0, seat_order="fixed"
+    )
+    async with engine.connect() as conn:
+        game_id = (
+            await conn.execute(
+                text("SELECT id FROM games WHERE room_id = :r"), {"r": room_id}
+            )
+        ).scalar_one()
+    return room_id, game_id
+
+
+def attempt(
+    store: Store, room_id: str, game_id: int, n: int, move_id: str | None = None
+):
+    return store.commit_move(
+        room_id=room_id,
+        game_id=game_id,
+        expected_version=0,
+        seat=0,
+        action={"type": "draw", "n": n},
+        move_id=move_id or f"m{n}",
+        text_=f"attempt {n}",
+        snapshot_json=json.dumps({"attempt": n}),
+        finished=False,
+        current_seat=0,
+    )
+
+
+async def test_concurrent_writers_never_fork_a_game(
+    http: httpx.AsyncClient, engines: list[AsyncEngine]
+) -> None:
+    room_id, game_id = await started_game(http, engines[0])
+    stores = [Store(engine) for engine in engines]
+    results = await asyncio.gather(
+        *(attempt(stores[n % 3], room_id, game_id, n) for n in range(30))
+    )
+    winners = [(n, r) for n, r in enumerate(results) if r is not None]
+    assert len(winners) == 1, "exactly one compare-and-set wins"
+    ((n, event),) = winners
+    assert event.seq == 1
+    async with engines[0].connect() as conn:
+        rows = (
+            await conn.execute(
+                text("SELECT seq, move_id FROM moves WHERE game_id = :g"),
+                {"g": game_id},
+            )
+        ).all()
+        version, snapshot = await stored_snapshot(engines[0], room_id)
+    assert [tuple(r) for r in rows] == [(1, f"m{n}")]
+    assert version == 1
+    assert snapshot == {"attempt": n}, "the snapshot is the winner's"
+
+
+async def test_a_move_id_is_applied_once(
+    http: httpx.AsyncClient, engines: list[AsyncEngine]
+) -> None:
+    room_id, game_id = await started_game(http, engines[0])
+    store = Store(engines[0])
+    assert await attempt(store, room_id, game_id, 1, move_id="same") is not None
+    # The same move id again, even against the right version, is refused as a duplicate.
+    with pytest.raises(DuplicateMoveId):
+        await store.commit_move(
+            room_id=room_id,
+            game_id=game_id,
+            expected_version=1,
+            seat=0,
+            action={"type": "draw"},
+            move_id="same",
+            text_="again",
+            snapshot_json="{}",
+            finished=False,
+            current_seat=0,
+        )
+    assert (await store.move_by_id(game_id, "same")).seq == 1
+    assert await store.game_version(game_id) == 1
+
+
+async def test_the_move_log_is_append_only(
+    http: httpx.AsyncClient, engines: list[AsyncEngine]
+) -> None:
+    room_id, _host, tokens = await open_room(
+        http, 2, first_player=0, seat_order="fixed"
+    )
+    await http.post(
+        f"/api/rooms/{room_id}/moves",
+        json={"move": {"type": "draw"}, "expected_version": 0, "move_id": "a"},
+        headers=bearer(tokens[0]),
+    )
+    for statement in ("UPDATE moves SET seat = 1", "DELETE FROM moves"):
+        with pytest.raises(DBAPIError, match="append-only"):
+            async with engines[0].begin() as conn:
+                await conn.execute(text(statement))
+    async with engines[
+        0
+    ].begin() as conn:  # a whole room (and its game) may still be deleted
+        await conn.execute(text("DELETE FROM rooms WHERE id = :r"), {"r": room_id})
+        assert (
+            await conn.execute(text("SELECT count(*) FROM moves"))
+        ).scalar_one() == 0
+
+
+async def test_racing_joins_take_a_seat_once(
+    http: httpx.AsyncClient, engines: list[AsyncEngine]
+) -> None:
+    room_id = (await http.post("/api/rooms", json={"players": 4})).json()["room_id"]
+    stores = [Store(engine) for engine in engines]
+
+    async def join(n: int) -> int | None:
+        try:
+            return await stores[n % 3].add_seat(
+                room_id, seat=1, name=f"N{n}", token_hash=bytes([n]) * 32, is_host=False
+            )
+        except SeatTaken:
+            return None
+
+    results = await asyncio.gather(*(join(n) for n in range(12)))
+    assert [r for r in results if r is not None] == [1]
+    free = await asyncio.gather(
+        *(
+            stores[0].add_seat(
+                room_id,
+                seat=None,
+                name="F",
+                token_hash=bytes([100 + n]) * 32,
+                is_host=False,
+            )
+            for n in range(3)
+        )
+    )
+    assert sorted(free) == [0, 2, 3]
