@@ -25,6 +25,8 @@ const DOING = {
   plant: "planting trees",
 };
 
+const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
+
 // Which tile cell sits under the pointer: the middle one for lines and chevrons.
 const GRIP = { line: 1, chevron: 1, triangle: 0 };
 
@@ -212,6 +214,7 @@ export class GameScreen {
     const say = (p, s = "") => {
       prompt.textContent = p;
       sub.textContent = this.notice || s;
+      sub.classList.toggle("notice", !!this.notice);
     };
     if (v.phase === "over") {
       bar.classList.add("idle");
@@ -294,10 +297,12 @@ export class GameScreen {
     }
     const here = this.ix.placeList.filter((e) => e.action.rotation === this.ui.rotation).length;
     say(
-      "Place your tile",
+      here ? "Place your tile" : "No spot in this rotation: rotate",
       here
-        ? "Green fits, red does not. R or the mouse wheel rotates; click to place. N jumps to the next legal spot."
-        : "No legal spot in this rotation: press R to rotate.",
+        ? (COARSE
+          ? "Tap to try a spot — green fits, red does not — and tap it again to place. ⟳ rotates."
+          : "Green fits, red does not. R or the mouse wheel rotates; click to place. N jumps to the next legal spot.")
+        : "No legal spot in this rotation: rotate the tile (R or ⟳).",
     );
     if (hand) {
       const pic = art.tileCanvas(hand, hand.shape, 58, 46, this.ui.rotation);

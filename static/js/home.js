@@ -4,6 +4,7 @@
  */
 
 import * as api from "./api.js";
+import { drawVignette } from "./vignette.js";
 
 const form = document.getElementById("create");
 const nameInput = document.getElementById("name");
@@ -73,3 +74,4 @@ async function showGames() {
 }
 
 showGames();
+drawVignette(document.getElementById("vignette"));
