@@ -26,7 +26,7 @@ _find_python() {
 ensure_env() {
     local want="$1" python stamp hash have=""
     stamp="$VENV/.ishtar-installed"
-    hash="$(cat "$ROOT/pyproject.toml" | sha256sum | cut -d' ' -f1)"
+    hash="$(cksum <"$ROOT/pyproject.toml" | tr ' ' -)"
     [ -f "$stamp" ] && read -r have_hash have <"$stamp" || true
     if [ -x "$VENV/bin/python" ] && [ "${have_hash:-}" = "$hash" ] &&
         { [ "$have" = dev ] || [ "$want" = base ]; }; then
@@ -40,6 +40,6 @@ ensure_env() {
     local target="."
     [ "$want" = dev ] && target=".[dev]"
     echo "==> installing $target into $VENV"
-    (cd "$ROOT" && "$VENV/bin/python" -m pip install --disable-pip-version-check -q -e "$target")
+    (cd "$ROOT" && "$VENV/bin/python" -m pip install --disable-pip-version-check --no-compile -q -e "$target")
     echo "$hash $want" >"$stamp"
 }
