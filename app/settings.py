@@ -8,6 +8,7 @@ hosting platforms and docker compose use. Tests and the CLI build their own `Set
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
@@ -131,6 +132,8 @@ class Settings(BaseSettings):
     @classmethod
     def _split_origins(cls, value: Any) -> Any:
         if isinstance(value, str):
+            if value.lstrip().startswith("["):
+                return json.loads(value)
             return [origin.strip() for origin in value.split(",") if origin.strip()]
         return value
 
