@@ -14,9 +14,10 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from app import ws
+from app.bot_runner import BotRunner
 from app.db import create_engine, create_sessionmaker
 from app.limits import BodyLimit
-from app.routes import health, pages, rooms
+from app.routes import bots, health, pages, rooms
 from app.runtime import start_rooms
 from app.security import SecurityHeaders
 from app.settings import Settings, get_settings
@@ -39,9 +40,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
         runtime = await start_rooms(app, settings, engine)
+        app.state.bots = BotRunner(
+            runtime.service, delay_s=settings.bot_delay_s, think_s=settings.bot_think_s
+        )
+        app.state.bots.start()
         try:
             yield
         finally:
+            await app.state.bots.stop()
             await runtime.stop()
             await engine.dispose()
 
@@ -50,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.include_router(health.router)
     app.include_router(rooms.router)
+    app.include_router(bots.router)
     app.include_router(pages.router)
     app.include_router(ws.router)
     rooms.install_error_handlers(app)

@@ -119,6 +119,16 @@ class Settings(BaseSettings):
         default=PROJECT_ROOT / "templates",
         description="Directory of the Jinja2 templates.",
     )
+    bot_delay_s: float = Field(
+        default=0.8,
+        ge=0,
+        description="Seconds a bot waits before it moves, so people can follow (tests: 0).",
+    )
+    bot_think_s: float = Field(
+        default=0.9,
+        gt=0,
+        description="Seconds the hard bot may search for one move in a room.",
+    )
 
     @field_validator("database_url", mode="before")
     @classmethod

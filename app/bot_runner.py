@@ -1,0 +1,278 @@
+"""Bots in rooms: a bot seat moves through the same path as a person's move.
+
+When a bot is to act, the runner waits a humane delay, asks the bot (bots/) for an action on
+that seat's view and legal actions (in an executor: the search never blocks the event loop),
+and submits it through `RoomService.submit`, which validates it with the engine, commits it
+with a compare-and-set on the version and broadcasts it, exactly as for a person.
+
+Several server instances may drive the same game. The move id of a bot move is a function of
+the game and the version (`bot-<game>-<version>`), and the bot's seed too, so the racing
+instances submit the same move under the same id: the first commit wins, the others get the
+duplicate acknowledgement or a stale version, and only one move ever lands.
+
+Every instance is poked by the moves it commits itself and sweeps the database every
+`sweep_s` for games waiting on a bot (a game just started, a seat just handed to a bot, an
+instance that died between two moves), so no notice needs to reach it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ThreadPoolExecutor
+from typing import Any
+
+from sqlalchemy import text
+
+from app.protocol import MoveRequest, ServiceError
+from app.rooms import RoomService
+from app.store import Event, RoomClosed, SeatTaken, _notify, notice
+from bots import LEVELS, HardBot, choose_action
+from bots.base import derive_seed
+
+log = logging.getLogger("ishtar.bots")
+
+BOT_NAMES = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}
+SWEEP_S = 2.0
+LOST_RACE = {"stale_version", "not_your_turn", "game_over"}
+
+
+def bot_move_id(game_id: int, version: int) -> str:
+    """The move id every instance gives the bot move made at `version` of a game."""
+    return f"bot-{game_id}-{version}"
+
+
+def think(
+    level: str, view: dict[str, Any], legal: Sequence[Any], seed: int, think_s: float
+) -> Any:
+    """The bot's action (run in the executor); the hard bot searches for at most `think_s`."""
+    if level == "hard":
+        return HardBot(time_limit=think_s).act(view, legal, seed)
+    return choose_action(level, view, legal, seed)
+
+
+class BotRunner:
+    """Drives the bot seats of the rooms of one server process."""
+
+    def __init__(
+        self,
+        service: RoomService,
+        *,
+        delay_s: float = 0.8,
+        think_s: float = 0.9,
+        sweep_s: float = SWEEP_S,
+        executor: Executor | None = None,
+    ) -> None:
+        self.service = service
+        self.delay_s = delay_s
+        self.think_s = think_s
+        self.sweep_s = sweep_s
+        self.executor = executor or ThreadPoolExecutor(2, thread_name_prefix="bot")
+        self._own_executor = executor is None
+        self._drivers: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self._chained: Callable[[str, Event], None] | None = None
+
+    # --- life -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Listen to this instance's commits and sweep the database for waiting bots."""
+        self._chained = self.service.on_commit
+        self.service.on_commit = self._committed
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def stop(self) -> None:
+        if self._chained is not None:
+            self.service.on_commit = self._chained
+        tasks = [t for t in (self._sweeper, *self._drivers.values()) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._own_executor:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+
+    def _committed(self, room_id: str, event: Event) -> None:
+        if self._chained is not None:
+            self._chained(room_id, event)
+        self.poke(room_id)
+
+    def poke(self, room_id: str) -> None:
+        """Look at a room soon: if a bot is to act there, it will."""
+        if room_id in self._drivers:
+            self._again.add(room_id)
+            return
+        task = asyncio.get_running_loop().create_task(self._drive(room_id))
+        self._drivers[room_id] = task
+
+    async def _sweep(self) -> None:
+        while True:
+            try:
+                for room_id in await self.waiting_rooms():
+                    self.poke(room_id)
+            except Exception as error:
+                log.warning("bot sweep failed: %s", error)
+            await asyncio.sleep(self.sweep_s)
+
+    async def waiting_rooms(self) -> list[str]:
+        """Rooms whose game waits on a bot seat."""
+        async with self.service.store.engine.connect() as conn:
+            rows = await conn.execute(
+                text(
+                    "SELECT g.room_id FROM games g JOIN seats s"
+                    " ON s.room_id = g.room_id AND s.seat = g.current_seat"
+                    " WHERE g.status = 'playing' AND s.bot_level IS NOT NULL"
+                )
+            )
+            return [str(room_id) for room_id in rows.scalars()]
+
+    # --- moving -----------------------------------------------------------------------------
+
+    async def _drive(self, room_id: str) -> None:
+        try:
+            while True:
+                self._again.discard(room_id)
+                try:
+                    moved = await self.step(room_id)
+                except ServiceError as error:
+                    log.info("bot in room %s stopped: %s", room_id, error.reason)
+                    moved = False
+                except Exception:
+                    log.exception("bot in room %s failed", room_id)
+                    moved = False
+                if not moved and room_id not in self._again:
+                    return
+        finally:
+            self._drivers.pop(room_id, None)
+
+    async def step(self, room_id: str) -> bool:
+        """Make the move of the bot to act in a room, if any; True if the game moved on."""
+        service = self.service
+        if not plays_ishtar(service):
+            return False
+        room = await service.room(room_id)
+        if room.status != "playing" or room.game is None:
+            return False
+        game = await service.game(room_id, room)
+        position = await service.position(game.game_id)
+        if position.over or position.current is None:
+            return False
+        seat = room.seat(position.current)
+        if seat is None or seat.bot_level not in LEVELS:
+            return False
+        if self.delay_s > 0:
+            await asyncio.sleep(self.delay_s)
+        legal = [item["action"] for item in position.legal()]
+        seed = derive_seed(game.game_id, position.version)
+        action = await asyncio.get_running_loop().run_in_executor(
+            self.executor,
+            think,
+            seat.bot_level,
+            position.view(seat.seat),
+            legal,
+            seed,
+            self.think_s,
+        )
+        request = MoveRequest(
+            move=action,
+            expected_version=position.version,
+            move_id=bot_move_id(game.game_id, position.version),
+        )
+        try:
+            await service.submit(room_id, seat, request)
+        except ServiceError as error:
+            if error.code not in LOST_RACE:
+                raise
+        return True
+
+
+# --- seats ----------------------------------------------------------------------------------
+
+
+async def seat_bot(
+    service: RoomService, room_id: str, level: str, seat: int | None, bearer: str | None
+) -> dict[str, Any]:
+    """The host puts a bot of `level` in an open seat before the start."""
+    room = await service.room(room_id)
+    _check_host(service, room, bearer, level)
+    if seat is not None and not 0 <= seat < room.players:
+        raise ServiceError("malformed", f"This room has seats 0 to {room.players - 1}.")
+    if room.status != "open":
+        raise ServiceError("game_started", "Seats of a started game cannot be taken.")
+    try:
+        number = await service.store.add_seat(
+            room_id,
+            seat=seat,
+            name=BOT_NAMES[level],
+            token_hash=None,
+            is_host=False,
+            bot_level=level,
+        )
+    except SeatTaken:
+        which = "That seat is" if seat is not None else "Every seat is"
+        raise ServiceError("seat_taken", f"{which} already taken.") from None
+    except RoomClosed:
+        raise ServiceError(
+            "game_started", "Seats of a started game cannot be taken."
+        ) from None
+    return {"seat": number, "room": await service.status(await service.room(room_id))}
+
+
+async def hand_to_bot(
+    service: RoomService,
+    runner: BotRunner | None,
+    room_id: str,
+    seat: int,
+    level: str,
+    bearer: str | None,
+) -> dict[str, Any]:
+    """The host hands a taken seat to a bot (its person left): the token stops working."""
+    room = await service.room(room_id)
+    _check_host(service, room, bearer, level)
+    row = room.seat(seat)
+    if row is None:
+        raise ServiceError(
+            "malformed", f"Seat {seat} is free: put a bot in it instead."
+        )
+    if room.status == "finished":
+        raise ServiceError("game_over", "The game is over.")
+    async with service.store.engine.begin() as conn:
+        revision = (
+            await conn.execute(
+                text(
+                    "UPDATE rooms SET revision = revision + 1 WHERE id = :id"
+                    " RETURNING revision"
+                ),
+                {"id": room_id},
+            )
+        ).scalar_one()
+        await conn.execute(
+            text(
+                "UPDATE seats SET bot_level = :level, token_hash = NULL WHERE id = :id"
+            ),
+            {"level": level, "id": row.id},
+        )
+        await _notify(conn, notice(room_id, "r", revision))
+    if runner is not None:
+        runner.poke(room_id)
+    return {"seat": seat, "room": await service.status(await service.room(room_id))}
+
+
+def plays_ishtar(service: RoomService) -> bool:
+    """Bots know Ishtar only: a server playing another game never seats one."""
+    return getattr(service.rules, "GAME", None) == "ishtar"
+
+
+def _check_host(
+    service: RoomService, room: Any, bearer: str | None, level: str
+) -> None:
+    if not plays_ishtar(service):
+        raise ServiceError("malformed", "Bots play only Ishtar.")
+    if not service._is_host(room, bearer):
+        raise ServiceError("forbidden", "Only the host can seat a bot.")
+    if level not in LEVELS:
+        raise ServiceError("malformed", f"A bot level is one of {', '.join(LEVELS)}.")

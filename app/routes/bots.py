@@ -1,0 +1,49 @@
+"""The HTTP API of bot seats (docs/protocol.md, "Bots"): parse, delegate, answer."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.bot_runner import BotRunner, hand_to_bot, seat_bot
+from app.routes.rooms import Bearer, Service
+
+router = APIRouter(prefix="/api", tags=["bots"])
+
+Level = Annotated[str, Field(pattern="^(easy|medium|hard)$")]
+
+
+class AddBot(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    level: Level
+    seat: Annotated[int, Field(ge=0, le=3)] | None = None
+
+
+class HandToBot(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    level: Level = "medium"
+
+
+@router.post("/rooms/{room_id}/bots", status_code=201, summary="Seat a bot (host only)")
+async def add_bot(
+    room_id: str, body: AddBot, rooms: Service, token: Bearer
+) -> dict[str, Any]:
+    return await seat_bot(rooms, room_id, body.level, body.seat, token)
+
+
+@router.post(
+    "/rooms/{room_id}/seats/{seat}/bot",
+    summary="Hand a taken seat to a bot (host only), e.g. when its player left",
+)
+async def replace_with_bot(
+    room_id: str,
+    seat: int,
+    body: HandToBot,
+    request: Request,
+    rooms: Service,
+    token: Bearer,
+) -> dict[str, Any]:
+    runner: BotRunner | None = getattr(request.app.state, "bots", None)
+    return await hand_to_bot(rooms, runner, room_id, seat, body.level, token)
