@@ -171,3 +171,141 @@ class RoomPresence(Base):
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
+
+
+# --- async play (migration 0003): time control, turn webhooks, seat history ---------------
+# Rows of turn_deadlines and webhook_outbox are written by the trigger games_turn_changed,
+# in the transaction of the move; seat_history by seats_holder_changed (see 0003).
+
+
+class TimeControl(Base):
+    """A room's per-move deadline and what happens when it passes ("wait" or "bot")."""
+
+    __tablename__ = "time_controls"
+    __table_args__ = (
+        CheckConstraint("per_move_s BETWEEN 1 AND 2592000", name="per_move_s"),
+        CheckConstraint("policy IN ('wait', 'bot')", name="policy"),
+    )
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    per_move_s: Mapped[int] = mapped_column(Integer)
+    policy: Mapped[str] = mapped_column(String(8))
+    bot_level: Mapped[str | None] = mapped_column(String(16))
+
+
+class TurnDeadline(Base):
+    """When the seat to act in a game must have moved; claimed by one instance when due."""
+
+    __tablename__ = "turn_deadlines"
+    __table_args__ = (
+        Index("ix_turn_deadlines_due_at", "due_at", postgresql_where="NOT overdue"),
+        Index("ix_turn_deadlines_room_id", "room_id"),
+    )
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    version: Mapped[int] = mapped_column(Integer)
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    overdue: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    claimed_by: Mapped[str | None] = mapped_column(String(32))
+
+
+class DeadlineHandling(Base):
+    """One handling of a passed deadline: by which instance, under which policy."""
+
+    __tablename__ = "deadline_log"
+    __table_args__ = (Index("ix_deadline_log_game_id_version", "game_id", "version"),)
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    policy: Mapped[str] = mapped_column(String(8))
+    instance: Mapped[str] = mapped_column(String(32))
+    handled_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class SeatWebhook(Base):
+    """The URL the holder of a seat asked to be called on their turn."""
+
+    __tablename__ = "seat_webhooks"
+    __table_args__ = (CheckConstraint("char_length(url) <= 2048", name="url"),)
+
+    seat_id: Mapped[int] = mapped_column(
+        ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True
+    )
+    url: Mapped[str] = mapped_column(Text)
+    # The site's address as its holder reached it, for the room link in the call.
+    base_url: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class WebhookCall(Base):
+    """One "it is your turn" call owed to a seat's webhook, retried until done."""
+
+    __tablename__ = "webhook_outbox"
+    __table_args__ = (
+        UniqueConstraint(
+            "seat_id", "version", name="uq_webhook_outbox_seat_id_version"
+        ),
+        CheckConstraint(
+            "status IN ('pending', 'delivered', 'failed', 'cancelled')", name="status"
+        ),
+        Index(
+            "ix_webhook_outbox_next_attempt_at",
+            "next_attempt_at",
+            postgresql_where="status = 'pending'",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    version: Mapped[int] = mapped_column(Integer)
+    url: Mapped[str] = mapped_column(Text)
+    base_url: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(12), server_default="pending")
+    attempts: Mapped[int] = mapped_column(SmallInteger, server_default="0")
+    next_attempt_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    claimed_by: Mapped[str | None] = mapped_column(String(32))
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class SeatHolding(Base):
+    """A past holder of a seat: who, from when until when, and how it ended."""
+
+    __tablename__ = "seat_history"
+    __table_args__ = (
+        CheckConstraint("ended IN ('left', 'new_person', 'bot')", name="ended"),
+        Index("ix_seat_history_room_id", "room_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    name: Mapped[str] = mapped_column(String(24))
+    bot_level: Mapped[str | None] = mapped_column(String(16))
+    held_from: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    held_until: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    until_version: Mapped[int] = mapped_column(Integer, server_default="0")
+    ended: Mapped[str] = mapped_column(String(12))
