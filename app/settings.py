@@ -129,6 +129,46 @@ class Settings(BaseSettings):
         gt=0,
         description="Seconds the hard bot may search for one move in a room.",
     )
+    public_url: str | None = Field(
+        default=None,
+        description=(
+            "The site's address as players reach it (https://ishtar.example), for room "
+            "links in webhook calls. Unset: the address the seat's holder used."
+        ),
+    )
+    deadline_poll_s: float = Field(
+        default=1.0, gt=0, description="Seconds between looks for passed deadlines."
+    )
+    deadline_lease_s: float = Field(
+        default=120.0,
+        gt=0,
+        description="Seconds an instance holds a deadline it plays a bot on before another may.",
+    )
+    webhook_poll_s: float = Field(
+        default=1.0,
+        gt=0,
+        description="Seconds between looks for webhook calls to make.",
+    )
+    webhook_timeout_s: float = Field(
+        default=5.0, gt=0, description="Seconds one webhook call may take."
+    )
+    webhook_max_attempts: int = Field(
+        default=8,
+        ge=1,
+        description="Attempts of one webhook call before it is given up.",
+    )
+    webhook_backoff_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="Wait before the first retry of a webhook call; doubled each time (at most 1 h).",
+    )
+    webhook_allow_private: bool = Field(
+        default=False,
+        description=(
+            "Allow webhook URLs on loopback, private and link-local addresses (tests, "
+            "closed networks). Off: such URLs are refused (server-side request forgery)."
+        ),
+    )
 
     @field_validator("database_url", mode="before")
     @classmethod

@@ -33,6 +33,8 @@ export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(i
 export const takeSeat = (id, name, hostToken) =>
   request("POST", `/api/rooms/${encodeURIComponent(id)}/seats`, { body: { name }, token: hostToken });
 export const startGame = (id, token) => request("POST", `/api/rooms/${encodeURIComponent(id)}/start`, { token });
+export const addBot = (id, seat, level, token) =>
+  request("POST", `/api/rooms/${encodeURIComponent(id)}/bots`, { body: { level, seat }, token });
 export const getCatalogue = () => request("GET", "/api/catalogue");
 export const whyIllegal = (id, move, token) =>
   request("POST", `/api/rooms/${encodeURIComponent(id)}/why`, { body: { move }, token });

@@ -335,7 +335,7 @@ export class GameScreen {
     say(`${what}: your special action`, this.ix.skills.size ? "Unlock a skill on your board (2 gems), place an assistant, or pass." : "Take it or pass.");
     if (this.ix.assistant) choices.append(this.button("Place an assistant", () => this.send(this.ix.assistant), "assistant", { kbd: "A" }));
     for (const letter of this.ix.skills.keys()) {
-      const b = this.button(`Skill ${letter}`, () => this.pickSkill(letter), `skill-${letter}`);
+      const b = this.button(`${letter} · ${panels.SKILL_TITLES[letter] || "skill"}`, () => this.pickSkill(letter), `skill-${letter}`);
       b.title = this.skillText(letter);
       choices.append(b);
     }

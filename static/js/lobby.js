@@ -53,6 +53,7 @@ export class Lobby {
       if (s.seat === mySeat) li.append(el("span", "badge you", "you"));
       if (s.is_host) li.append(el("span", "badge", "host"));
       if (s.bot) li.append(el("span", "badge", `bot · ${esc(s.bot)}`));
+      if (!s.taken && this.isHost() && room.status === "open") li.append(this.botPicker(s.seat));
       if (s.taken) {
         const on = connected.has(s.seat) || s.connected;
         const dot = el("span", `dot${on ? " on" : ""}`);
@@ -63,13 +64,46 @@ export class Lobby {
     }
     const canJoin = mySeat === null && free > 0 && room.status === "open";
     $("join").hidden = !canJoin;
-    const isHost = !!api.hostToken(this.roomId) || !!this.you?.is_host;
+    const isHost = this.isHost();
     const start = $("start-btn");
     start.hidden = !isHost;
     start.disabled = free > 0;
     start.title = free > 0 ? "Waiting for every seat to be taken" : "Start the game";
     const n = this.presence?.spectators ?? room.spectators ?? 0;
     $("spectators").textContent = n ? `${n} watching` : "";
+  }
+
+  isHost() {
+    return !!api.hostToken(this.roomId) || !!this.you?.is_host;
+  }
+
+  /** The host may seat a bot on a free seat. */
+  botPicker(seat) {
+    const box = el("span", "bot-picker");
+    const select = el("select");
+    select.setAttribute("aria-label", `Bot level for seat ${seat + 1}`);
+    for (const [value, label] of [["easy", "Easy bot"], ["medium", "Medium bot"], ["hard", "Hard bot"]]) {
+      const o = el("option", "", label);
+      o.value = value;
+      if (value === "medium") o.selected = true;
+      select.append(o);
+    }
+    const b = el("button", "btn small-btn", "Seat a bot");
+    b.type = "button";
+    b.dataset.act = `bot-${seat}`;
+    b.addEventListener("click", async () => {
+      b.disabled = true;
+      this.error("");
+      try {
+        const res = await api.addBot(this.roomId, seat, select.value, api.hostToken(this.roomId) || api.seatToken(this.roomId));
+        if (res?.room) this.update(res.room);
+      } catch (err) {
+        this.error(err.message);
+        b.disabled = false;
+      }
+    });
+    box.append(select, b);
+    return box;
   }
 
   error(msg) {

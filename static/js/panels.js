@@ -35,6 +35,8 @@ export function esc(text) {
   return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+export const SKILL_TITLES = SKILL_TITLE;
+
 export function playerName(room, seat) {
   const s = room && room.seats && room.seats.find((x) => x.seat === seat);
   return (s && s.name) || `Seat ${seat + 1}`;
@@ -155,6 +157,7 @@ export function renderPlayers(box, view, ui) {
   const cards = new Map((catalogue?.tree_cards || []).map((c) => [c.card, c]));
   for (const cardInMarket of view.market) cards.set(cardInMarket.card, cardInMarket);
   const connected = new Set(presence?.connected_seats || []);
+  for (const seat of room?.seats || []) if (seat.bot) connected.add(seat.seat);
   const scores = view.scores ? new Map(view.scores.players.map((p) => [p.seat, p.total])) : null;
 
   for (const p of view.players) {
@@ -262,6 +265,7 @@ export function appendLog(box, events, view, { fresh = false } = {}) {
     if (box.querySelector(`li[data-seq="${ev.seq}"]`)) continue;
     const li = el("li", fresh ? "fresh" : "");
     li.dataset.seq = String(ev.seq);
+    if (ev.seat != null) li.dataset.seat = String(ev.seat);
     li.textContent = ev.text || `${ev.action?.type}`;
     if (ev.seat != null && colours[ev.seat]) li.style.setProperty("--pc", colours[ev.seat]);
     box.append(li);

@@ -223,3 +223,26 @@ def test_complete_game_through_the_ui(
     ana.page.click("#scores-close")
     expect(ana.page.locator("#scores")).to_be_hidden()
     ana.shot(artifacts, "final-board")
+
+
+def test_host_seats_a_bot_and_its_moves_appear(
+    new_page: Callable[..., Page], live_server: str, artifacts: Path
+) -> None:
+    ana = Gardener(new_page(), "Ana")
+    ana.create_room(live_server)
+    expect(ana.page.locator("#start-btn")).to_be_disabled()
+    ana.page.select_option(".bot-picker select", "easy")
+    ana.page.click("[data-act='bot-1']")
+    expect(ana.page.locator("#seats li.seat:not(.free)")).to_have_count(2)
+    expect(ana.page.locator("#seats")).to_contain_text("bot")
+    ana.start()
+    wait_until(ana.page, "() => window.__ishtar?.phase != null")
+    # whoever starts, the bot has played a full turn once Ana has played hers
+    for _ in range(2):
+        wait_until(ana.page, "() => window.__ishtar.mine", timeout=20000)
+        turn = ana.hook("view().turn")
+        while ana.my_turn() and ana.hook("view().turn") == turn:
+            ana.play_step()
+    wait_until(ana.page, "() => window.__ishtar.mine", timeout=20000)
+    bot_seat = 1 - ana.hook("viewer")
+    assert ana.page.locator(f"#log li[data-seat='{bot_seat}']").count() > 0
