@@ -232,6 +232,11 @@ export class GameScreen {
       const who = v.current !== null ? this.name(v.current) : "";
       const spectator = v.viewer === null || v.viewer === undefined;
       say(`${who} is ${DOING[v.phase] || "playing"}`, spectator ? "You are watching this game." : "Waiting for their move.");
+      if (v.phase === "place" && v.hand) {
+        const pic = art.tileCanvas(v.hand, v.hand.shape, 58, 46);
+        pic.title = "The tile being placed";
+        choices.append(pic);
+      }
       return;
     }
     bar.classList.add("mine");

@@ -292,8 +292,11 @@ function categoryName(k) {
 export function renderScores(table, winnerBox, tieBox, view, room) {
   const s = view.scores;
   const players = s.players;
-  const cats = [];
-  for (const p of players) for (const k of Object.keys(p.categories || {})) if (!cats.includes(k)) cats.push(k);
+  // the three main categories always; a skill row only when it scored for someone
+  const cats = ["trees", "flowers", "fountains"];
+  for (const p of players) {
+    for (const [k, v] of Object.entries(p.categories || {})) if (!cats.includes(k) && v) cats.push(k);
+  }
   const order = ["trees", "flowers", "fountains"];
   cats.sort((a, b) => {
     const ia = order.indexOf(a);
