@@ -34,6 +34,7 @@ class HardBot:
         time_limit: float | None = None,
         width: int = 8,
         horizon_turns: int | None = None,
+        rounds: int = 1,
         rollout: Greedy | None = None,
         ranker: Greedy | None = None,
     ) -> None:
@@ -41,6 +42,7 @@ class HardBot:
         self.time_limit = time_limit
         self.width = width
         self.horizon_turns = horizon_turns
+        self.rounds = rounds
         self.rollout = rollout or Greedy(place_width=3, choose_width=1)
         self.ranker = ranker or Greedy()
 
@@ -77,7 +79,12 @@ class HardBot:
             alive.sort(key=lambda i: totals[i] / counts[i], reverse=True)
             alive = alive[: max(1, len(alive) // 2)]
             rounds = max(1, rounds - 1)
-        best = max(alive, key=lambda i: totals[i] / max(1, counts[i]))
+        seen = [i for i in alive if counts[i]] or [
+            i for i in range(len(counts)) if counts[i]
+        ]
+        if not seen:  # out of time before the first playout: the ranking's favourite
+            return candidates[0]
+        best = max(seen, key=lambda i: totals[i] / counts[i])
         return candidates[best]
 
     def candidates(self, state: Any, legal: Sequence[Any], seat: int) -> list[Any]:
@@ -111,10 +118,16 @@ class HardBot:
         state = apply(state, as_action(action))
         if current_player(state) == seat:
             state = self.ranker.play_turn(state, seat, max_pay=None)
-        opponent_turns = 0
-        while (actor := current_player(state)) is not None and actor != seat:
-            opponent_turns += 1
-            if self.horizon_turns is not None and opponent_turns > self.horizon_turns:
-                break
-            state = self.rollout.play_turn(state, actor)
+        for round_ in range(self.rounds):
+            opponent_turns = 0
+            while (actor := current_player(state)) is not None and actor != seat:
+                opponent_turns += 1
+                if (
+                    self.horizon_turns is not None
+                    and opponent_turns > self.horizon_turns
+                ):
+                    break
+                state = self.rollout.play_turn(state, actor)
+            if round_ + 1 < self.rounds and current_player(state) == seat:
+                state = self.rollout.play_turn(state, seat)
         return utility(evaluate(state), seat)

@@ -37,6 +37,7 @@ class GameRecord:
     skills: list[dict[str, list[str]]]
     tree_cards: list[list[int]]
     think_ms: dict[str, list[float]] = field(default_factory=dict)
+    cpu_ms: dict[str, list[float]] = field(default_factory=dict)
 
 
 def play_game(
@@ -51,15 +52,17 @@ def play_game(
     seated = list(bots) if bots is not None else [make_bot(level) for level in levels]
     state = new_game(players, seed, first_player=first_player)
     think_ms: dict[str, list[float]] = {level: [] for level in levels}
+    cpu_ms: dict[str, list[float]] = {level: [] for level in levels}
     steps = 0
     while (seat := current_player(state)) is not None:
         if steps >= max_steps:
             raise RuntimeError(f"game {seed} did not end within {max_steps} steps")
         legal = legal_actions(state)
         view = view_for(state, seat)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         action = seated[seat].act(view, legal, derive_seed(seed, steps))
         think_ms[levels[seat]].append((time.perf_counter() - started) * 1000)
+        cpu_ms[levels[seat]].append((time.process_time() - cpu) * 1000)
         state = apply(state, action)
         steps += 1
     final = view_for(state, None)
@@ -73,4 +76,5 @@ def play_game(
         skills=[dict(p.get("skills") or {}) for p in final["players"]],
         tree_cards=[list(p.get("tree_cards") or []) for p in final["players"]],
         think_ms=think_ms,
+        cpu_ms=cpu_ms,
     )

@@ -57,6 +57,7 @@ def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:
     trials: dict[str, int] = defaultdict(int)
     points: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     think: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
     seat_wins: dict[int, float] = defaultdict(float)
     unlocked: dict[str, Counter[str]] = defaultdict(Counter)
     skill_points: dict[str, dict[str, list[float]]] = defaultdict(
@@ -93,6 +94,8 @@ def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:
                 )
         for level, values in record.think_ms.items():
             think[level].extend(values)
+        for level, values in record.cpu_ms.items():
+            cpu[level].extend(values)
         decided_by.update(deciding_categories(record))
     games = len(records)
     all_points = sum(category_totals.values()) or 1
@@ -114,6 +117,7 @@ def summarize(records: Sequence[GameRecord]) -> dict[str, Any]:
         if records
         else 0.0,
         "ms_per_move": {level: timing(values) for level, values in think.items()},
+        "cpu_ms_per_move": {level: timing(values) for level, values in cpu.items()},
         "category_share": {
             c: v / all_points for c, v in sorted(category_totals.items())
         },
