@@ -155,6 +155,14 @@ def hover_checks(who: Gardener, legal: list[dict], artifacts: Path) -> None:
     assert who.hook("rotation") == (action["rotation"] + 1) % 6
     page.keyboard.press("Shift+R")
     assert who.hook("rotation") == action["rotation"]
+    # while placing, the wheel over the board rotates the tile instead of zooming
+    page.mouse.wheel(0, 120)
+    wait_until(
+        page, "r => window.__ishtar.rotation === r", (action["rotation"] + 1) % 6
+    )
+    page.wait_for_timeout(200)
+    page.mouse.wheel(0, -120)
+    wait_until(page, "r => window.__ishtar.rotation === r", action["rotation"])
 
 
 def keyboard_turn(who: Gardener, *people: Gardener) -> None:
