@@ -23,6 +23,7 @@ from app.presence import Presence
 from app.protocol import (
     ServiceError,
     dumps,
+    error_message,
     presence_message,
     room_message,
     sync_message,
@@ -31,6 +32,7 @@ from app.protocol import (
 )
 from app.rooms import RoomService, stale_sync
 from app.store import Event, RoomRow, SeatRow
+from app.tokens import same_hash
 
 log = logging.getLogger("ishtar.hub")
 
@@ -176,6 +178,16 @@ class Hub:
             channel.task = asyncio.get_running_loop().create_task(self._run(channel))
         return channel
 
+    def _revoke(self, channel: Channel, conn: Connection) -> None:
+        """The connection's token no longer holds its seat (it left or was handed on)."""
+        channel.conns.discard(conn)
+        conn.seat, conn.number = None, None
+        error = ServiceError(
+            "bad_token", "This token holds no seat in this room any more."
+        )
+        conn.put(error_message(error))
+        conn.put(Close(4401))
+
     def _presence_changed(self, channel: Channel) -> None:
         self.presence.set_local(
             channel.room_id, (conn.number for conn in channel.conns)
@@ -256,10 +268,15 @@ class Hub:
         started = channel.status == "open" and room.status != "open"
         channel.status = room.status
         numbers = {seat.id: seat for seat in room.seats}
-        for conn in channel.conns:
-            if conn.seat is not None and conn.seat.id in numbers:
-                conn.seat = numbers[conn.seat.id]
-                conn.number = conn.seat.seat
+        for conn in list(channel.conns):
+            if conn.seat is None:
+                continue
+            fresh = numbers.get(conn.seat.id)
+            if fresh is None or not same_hash(fresh.token_hash, conn.seat.token_hash):
+                self._revoke(channel, conn)
+                continue
+            conn.seat = fresh
+            conn.number = fresh.seat
         if room.game is not None and channel.game_id is None:
             channel.game_id = room.game.id
             if channel.published < 0 or started:

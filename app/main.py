@@ -14,10 +14,11 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from app import ws
+from app.async_play import start_async_play
 from app.bot_runner import BotRunner
 from app.db import create_engine, create_sessionmaker
 from app.limits import BodyLimit
-from app.routes import bots, health, pages, rooms
+from app.routes import async_play, bots, health, pages, rooms
 from app.runtime import start_rooms
 from app.security import SecurityHeaders
 from app.settings import Settings, get_settings
@@ -44,9 +45,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             runtime.service, delay_s=settings.bot_delay_s, think_s=settings.bot_think_s
         )
         app.state.bots.start()
+        background = start_async_play(app, settings, runtime)
         try:
             yield
         finally:
+            await background.stop()
             await app.state.bots.stop()
             await runtime.stop()
             await engine.dispose()
@@ -57,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(health.router)
     app.include_router(rooms.router)
     app.include_router(bots.router)
+    app.include_router(async_play.router)
     app.include_router(pages.router)
     app.include_router(ws.router)
     rooms.install_error_handlers(app)

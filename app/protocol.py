@@ -40,6 +40,8 @@ HTTP_STATUS = {
     "rate_limited": 429,
     "internal": 500,
     "unavailable": 503,
+    "bad_webhook": 400,
+    "seat_free": 409,
 }
 
 
@@ -108,6 +110,14 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=False)
 
 
+class TimeControl(Strict):
+    """A room's per-move deadline and what happens when it passes (docs/async-play.md)."""
+
+    per_move_s: int = Field(ge=1, le=30 * 24 * 3600)
+    policy: Literal["wait", "bot"] = "wait"
+    bot: Literal["easy", "medium", "hard"] = "easy"
+
+
 class CreateRoom(Strict):
     """Body of POST /api/rooms."""
 
@@ -116,6 +126,7 @@ class CreateRoom(Strict):
     first_player: int | None = Field(default=None, ge=0, le=3)
     seat_order: Literal["random", "fixed"] = "random"
     name: Name | None = None
+    time_control: TimeControl | None = None
 
 
 class JoinSeat(Strict):

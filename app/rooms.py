@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app import tokens
+from app import clock, tokens
 from app.positions import Position, Positions, Rules
 from app.presence import Presence
 from app.protocol import (
@@ -125,9 +125,16 @@ class RoomService:
                     "connected": seat is not None
                     and (seat.bot_level is not None or number in connected),
                     "is_host": bool(seat and seat.is_host),
+                    # A seat of a started game whose person left (nobody holds its token).
+                    "left": bool(
+                        seat
+                        and room.status != "open"
+                        and seat.token_hash is None
+                        and seat.bot_level is None
+                    ),
                 }
             )
-        return {
+        status: dict[str, Any] = {
             "room_id": room.id,
             "status": room.status,
             "players": room.players,
@@ -140,6 +147,8 @@ class RoomService:
             "revision": room.revision,
             "created_at": iso(room.created_at),
         }
+        await clock.decorate(self.store.engine, room.id, status)
+        return status
 
     async def create_room(self, request: CreateRoom) -> dict[str, Any]:
         if request.first_player is not None and request.first_player >= request.players:
@@ -148,6 +157,8 @@ class RoomService:
             raise ServiceError(
                 "malformed", "A name may not contain control characters."
             )
+        if request.time_control is not None:
+            clock.check(self.rules, request.time_control)
         room_id, host_token = tokens.new_room_id(), tokens.new_token()
         await self.store.create_room(
             room_id=room_id,
@@ -157,6 +168,8 @@ class RoomService:
             seat_order=request.seat_order,
             host_token_hash=tokens.hash_token(host_token),
         )
+        if request.time_control is not None:
+            await clock.save(self.store.engine, room_id, request.time_control)
         answer: dict[str, Any] = {
             "room_id": room_id,
             "url": tokens.room_url(room_id),

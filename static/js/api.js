@@ -35,6 +35,7 @@ export const takeSeat = (id, name, hostToken) =>
 export const startGame = (id, token) => request("POST", `/api/rooms/${encodeURIComponent(id)}/start`, { token });
 export const addBot = (id, seat, level, token) =>
   request("POST", `/api/rooms/${encodeURIComponent(id)}/bots`, { body: { level, seat }, token });
+export const getView = (id, token) => request("GET", `/api/rooms/${encodeURIComponent(id)}/view`, { token });
 export const getCatalogue = () => request("GET", "/api/catalogue");
 export const whyIllegal = (id, move, token) =>
   request("POST", `/api/rooms/${encodeURIComponent(id)}/why`, { body: { move }, token });

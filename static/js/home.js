@@ -38,12 +38,7 @@ form.addEventListener("submit", async (ev) => {
   }
 });
 
-function describe(room) {
-  if (!room) return ["unknown", "gone"];
-  const names = room.seats.filter((s) => s.taken).map((s) => s.name).join(", ");
-  const label = { open: "waiting for players", playing: "in play", finished: "finished" }[room.status] || room.status;
-  return [names || "no one seated yet", label];
-}
+const STATUS = { open: "waiting for players", playing: "in play", finished: "finished" };
 
 async function showGames() {
   const rooms = api.myRooms();
@@ -54,19 +49,28 @@ async function showGames() {
     const a = document.createElement("a");
     a.href = `/r/${encodeURIComponent(r.room)}`;
     a.innerHTML = `<span><strong></strong> <span class="muted small"></span></span><span class="tag">…</span>`;
-    a.querySelector("strong").textContent = r.name ? `${r.name}’s seat` : "Room";
-    a.querySelector(".muted").textContent = r.room;
+    a.querySelector("strong").textContent = r.players ? `${r.players}-player game` : "Game";
+    a.querySelector(".muted").textContent = r.name ? `as ${r.name}` : "";
     li.append(a);
     list.append(li);
+    const tag = a.querySelector(".tag");
     api.getRoom(r.room).then(
-      (room) => {
-        const [names, label] = describe(room);
-        a.querySelector(".muted").textContent = names;
-        const tag = a.querySelector(".tag");
-        tag.textContent = label;
+      async (room) => {
+        const names = room.seats.filter((s) => s.taken).map((s) => s.name);
+        a.querySelector("strong").textContent = `${room.players}-player game`;
+        a.querySelector(".muted").textContent = names.length ? `with ${names.join(", ")}` : "";
+        tag.textContent = STATUS[room.status] || room.status;
+        const token = api.seatToken(r.room);
+        if (room.status === "playing" && token) {
+          const state = await api.getView(r.room, token).catch(() => null);
+          if (state && state.legal && state.legal.length) {
+            tag.textContent = "your turn";
+            tag.classList.add("turn");
+          }
+        }
       },
       () => {
-        a.querySelector(".tag").textContent = "no longer exists";
+        tag.textContent = "no longer exists";
         li.classList.add("muted");
       },
     );

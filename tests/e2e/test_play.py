@@ -123,6 +123,14 @@ def test_two_players_spectator_reload_and_keyboard(
     assert who.my_turn()
     expect(who.page.locator("#log li")).not_to_have_count(0)
 
+    # the home page of this browser lists the game, and says whose turn it is
+    home = who.page.context.new_page()
+    home.goto(live_server + "/")
+    expect(home.locator(f"#your-games a[href='/r/{room}']")).to_contain_text(
+        "your turn"
+    )
+    home.close()
+
     # a whole turn from the keyboard
     keyboard_turn(who, ana, bjorn)
 
