@@ -12,7 +12,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from engine import decode_action, encode_action
+from engine import decode_action, encode_action, legal_actions
 
 
 class Bot(Protocol):
@@ -52,3 +52,13 @@ def derive_seed(*parts: object) -> int:
     """A 63-bit seed from any parts (game seed, step, ...), the same on every machine."""
     digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+def playable(legal: Sequence[Any]) -> list[Any]:
+    """The actions a bot considers: all but `undo` (a bot never takes back its own steps)."""
+    return [a for a in legal if as_dict(a)["type"] != "undo"]
+
+
+def playable_actions(state: Any) -> list[Any]:
+    """`legal_actions(state)` without `undo`."""
+    return playable(legal_actions(state))

@@ -6,6 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from bots.base import playable
+
 
 class EasyBot:
     """Random legal play; the same seed gives the same choice."""
@@ -13,6 +15,7 @@ class EasyBot:
     level = "easy"
 
     def act(self, view: dict[str, Any], legal: Sequence[Any], seed: int) -> Any:
+        legal = playable(legal)
         if not legal:
             raise ValueError("no legal action to choose from")
         return legal[random.Random(seed).randrange(len(legal))]

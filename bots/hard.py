@@ -17,7 +17,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from bots.base import as_action, as_dict, derive_seed
+from bots.base import as_action, as_dict, derive_seed, playable
 from bots.evaluation import evaluate, utility
 from bots.medium import Greedy, cheapest_payments, one_cell_per_card
 from engine import apply, current_player, sample_state
@@ -47,6 +47,7 @@ class HardBot:
         self.ranker = ranker or Greedy()
 
     def act(self, view: dict[str, Any], legal: Sequence[Any], seed: int) -> Any:
+        legal = playable(legal)
         if len(legal) == 1:
             return legal[0]
         deadline = (

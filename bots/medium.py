@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bots.base import as_action, as_dict
+from bots.base import as_action, as_dict, playable, playable_actions
 from bots.board import GEM_TREE_VALUE, Board, PlacementValue
 from bots.evaluation import evaluate, utility
-from engine import apply, current_player, legal_actions, sample_state, view_for
+from engine import apply, current_player, sample_state, view_for
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ class Greedy:
 
     def best_placement(self, state: Any, seat: int, width: int) -> tuple[float, Any]:
         """The best of the `width` best-ranked placements, valued with what they open."""
-        legal = legal_actions(state)
+        legal = playable_actions(state)
         if not legal or as_dict(legal[0])["type"] not in ("place", "discard"):
             return self.value(state, seat), None
         ranked = self.rank_placements(state, legal, seat)[:width]
@@ -88,7 +88,7 @@ class Greedy:
         When the turn starts with choosing, only piles costing at most `max_pay` gems are
         looked at, and the placement found while choosing is played without a second search.
         """
-        legal = legal_actions(state)
+        legal = playable_actions(state)
         if legal and as_dict(legal[0])["type"] == "choose":
             action, after, placement = self.best_choice(state, legal, seat, max_pay)
             state = after if after is not None else apply(state, as_action(action))
@@ -96,14 +96,14 @@ class Greedy:
                 state = apply(state, as_action(placement))
         while current_player(state) == seat:
             state = apply(
-                state, as_action(self.pick(state, legal_actions(state), seat))
+                state, as_action(self.pick(state, playable_actions(state), seat))
             )
         return state
 
     def _after_place(self, state: Any, action: Any, seat: int) -> float:
         """The value of a placement, counting the best special action it opens."""
         after = apply(state, as_action(action))
-        legal = legal_actions(after) if current_player(after) == seat else []
+        legal = playable_actions(after) if current_player(after) == seat else []
         specials = [
             a for a in legal if as_dict(a)["type"] in ("assistant", "skill", "pass")
         ]
@@ -176,6 +176,7 @@ class MediumBot:
         self.policy = policy or Greedy()
 
     def act(self, view: dict[str, Any], legal: Sequence[Any], seed: int) -> Any:
+        legal = playable(legal)
         if len(legal) == 1:
             return legal[0]
         seat = view["current"]

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+import bots.base
 import bots.evaluation
 import bots.hard
 import bots.medium
@@ -66,7 +67,7 @@ def provenance(monkeypatch: pytest.MonkeyPatch) -> Provenance:
 
         return checked
 
-    for module in (bots.medium, bots.hard, bots.evaluation):
+    for module in (bots.base, bots.medium, bots.hard, bots.evaluation):
         if hasattr(module, "sample_state"):
             monkeypatch.setattr(module, "sample_state", sample)
         for name in ENGINE_CALLS:
