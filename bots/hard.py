@@ -30,7 +30,7 @@ class HardBot:
 
     def __init__(
         self,
-        playouts: int = 48,
+        playouts: int = 64,
         time_limit: float | None = None,
         width: int = 8,
         horizon_turns: int | None = None,
