@@ -1,11 +1,14 @@
 """Hard bot: determinized Monte Carlo search over the candidate actions of a step.
 
 Each candidate action is played in many determinizations of the seat's view (hidden piles and
-tree deck filled at random by `engine.sample_state`), followed by a playout with the greedy
-policy of the medium bot (bots/medium) for the rest of the seat's turn and the opponents'
-turns until the seat's next turn (the horizon), and the position reached is valued by
-bots/evaluation. Candidates are compared on the same determinizations (common random numbers)
-and thinned by successive halving, so most playouts go to the actions that matter.
+tree deck filled at random by `engine.sample_state`), followed by a playout: the rest of the
+seat's turn with the medium bot's greedy policy (bots/medium), then the opponents' turns with
+a cheaper greedy policy, up to the horizon (the start of the seat's next turn, at most two
+opponents' turns). The position reached is valued by bots/evaluation (the seat's lead over the
+best other seat). Candidates are compared on the same determinizations (common random
+numbers) and thinned by successive halving, so most playouts go to the actions that matter.
+Candidates themselves come from the medium bot's ranking: every pile, the best-valued
+placements, one payment per skill, one cell per tree card.
 
 The budget is a number of playouts (reproducible, for `simulate`), optionally capped by a time
 limit in seconds (for live rooms).
@@ -33,7 +36,7 @@ class HardBot:
         playouts: int = 64,
         time_limit: float | None = None,
         width: int = 8,
-        horizon_turns: int | None = None,
+        horizon_turns: int | None = 2,
         rounds: int = 1,
         rollout: Greedy | None = None,
         ranker: Greedy | None = None,
