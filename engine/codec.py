@@ -2,6 +2,11 @@
 
 ``encode_state`` keeps everything, hidden information and seed included: it is for the server's
 storage only; players get ``view_for``. Cells are written as axial ``[q, r]``.
+
+Format 2 adds ``"undo"`` (engine.rules.undo): ``null``, or the undoable ``steps`` as actions
+and the ``checkpoint`` state written as the fields in which it differs from the state (a few
+fields of one turn; the lists of placed tiles and tokens only grow, so for them a count of
+the state's first entries), so a snapshot stays small. Format 1 (no undo record) is still read.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from engine.geometry import geometry_for
 from engine.layout import layout_to_json, parse_layout
 from engine.state import PHASES, Action, IllegalAction, PlacedTile, PlacedToken, State
 
-STATE_FORMAT = 1
+STATE_FORMAT = 2
+READABLE_FORMATS = (1, 2)
 
 
 def encode_action(action: Action) -> dict[str, Any]:
@@ -54,6 +60,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "reserve": ("card",),
     "plant": ("card", "at"),
     "end": (),
+    "undo": (),
 }
 
 
@@ -120,6 +127,27 @@ def decode_action(data: Any) -> Action:
 
 def encode_state(state: State) -> dict[str, Any]:
     """The full state as JSON (server-side only: it includes hidden information and the seed)."""
+    data = _encode_fields(state)
+    if state.checkpoint is not None:
+        base = _encode_fields(state.checkpoint)
+        data["undo"] = {
+            "steps": [encode_action(a) for a in state.steps],
+            "checkpoint": {
+                k: len(v) if k in _GROWING and v == data[k][: len(v)] else v
+                for k, v in base.items()
+                if data[k] != v
+            },
+        }
+    else:
+        data["undo"] = None
+    return data
+
+
+_GROWING = ("placed", "tokens")
+"""Lists that only grow during a turn: a checkpoint holds the first n entries of the state's."""
+
+
+def _encode_fields(state: State) -> dict[str, Any]:
     hexes = state.geo.hexes
 
     def cell(c: int) -> list[int]:
@@ -179,11 +207,25 @@ def encode_state(state: State) -> dict[str, Any]:
 
 def decode_state(data: Mapping[str, Any]) -> State:
     """The state from ``encode_state``'s JSON; raises ValueError on another game or format."""
-    if data.get("game") != GAME or data.get("format") != STATE_FORMAT:
+    if data.get("game") != GAME or data.get("format") not in READABLE_FORMATS:
         raise ValueError(
             f"not an {GAME} state of format {STATE_FORMAT}: "
             f"game={data.get('game')!r} format={data.get('format')!r}"
         )
+    state = _decode_fields(data)
+    record = data.get("undo")
+    if not record:
+        return state
+    fields = {
+        k: data[k][:v] if k in _GROWING and isinstance(v, int) else v
+        for k, v in record["checkpoint"].items()
+    }
+    checkpoint = _decode_fields({**data, **fields})
+    steps = tuple(decode_action(a) for a in record["steps"])
+    return state.evolve(checkpoint=checkpoint, steps=steps)
+
+
+def _decode_fields(data: Mapping[str, Any]) -> State:
     if data["phase"] not in PHASES:
         raise ValueError(f"unknown phase {data['phase']!r}")
     layout = parse_layout(data["layout"])

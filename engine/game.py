@@ -1,7 +1,9 @@
 """The game as a state machine: whose turn, which actions are legal, and applying one.
 
 Each phase is handled by one module of ``engine.rules``; this module only dispatches, so the
-contract (docs/contract.md) stays the same shape for any game.
+contract (docs/contract.md) stays the same shape for any game. ``undo`` (engine.rules.undo) is
+an action of every phase: after each step the undo record is kept up to date, and a turn
+with nothing left to do ends by itself (``turn.settle``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from types import ModuleType
 from typing import Any
 
 from engine.codec import decode_action
-from engine.rules import bloom, choose, place, plant, reserve, special
+from engine.rules import bloom, choose, place, plant, reserve, special, undo
+from engine.rules.turn import settle
 from engine.setup import new_game
 from engine.state import ACTION_TYPES, Action, IllegalAction, State
 
@@ -48,13 +51,15 @@ def legal_actions(state: State) -> list[Action]:
     if state.phase == "over":
         return []
     actions: list[Action] = _STEP[state.phase].legal(state)
-    return actions
+    return actions + undo.legal(state)
 
 
 def why_illegal(state: State, action: Action) -> str | None:
     """None if ``action`` is legal now, else a sentence saying why not."""
     if state.phase == "over":
         return "the game is over"
+    if action.type == "undo":
+        return undo.reason(state)
     if action.type not in ACTION_TYPES[state.phase]:
         return f"now is the time to {_PHASE_WORDS[state.phase]}, not to {action.type}"
     reason: str | None = _STEP[state.phase].reason(state, action)
@@ -66,8 +71,15 @@ def apply(state: State, action: Action) -> State:
     reason = why_illegal(state, action)
     if reason is not None:
         raise IllegalAction(reason)
-    result: State = _STEP[state.phase].apply(state, action)
-    return result
+    return _advance(state, action)
+
+
+def _advance(state: State, action: Action) -> State:
+    """Apply a legal action: the step, its undo record, and the end of a finished turn."""
+    if action.type == "undo":
+        return undo.rewind(state, _advance)
+    after: State = _STEP[state.phase].apply(state, action)
+    return settle(undo.record(state, action, after))
 
 
 def replay(

@@ -1,11 +1,17 @@
-"""Words for clients: ``preview`` of a legal action and ``narrate`` for the game log."""
+"""Words for clients: ``preview`` of a legal action and ``narrate`` for the game log.
+
+An undo is told with the step it takes back, so everyone reading the log sees what was
+undone ("Blue took back: placed a line tile and collected 1 red gem").
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from engine.codec import encode_action
 from engine.components import BLOOMING_TOKENS, PLAYER_COLOURS, SKILLS, TILES, TREE_CARDS
-from engine.rules import choose, place
+from engine.game import apply
+from engine.rules import choose, place, undo
 from engine.rules.gems import as_counts, describe
 from engine.state import Action, State
 from engine.views import face_up_top, gems_json, tile_json
@@ -33,12 +39,27 @@ def preview(state: State, action: Action) -> dict[str, Any]:
         return {"vp": card.vp, "cost": gems_json(card.cost)}
     if action.type == "bloom":
         return {"cells": [list(h) for h in action.cells]}
+    if action.type == "undo" and state.steps:
+        last = state.steps[-1]
+        return {"undoes": encode_action(last), "text": _deed(_before_last(state), last)}
     return {}
 
 
 def narrate(state: State, action: Action) -> str:
     """One line for the game log, from the state before ``action``."""
     who = PLAYER_COLOURS[state.current].capitalize()
+    if action.type == "undo" and state.steps:
+        return f"{who} took back: {_deed(_before_last(state), state.steps[-1])}"
+    return f"{who} {_deed(state, action)}"
+
+
+def _before_last(state: State) -> State:
+    """The state before the last undoable step (what an undo leads to)."""
+    return undo.rewind(state, apply)
+
+
+def _deed(state: State, action: Action) -> str:
+    """What the current player does with ``action``, without the subject."""
     t = action.type
     if t == "choose":
         counts = as_counts(action.pay) or (0, 0, 0)
@@ -50,32 +71,30 @@ def narrate(state: State, action: Action) -> str:
             if state.can is None
             else "moved the watering can to"
         )
-        return f"{who} {verb} pile {action.pile}{paid} and took {what}"
+        return f"{verb} pile {action.pile}{paid} and took {what}"
     if t == "place" and state.hand is not None:
         shape = TILES[state.hand].shape
         gems = preview(state, action)["gems"]
         counts = (gems["purple"], gems["red"], gems["white"])
         got = "" if not any(counts) else f" and collected {describe(counts)}"
-        return f"{who} placed a {shape} tile{got}"
+        return f"placed a {shape} tile{got}"
     if t == "discard" and state.hand is not None:
-        return (
-            f"{who} could not place the {TILES[state.hand].shape} tile and discarded it"
-        )
+        return f"could not place the {TILES[state.hand].shape} tile and discarded it"
     if t == "assistant":
-        return f"{who} put an assistant on the new flowerbed"
+        return "put an assistant on the new flowerbed"
     if t == "skill" and action.skill is not None:
-        return f"{who} unlocked skill {action.skill} ({SKILLS[action.skill].text})"
+        return f"unlocked skill {action.skill} ({SKILLS[action.skill].text})"
     if t == "pass":
-        return f"{who} passed on the special action"
+        return "passed on the special action"
     if t == "bloom" and action.token is not None:
         flowers = sum(BLOOMING_TOKENS[action.token])
-        return f"{who} laid a blooming token with {flowers} flowers"
+        return f"laid a blooming token with {flowers} flowers"
     if t == "reserve" and action.card is not None:
-        return f"{who} reserved the {TREE_CARDS[action.card].name} tree card"
+        return f"reserved the {TREE_CARDS[action.card].name} tree card"
     if t == "plant" and action.card is not None:
         card = TREE_CARDS[action.card]
         article = "an" if card.name[0] in "AEIOU" else "a"
-        return f"{who} planted {article} {card.name} for {describe(card.cost)} ({card.vp} VP)"
+        return f"planted {article} {card.name} for {describe(card.cost)} ({card.vp} VP)"
     if t == "end":
-        return f"{who} ended the turn"
-    return f"{who}: {t}"
+        return "ended the turn"
+    return t

@@ -8,6 +8,11 @@ the views translate them to axial ``(q, r)``.
 Phases follow the steps of a turn (RB): ``choose`` a vegetation tile with the watering can,
 ``place`` it (collecting gems), the optional ``special`` action, ``bloom`` (after skills G/J)
 or ``reserve`` (after skill I), ``plant`` trees; ``over`` once the game has ended.
+
+Undo (engine.rules.undo): ``steps`` are the current player's steps of this turn since the
+last one that revealed hidden information, and ``checkpoint`` the state before the first of
+them; taking a step back replays ``steps[:-1]`` from the checkpoint. Both are server-side
+only, like the piles: views never show them.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ ACTION_TYPES: dict[str, tuple[str, ...]] = {
     "plant": ("plant", "end"),
     "over": (),
 }
-"""Which action types each phase accepts."""
+"""Which action types each phase accepts (``undo`` is accepted in every phase but ``over``)."""
 
 
 class IllegalAction(ValueError):
@@ -135,6 +140,10 @@ class State:
     bloom: str | None
     """During the bloom phase: "single" (skill G) or "double" (skill J)."""
     end_triggered: bool
+    checkpoint: State | None = field(default=None, repr=False)
+    """The state before the first undoable step of this turn (None: nothing to undo)."""
+    steps: tuple[Action, ...] = ()
+    """The undoable steps taken since ``checkpoint``, oldest first."""
     cache: dict[str, Any] = field(
         default_factory=dict, compare=False, repr=False, init=False
     )

@@ -2,14 +2,15 @@
 
 The card comes from the market (it must bear a tree) or is the player's reserved card; the
 exact printed gems go back to the general supply; a new market card is revealed. The turn ends
-with the ``end`` action, or by itself when nothing more can be planted.
+with the ``end`` action, or by itself when nothing more can be planted and nothing can be
+undone (``turn.settle``).
 """
 
 from __future__ import annotations
 
 from engine.components import TREE_CARDS
 from engine.rules.gems import covers, describe, minus, plus
-from engine.rules.trees import can_plant, free_grass, plantable_cards, take_from_market
+from engine.rules.trees import free_grass, plantable_cards, take_from_market
 from engine.rules.turn import end_turn
 from engine.state import Action, State, replace_at
 
@@ -72,5 +73,4 @@ def apply(state: State, action: Action) -> State:
         changes["reserved"] = replace_at(state.reserved, seat, None)
     else:
         changes.update(take_from_market(state, card))
-    after = state.evolve(**changes)
-    return after if can_plant(after) else end_turn(after)
+    return state.evolve(**changes)

@@ -32,6 +32,7 @@ def playout(players: int, seed: int, layout: str | None) -> None:
     rng = random.Random(seed)
     state = new_game(players, seed, layout)
     actions = []
+    undoable: list[object] = []  # the state before each step an undo may take back
     for step in range(MAX_STEPS):
         check_all(state)
         if step % 7 == 0:
@@ -51,6 +52,14 @@ def playout(players: int, seed: int, layout: str | None) -> None:
         after = apply(state, action)
         assert encode_state(state) == before, "apply mutated its input"
         assert decode_state(json.loads(json.dumps(encode_state(after)))) == after
+        if action.type == "undo":
+            assert after == undoable.pop(), "undo did not restore the state before"
+            assert (after.piles, after.deck) == (state.piles, state.deck)
+        elif after.steps == (*state.steps, action):
+            undoable.append(state)
+        else:
+            undoable.clear()
+        assert len(undoable) == len(after.steps)
         actions.append(encoded)
         state = after
     assert is_over(state), "game did not end within the bound"
