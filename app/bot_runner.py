@@ -164,15 +164,17 @@ class BotRunner:
         seat = room.seat(position.current)
         if seat is None or seat.bot_level not in LEVELS:
             return False
-        if self.delay_s > 0:
-            await asyncio.sleep(self.delay_s)
+        view = position.view(seat.seat)
+        delay = self.delay_s if view.get("phase") == "choose" else self.delay_s / 3
+        if delay > 0:  # a whole pause before a turn, shorter ones between its steps
+            await asyncio.sleep(delay)
         legal = [item["action"] for item in position.legal()]
         seed = derive_seed(game.game_id, position.version)
         action = await asyncio.get_running_loop().run_in_executor(
             self.executor,
             think,
             seat.bot_level,
-            position.view(seat.seat),
+            view,
             legal,
             seed,
             self.think_s,
