@@ -60,7 +60,11 @@ export class GameScreen {
     $("rotate-btn").addEventListener("click", () => this.rotate(1));
     $("scores-close").addEventListener("click", () => { $("scores").hidden = true; $("scores-open").hidden = false; });
     $("scores-open").addEventListener("click", () => { $("scores").hidden = false; $("scores-open").hidden = true; });
-    document.addEventListener("keydown", (ev) => this.onKey(ev));
+    document.addEventListener("keydown", (ev) => {
+      if (ev.key === "Tab" || ev.key === "Enter") this.keyboardUser = true;
+      this.onKey(ev);
+    });
+    document.addEventListener("pointerdown", () => { this.keyboardUser = false; });
     this.installDebugHook();
   }
 
@@ -202,6 +206,18 @@ export class GameScreen {
 
   /** The bar over the board: what to do now and the buttons for it. */
   renderActionBar() {
+    const bar0 = $("actionbar");
+    const hadFocus = bar0.contains(document.activeElement) || document.activeElement === document.body;
+    this.fillActionBar();
+    // keyboard players keep their place: focus moves to the new step's main button
+    if (this.keyboardUser && hadFocus) {
+      const onBoard = this.placing() || this.candidates().length > 0;
+      const next = onBoard ? $("board") : bar0.querySelector(".btn.primary, .choice");
+      if (next) next.focus({ preventScroll: true });
+    }
+  }
+
+  fillActionBar() {
     const v = this.view;
     const bar = $("actionbar");
     const prompt = $("prompt");
@@ -655,7 +671,8 @@ export class GameScreen {
   onKey(ev) {
     if (!this.view || ev.ctrlKey || ev.metaKey) return;
     const t = ev.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+    if (t && t.tagName === "BUTTON" && (ev.key === "Enter" || ev.key === " ")) return; // the button acts
     const k = ev.key;
     if (k === "+" || k === "=") return this.zoom(1.25);
     if (k === "-" || k === "_") return this.zoom(0.8);
