@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,6 +84,11 @@ class RoomService:
         self.positions = positions
         self.presence = presence
         self.on_commit: Callable[[str, Event], None] = lambda room_id, event: None
+        # More facts for the room status from other features (app/archive.py: the shuffle
+        # commitment and the rematch), each an async function of the room row.
+        self.status_extensions: list[
+            Callable[[RoomRow], Awaitable[dict[str, Any]]]
+        ] = []
         self._games: dict[str, GameContext] = {}
         self._colours = self._catalogue_colours()
 
@@ -148,6 +153,8 @@ class RoomService:
             "created_at": iso(room.created_at),
         }
         await clock.decorate(self.store.engine, room.id, status)
+        for extend in self.status_extensions:
+            status |= await extend(room)
         return status
 
     async def create_room(self, request: CreateRoom) -> dict[str, Any]:
