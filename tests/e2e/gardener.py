@@ -91,7 +91,8 @@ class Gardener:
             by_type.setdefault(a["type"], []).append(a)
         if "place" in by_type:
             # the fastest click: a spot in the rotation the tile already has, if any
-            here = [a for a in by_type["place"] if a["rotation"] == self.hook("rotation")]
+            rotation = self.hook("rotation")
+            here = [a for a in by_type["place"] if a["rotation"] == rotation]
             return self.rng.choice(here or by_type["place"])
         if "plant" in by_type and self.rng.random() < 0.5:
             return self.rng.choice(by_type["plant"])
