@@ -128,3 +128,56 @@ def test_sample_view_is_drawn(
     assert blue < red
     assert colours["corner"][3] == 0  # the page shows through around the boards
     page.screenshot(path=str(artifacts / "sample-view.png"))
+
+
+def test_pan_zoom_pinch_and_tap(
+    new_page: Callable[..., Page], static_server: str
+) -> None:
+    """Drag pans, the wheel zooms about the pointer, two fingers pinch, a tap hits a hex."""
+    page = new_page(width=800, height=600, has_touch=True)
+    open_harness(page, static_server, "midgame")
+    cam = "() => ({...window.__harness.cam})"
+    before = page.evaluate(cam)
+
+    page.mouse.move(400, 300)
+    page.mouse.down()
+    page.mouse.move(460, 340, steps=4)
+    page.mouse.up()
+    moved = page.evaluate(cam)
+    assert moved["x"] == pytest.approx(before["x"] + 60, abs=1)
+    assert moved["y"] == pytest.approx(before["y"] + 40, abs=1)
+    assert page.evaluate("() => window.__taps.length") == 0  # a drag is not a tap
+
+    page.mouse.wheel(0, -300)
+    page.wait_for_timeout(50)
+    assert page.evaluate(cam)["k"] > moved["k"]
+
+    k = page.evaluate(cam)["k"]
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, points: list[tuple[int, int]]) -> None:
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {
+                "type": kind,
+                "touchPoints": [
+                    {"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)
+                ],
+            },
+        )
+
+    touch("touchStart", [(350, 300), (450, 300)])
+    for d in range(1, 6):
+        touch("touchMove", [(350 - 10 * d, 300), (450 + 10 * d, 300)])
+    touch("touchEnd", [])
+    assert page.evaluate(cam)["k"] == pytest.approx(k * 2, rel=0.1)
+
+    page.evaluate("() => window.__harness.fit()")
+    cell = page.evaluate(
+        "() => { const c = [...window.__harness.cells.values()][40]; return [c.q, c.r]; }"
+    )
+    x, y = page.evaluate(
+        "c => { const [x, y] = window.__harness.hexToClient(c); return [x, y]; }", cell
+    )
+    page.mouse.click(x, y)
+    assert page.evaluate("() => window.__taps") == [cell]
