@@ -24,7 +24,7 @@ _find_python() {
 }
 
 ensure_env() {
-    local want="$1" python stamp hash have=""
+    local want="$1" python stamp hash have="" have_hash=""
     stamp="$VENV/.ishtar-installed"
     hash="$(cksum <"$ROOT/pyproject.toml" | tr ' ' -)"
     [ -f "$stamp" ] && read -r have_hash have <"$stamp" || true
@@ -38,6 +38,8 @@ ensure_env() {
         "$python" -m venv "$VENV"
     fi
     local target="."
+    # A venv that had the dev tools keeps them through a reinstall.
+    [ "$have" = dev ] && want=dev
     [ "$want" = dev ] && target=".[dev]"
     echo "==> installing $target into $VENV"
     (cd "$ROOT" && "$VENV/bin/python" -m pip install --disable-pip-version-check --no-compile -q -e "$target")
