@@ -1,4 +1,4 @@
-"""The `ishtar` command: `ishtar serve`, `ishtar db ...`.
+"""The `ishtar` command: `ishtar serve`, `ishtar db ...`, `ishtar simulate`, `ishtar verify`.
 
 Each subcommand is one small `register_*` function that adds its parser and sets
 ``handler`` to a function taking the parsed arguments and returning an exit code. To add a
@@ -21,6 +21,7 @@ from typing import Any
 from app import migrate
 from app.embedded import EmbeddedPostgres, EmbeddedPostgresError
 from app.settings import Settings, get_settings
+from app.verify import register_verify
 from bots.simulate import register_simulate
 
 log = logging.getLogger("ishtar")
@@ -181,7 +182,12 @@ def db_revision(args: argparse.Namespace) -> int:
 
 # -- entry point ----------------------------------------------------------------------------
 
-COMMANDS: list[Register] = [register_serve, register_db, register_simulate]
+COMMANDS: list[Register] = [
+    register_serve,
+    register_db,
+    register_simulate,
+    register_verify,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -56,20 +57,32 @@ class RateLimits:
 
 
 class BodyLimit:
-    """ASGI middleware: refuse request bodies over `max_bytes` under `prefix` with 413."""
+    """ASGI middleware: refuse request bodies over `max_bytes` under `prefix` with 413.
 
-    def __init__(self, app: ASGIApp, max_bytes: int, prefix: str = "/api/") -> None:
+    `larger` names paths that take bigger bodies, with their own limit (the upload of a
+    game record).
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        prefix: str = "/api/",
+        larger: Mapping[str, int] | None = None,
+    ) -> None:
         self.app, self.max_bytes, self.prefix = app, max_bytes, prefix
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or not scope["path"].startswith(self.prefix):
             await self.app(scope, receive, send)
             return
+        max_bytes = self.larger.get(scope["path"], self.max_bytes)
         for name, value in scope["headers"]:
             if name == b"content-length" and (
-                not value.isdigit() or int(value) > self.max_bytes
+                not value.isdigit() or int(value) > max_bytes
             ):
-                await self._refuse(send)
+                await self._refuse(send, max_bytes)
                 return
         seen = 0
         too_large = False
@@ -79,7 +92,7 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
+                if seen > max_bytes:
                     too_large = True
                     raise ServiceError("too_large", "The request body is too large.")
             return message
@@ -89,12 +102,12 @@ class BodyLimit:
         except ServiceError:
             if not too_large:
                 raise
-            await self._refuse(send)
+            await self._refuse(send, max_bytes)
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, send: Send, max_bytes: int) -> None:
         body = dumps(
             ServiceError(
-                "too_large", f"The request body is over {self.max_bytes} bytes."
+                "too_large", f"The request body is over {max_bytes} bytes."
             ).body()
         ).encode()
         await send(

@@ -14,11 +14,12 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from app import ws
+from app.archive import MAX_RECORD_BYTES
 from app.async_play import start_async_play
 from app.bot_runner import BotRunner
 from app.db import create_engine, create_sessionmaker
 from app.limits import BodyLimit
-from app.routes import async_play, bots, health, pages, rooms
+from app.routes import async_play, bots, health, pages, records, rooms
 from app.runtime import start_rooms
 from app.security import SecurityHeaders
 from app.settings import Settings, get_settings
@@ -41,6 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
         runtime = await start_rooms(app, settings, engine)
+        records.install(app, engine)
         app.state.bots = BotRunner(
             runtime.service, delay_s=settings.bot_delay_s, think_s=settings.bot_think_s
         )
@@ -61,10 +63,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(rooms.router)
     app.include_router(bots.router)
     app.include_router(async_play.router)
+    app.include_router(records.router)
     app.include_router(pages.router)
     app.include_router(ws.router)
     rooms.install_error_handlers(app)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_message_bytes)
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=settings.max_message_bytes,
+        larger={"/api/records": MAX_RECORD_BYTES},
+    )
     if settings.static_dir.is_dir():
         app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
     return app

@@ -309,3 +309,50 @@ class SeatHolding(Base):
     )
     until_version: Mapped[int] = mapped_column(Integer, server_default="0")
     ended: Mapped[str] = mapped_column(String(12))
+
+
+class Rematch(Base):
+    """The rematch of a finished room: a new room with the same players (app/rematch.py)."""
+
+    __tablename__ = "rematches"
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    rematch_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), unique=True
+    )
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class RematchSeat(Base):
+    """Which seat of a rematch an old seat became (seat numbers change at the start)."""
+
+    __tablename__ = "rematch_seats"
+
+    old_seat_id: Mapped[int] = mapped_column(
+        ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True
+    )
+    new_seat_id: Mapped[int] = mapped_column(
+        ForeignKey("seats.id", ondelete="CASCADE"), unique=True
+    )
+
+
+class ImportedRecord(Base):
+    """A game record uploaded to be viewed as a replay (docs/records.md).
+
+    The id is taken from the SHA-256 of the record's canonical JSON, so importing the same
+    record twice gives the same link; `body` is the record as JSON text, kept as it came.
+    """
+
+    __tablename__ = "game_records"
+    __table_args__ = (CheckConstraint("char_length(id) = 16", name="id"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    body: Mapped[str] = mapped_column(Text)
+    moves: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )

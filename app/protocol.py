@@ -42,6 +42,10 @@ HTTP_STATUS = {
     "unavailable": 503,
     "bad_webhook": 400,
     "seat_free": 409,
+    "unknown_record": 404,
+    "no_such_move": 404,
+    "game_not_over": 409,
+    "bad_record": 422,
 }
 
 

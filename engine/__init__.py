@@ -25,7 +25,8 @@ from engine.setup import new_game
 from engine.state import Action, IllegalAction, State
 from engine.views import view_for
 
-ENGINE_VERSION = "1.0.0"
+ENGINE_VERSION = "1.1.0"
+"""1.1.0: undo (state format 2; a turn with something to undo waits for ``end``)."""
 
 __all__ = [
     "ENGINE_VERSION",

@@ -1,0 +1,243 @@
+"""The game record: a versioned JSON document of one game, and how to check one by replaying.
+
+A record holds what is needed to replay the game and to verify its shuffle (docs/records.md):
+the players (names, colours), the set-up given to the engine, the layout it drew, the
+SHA-256 commitment of the seed published at the start, the seed itself once the game is
+over, every move of the log with its line of text, and the final scores. Checking a record
+re-runs the set-up from the seed, compares the commitment, and replays every move with the
+engine, comparing the log lines and the scores: a record that passes is the game that was
+played, whoever stored it. This module is pure: no database, no HTTP.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.positions import Rules
+
+RECORD_FORMAT = "ishtar-online/record"
+RECORD_VERSION = 1
+READABLE_VERSIONS = (1,)
+STATUSES = ("playing", "finished")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or does not replay; `reason` says why, for people."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def seed_commitment(seed: int) -> str:
+    """SHA-256 (hex) of the seed written in decimal ASCII: ``sha256(str(seed))``.
+
+    >>> seed_commitment(42)
+    '73475cb40a568e8da8a045ced110137e159f890ac4da883b6b17dc651b3a8049'
+    """
+    return hashlib.sha256(str(seed).encode("ascii")).hexdigest()
+
+
+def build_record(
+    rules: Rules,
+    *,
+    room_id: str,
+    engine_version: str,
+    players: Sequence[Mapping[str, Any]],
+    setup: Mapping[str, Any],
+    seed: int,
+    moves: Sequence[Mapping[str, Any]],
+    started_at: str | None,
+    finished_at: str | None,
+    layout: Any,
+    result: Any,
+) -> dict[str, Any]:
+    """The record of a game; the seed is written only when the game is over."""
+    finished = finished_at is not None
+    return {
+        "format": RECORD_FORMAT,
+        "format_version": RECORD_VERSION,
+        "game": getattr(rules, "GAME", None),
+        "engine_version": engine_version,
+        "room_id": room_id,
+        "status": "finished" if finished else "playing",
+        "players": [dict(p) for p in players],
+        "setup": {
+            "players": setup["players"],
+            "layout": setup.get("layout"),
+            "first_player": setup.get("first_player"),
+        },
+        "layout": layout,
+        "seed_sha256": seed_commitment(seed),
+        "seed": seed if finished else None,
+        "version": len(moves),
+        "moves": [dict(m) for m in moves],
+        "result": result if finished else None,
+        "started_at": started_at,
+        "finished_at": finished_at,
+    }
+
+
+@dataclass
+class Replayed:
+    """A record checked by replaying it: the state after every move (index = version)."""
+
+    record: dict[str, Any]
+    states: list[Any]
+    warnings: list[str] = field(default_factory=list)
+
+
+def check_record(rules: Rules, record: Any, *, require_seed: bool = True) -> Replayed:
+    """Replay ``record`` with the engine; RecordError with the first thing that is wrong."""
+    if not isinstance(record, dict):
+        raise RecordError("A game record is a JSON object.")
+    if record.get("format") != RECORD_FORMAT:
+        raise RecordError(
+            f"This is not a game record: its format is not {RECORD_FORMAT!r}."
+        )
+    version = record.get("format_version")
+    if version not in READABLE_VERSIONS:
+        raise RecordError(
+            f"Record format version {version!r} is not supported "
+            f"(this server reads {', '.join(map(str, READABLE_VERSIONS))})."
+        )
+    game = getattr(rules, "GAME", None)
+    if record.get("game") != game:
+        raise RecordError(
+            f"This is a record of {record.get('game')!r}, not of {game!r}."
+        )
+    warnings = []
+    engine_version = getattr(rules, "ENGINE_VERSION", None)
+    if record.get("engine_version") != engine_version:
+        warnings.append(
+            f"The game was played with engine {record.get('engine_version')!r}; "
+            f"it is replayed with engine {engine_version!r}."
+        )
+    status = record.get("status")
+    if status not in STATUSES:
+        raise RecordError("The record's status must be 'playing' or 'finished'.")
+    setup = _setup(record)
+    _players(record, setup["players"])
+    seed = record.get("seed")
+    if seed is None:
+        if require_seed:
+            raise RecordError(
+                "This record has no seed: the game was still in progress when it was "
+                "exported, and the seed is revealed only at the end. Export it again "
+                "once the game is over."
+            )
+        raise RecordError("Without its seed a record cannot be replayed.")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RecordError("The seed must be a whole number.")
+    if record.get("seed_sha256") != seed_commitment(seed):
+        raise RecordError(
+            "The seed does not match the SHA-256 commitment published at the start "
+            f"(sha256({seed}) = {seed_commitment(seed)}, the record says "
+            f"{record.get('seed_sha256')!r})."
+        )
+    if status == "finished" and not record.get("finished_at"):
+        warnings.append("The record is finished but has no finishing time.")
+    states = _replay(rules, record, setup, seed)
+    return Replayed(record=record, states=states, warnings=warnings)
+
+
+def _setup(record: Mapping[str, Any]) -> dict[str, Any]:
+    setup = record.get("setup")
+    if not isinstance(setup, dict):
+        raise RecordError("The record has no set-up.")
+    players = setup.get("players")
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or not 1 <= players <= 8
+    ):
+        raise RecordError("The set-up must say how many players there are.")
+    first = setup.get("first_player")
+    if first is not None and (
+        isinstance(first, bool)
+        or not isinstance(first, int)
+        or not 0 <= first < players
+    ):
+        raise RecordError("The set-up's first player must be one of the seats.")
+    return {"players": players, "layout": setup.get("layout"), "first_player": first}
+
+
+def _players(record: Mapping[str, Any], count: int) -> None:
+    players = record.get("players")
+    if not isinstance(players, list) or len(players) != count:
+        raise RecordError(f"The record must list the {count} players.")
+    for number, player in enumerate(players):
+        if not isinstance(player, dict) or player.get("seat") != number:
+            raise RecordError(f"Player {number} of the record is not seat {number}.")
+        name = player.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 64:
+            raise RecordError(f"Seat {number} has no name.")
+
+
+def _replay(
+    rules: Rules, record: Mapping[str, Any], setup: Mapping[str, Any], seed: int
+) -> list[Any]:
+    try:
+        state = rules.new_game(
+            setup["players"], seed, setup["layout"], setup["first_player"]
+        )
+    except (ValueError, TypeError, KeyError) as error:
+        raise RecordError(f"The set-up cannot be re-run: {error}") from None
+    layout = record.get("layout")
+    if layout is not None:
+        drawn = rules.view_for(state, None).get("layout")
+        if drawn != layout:
+            raise RecordError(
+                "The layout of the record is not the one the set-up draws from its seed."
+            )
+    moves = record.get("moves")
+    if not isinstance(moves, list):
+        raise RecordError("The record has no list of moves.")
+    if record.get("version") != len(moves):
+        raise RecordError(
+            f"The record says version {record.get('version')!r} but has {len(moves)} moves."
+        )
+    states = [state]
+    for seq, move in enumerate(moves, start=1):
+        state = _step(rules, state, seq, move)
+        states.append(state)
+    over = bool(rules.is_over(state))
+    if record.get("status") == "finished":
+        if not over:
+            raise RecordError(
+                "The record says the game is over, but its moves do not end it."
+            )
+        if record.get("result") != rules.final_scores(state):
+            raise RecordError(
+                "The final scores of the record are not those of the replay."
+            )
+    elif over:
+        raise RecordError(
+            "The record says the game is in progress, but its moves end it."
+        )
+    return states
+
+
+def _step(rules: Rules, state: Any, seq: int, move: Any) -> Any:
+    if not isinstance(move, dict) or move.get("seq") != seq:
+        raise RecordError(f"Move {seq} is missing or out of order.")
+    if move.get("seat") != rules.current_player(state):
+        raise RecordError(
+            f"Move {seq} is played by seat {move.get('seat')!r}, but it was seat "
+            f"{rules.current_player(state)!r}'s turn."
+        )
+    try:
+        action = rules.decode_action(move.get("action"))
+        text = str(rules.narrate(state, action))
+        after = rules.apply(state, action)
+    except ValueError as error:
+        reason = getattr(error, "reason", None) or str(error)
+        raise RecordError(f"Move {seq} is not legal: {reason}.") from None
+    if "text" in move and move["text"] != text:
+        raise RecordError(
+            f"Move {seq}: the log says {move['text']!r}, the replay says {text!r}."
+        )
+    return after

@@ -1,0 +1,122 @@
+"""Replays, game records and rematches over HTTP (docs/protocol.md "Replays, records and
+rematch", docs/records.md), and the replay pages: parse, delegate, answer.
+
+`install(app, engine)` builds the services in the app's lifespan, once the rooms service is
+up, and adds the shuffle commitment and the rematch to the room status.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, FastAPI, HTTPException, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.archive import Archive
+from app.record_store import RecordStore
+from app.rematch import Rematches
+from app.routes.pages import ROOM_ID, templates
+from app.routes.rooms import Bearer, limit
+
+router = APIRouter(tags=["records"])
+
+Move = Annotated[int | None, Query(ge=0, description="a move number; none: the latest")]
+
+
+def install(app: FastAPI, engine: AsyncEngine) -> None:
+    """Create the archive and rematch services on ``app.state`` (after the rooms service)."""
+    store = RecordStore(engine)
+    archive = Archive(store, app.state.rooms)
+    app.state.archive = archive
+    app.state.rematches = Rematches(store, app.state.rooms)
+    app.state.rooms.status_extensions.append(archive.status_facts)
+
+
+def _archive(request: Request) -> Archive:
+    archive: Archive = request.app.state.archive
+    return archive
+
+
+# --- API --------------------------------------------------------------------------------------
+
+
+@router.get("/api/rooms/{room_id}/record", summary="The game record (seed once over)")
+async def room_record(
+    room_id: str, request: Request, download: bool = False
+) -> JSONResponse:
+    record = await _archive(request).record(room_id)
+    headers = {}
+    if download:
+        name = f"ishtar-{room_id}-{record['version']}.json"
+        headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return JSONResponse(record, headers=headers)
+
+
+@router.get("/api/rooms/{room_id}/replay", summary="The public view after a move")
+async def room_replay(
+    room_id: str, request: Request, move: Move = None
+) -> dict[str, Any]:
+    return await _archive(request).room_view(room_id, move)
+
+
+@router.post("/api/records", status_code=201, summary="Import a game record")
+async def import_record(
+    request: Request, record: Annotated[Any, Body()]
+) -> dict[str, Any]:
+    limit(request, "rooms", request.client.host if request.client else "?")
+    return await _archive(request).import_record(record)
+
+
+@router.get("/api/records/{record_id}", summary="An imported game record")
+async def imported_record(record_id: str, request: Request) -> dict[str, Any]:
+    return await _archive(request).imported(record_id)
+
+
+@router.get("/api/records/{record_id}/replay", summary="An imported game after a move")
+async def imported_replay(
+    record_id: str, request: Request, move: Move = None
+) -> dict[str, Any]:
+    return await _archive(request).imported_view(record_id, move)
+
+
+@router.post(
+    "/api/rooms/{room_id}/rematch", summary="Rematch: your seat in the new room"
+)
+async def rematch(room_id: str, request: Request, token: Bearer) -> dict[str, Any]:
+    rematches: Rematches = request.app.state.rematches
+    return await rematches.rematch(room_id, token)
+
+
+# --- pages ------------------------------------------------------------------------------------
+
+
+@router.get("/r/{room_id}/replay", response_class=HTMLResponse, include_in_schema=False)
+async def replay_page(request: Request, room_id: str) -> HTMLResponse:
+    if not ROOM_ID.match(room_id):
+        raise HTTPException(status_code=404, detail="No such room")
+    return templates(request).TemplateResponse(
+        request,
+        "replay.html",
+        {"page": "replay", "source": "room", "source_id": room_id},
+    )
+
+
+@router.get("/records", response_class=HTMLResponse, include_in_schema=False)
+async def records_page(request: Request) -> HTMLResponse:
+    return templates(request).TemplateResponse(
+        request, "records.html", {"page": "records"}
+    )
+
+
+@router.get(
+    "/records/{record_id}", response_class=HTMLResponse, include_in_schema=False
+)
+async def record_page(request: Request, record_id: str) -> HTMLResponse:
+    if not ROOM_ID.match(record_id):
+        raise HTTPException(status_code=404, detail="No such record")
+    return templates(request).TemplateResponse(
+        request,
+        "replay.html",
+        {"page": "replay", "source": "record", "source_id": record_id},
+    )
