@@ -12,14 +12,16 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from bots.board import GEM_TREE_VALUE
+from bots.board import GEM_TREE_VALUE, Board, Cell, neighbours
 from engine import catalogue, final_scores, view_for
 
 SKILL_A_VALUE: dict[str, float] = {"purple": 1.0, "red": 2.0, "white": 3.0}
 UPPER_OF: dict[str, str] = {"F": "A", "G": "B", "H": "C", "I": "D", "J": "E"}
 ASSISTANT_VALUE = 3.0
 CARPET_ASSISTANT_VALUE = 0.3
-UPPER_HOPE = 2.0
+UPPER_HOPE = 1.0
+UPPER_CHANCE_PER_TURN = 0.2
+UPPER_CHANCE_CAP = 0.7
 CAN_DISCOUNT_PER_TURN = 0.4
 RESERVED_SHARE = 0.6
 TURN_PHASES = ("choose", "place", "special", "bloom", "reserve", "plant")
@@ -72,8 +74,11 @@ def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
     phase = view["phase"]
     trees_left = int(view.get("trees_left", 0)) + len(view.get("market", []))
     vp_of = card_vp()
+    board = _LazyBoard(view)
     result: list[float] = []
-    for player, score in zip(view["players"], scores["players"]):
+    by_seat = {int(p["seat"]): p for p in scores["players"]}
+    for player in view["players"]:
+        score = by_seat[int(player["seat"])]
         seat = int(player["seat"])
         mine = seat_future_turns(view, seat, future)
         in_turn = seat == current and phase in TURN_PHASES
@@ -96,9 +101,12 @@ def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
                 * CARPET_ASSISTANT_VALUE
                 * min(1.0, icons / 3)
             )
+        hope = min(UPPER_CHANCE_CAP, UPPER_CHANCE_PER_TURN * mine)
         for lower, upper in UPPER_OF.items():
-            if lower in skills and upper not in skills:
-                value += UPPER_HOPE * min(1.0, mine / 3)
+            if lower in skills and upper not in skills and hope > 0:
+                value += hope * (
+                    UPPER_HOPE + upper_if_unlocked(upper, player, score, board)
+                )
         if "F" in skills:
             value += CAN_DISCOUNT_PER_TURN * mine
         reserved = player.get("reserved")
@@ -106,6 +114,49 @@ def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
             value += RESERVED_SHARE * vp_of.get(int(reserved), 6) * gem_factor
         result.append(value)
     return result
+
+
+class _LazyBoard:
+    """The board of a view, read only if some seat's upper skill needs it."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        self._board: Board | None = None
+        self._tablets: list[Cell] | None = None
+
+    @property
+    def board(self) -> Board:
+        if self._board is None:
+            self._board = Board.from_view(self.view)
+        return self._board
+
+    @property
+    def tablets(self) -> list[Cell]:
+        if self._tablets is None:
+            self._tablets = [
+                (c["q"], c["r"]) for c in self.view["cells"] if c["terrain"] == "tablet"
+            ]
+        return self._tablets
+
+
+def upper_if_unlocked(
+    upper: str, player: dict[str, Any], score: dict[str, Any], lazy: _LazyBoard
+) -> float:
+    """What an upper skill would score for a seat if the game ended now with it unlocked."""
+    seat = int(player["seat"])
+    if upper == "A":
+        return float(sum(SKILL_A_VALUE[c] * n for c, n in player["gems"].items()))
+    if upper == "C":
+        return 3.0 * len(score.get("fountains", []))
+    if upper == "D":
+        return 2.0 * (int(player.get("trees_planted", 0)) + 2)
+    board = lazy.board
+    mine = [bed for bed in board.beds if bed.owner == seat]
+    if upper == "E":
+        return float(sum(len(bed.cells) for bed in mine))
+    cells = set().union(*(bed.cells for bed in mine)) if mine else set()
+    near = sum(1 for t in lazy.tablets if any(n in cells for n in neighbours(t)))
+    return 2.0 * near
 
 
 def utility(values: list[float], seat: int) -> float:
