@@ -29,6 +29,7 @@ class Gardener:
     page: Page
     name: str
     rng: random.Random = field(default_factory=lambda: random.Random(5))
+    touch: bool = False  # a phone: tap to preview a spot, tap it again to place
 
     # ---- lobby ---------------------------------------------------------------------------
 
@@ -131,9 +132,15 @@ class Gardener:
                 if self.hook("rotation") == action["rotation"]:
                     break
                 page.keyboard.press("r")
-            x, y = page.evaluate("a => window.__ishtar.placePoint(a)", action)
-            page.mouse.move(x, y)
-            page.mouse.click(x, y)
+            if self.touch:
+                page.locator("#board").scroll_into_view_if_needed()
+                x, y = page.evaluate("a => window.__ishtar.placePoint(a)", action)
+                page.touchscreen.tap(x, y)
+                page.touchscreen.tap(x, y)
+            else:
+                x, y = page.evaluate("a => window.__ishtar.placePoint(a)", action)
+                page.mouse.move(x, y)
+                page.mouse.click(x, y)
         elif kind == "discard":
             page.click("[data-act='discard']")
         elif kind in ("assistant", "pass", "end"):

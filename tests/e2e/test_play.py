@@ -17,10 +17,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def seat_two(
-    new_page: Callable[..., Page], live_server: str
+    new_page: Callable[..., Page], live_server: str, phone: bool = False
 ) -> tuple[Gardener, Gardener, str]:
+    """Ana creates a 2-player room and Björn joins it (on a phone if `phone`)."""
     ana = Gardener(new_page(), "Ana")
-    bjorn = Gardener(new_page(), "Björn")
+    if phone:
+        page = new_page(width=390, height=844, is_mobile=True, has_touch=True)
+        bjorn = Gardener(page, "Björn", touch=True)
+    else:
+        bjorn = Gardener(new_page(), "Björn")
     room = ana.create_room(live_server)
     bjorn.join(live_server, room)
     expect(ana.page.locator("#seats li.seat:not(.free)")).to_have_count(2)
@@ -46,7 +51,7 @@ def test_two_players_spectator_reload_and_keyboard(
     expect(home.locator("#create")).to_be_visible()
     home.screenshot(path=str(artifacts / "home.png"))
 
-    ana, bjorn, room = seat_two(new_page, live_server)
+    ana, bjorn, room = seat_two(new_page, live_server, phone=True)
     ana.shot(artifacts, "lobby")
     expect(ana.page.locator("#start-btn")).to_be_visible()
     expect(bjorn.page.locator("#start-btn")).to_be_hidden()
@@ -72,6 +77,7 @@ def test_two_players_spectator_reload_and_keyboard(
         who.play_step()
     assert hovered
     ana.shot(artifacts, "game-player")
+    bjorn.shot(artifacts, "phone-player")
 
     # a spectator sees the public game, no controls, and the next move within a second
     watcher = Gardener(new_page(), "Watcher")
