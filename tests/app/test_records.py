@@ -17,8 +17,8 @@ import httpx
 import pytest
 
 from app import cli
-from app.settings import Settings
 from app.gamerecord import RECORD_FORMAT, seed_commitment
+from app.settings import Settings
 from tests.app.clients import bearer, open_room
 from tests.app.conftest import GAMES, ISHTAR
 
