@@ -63,6 +63,8 @@ async def test_create_a_room_and_take_seats(http: httpx.AsyncClient) -> None:
         "taken": True,
         "connected": False,
         "is_host": True,
+        "left": False,
+        "overdue": False,
     }
     bo = await http.post(f"/api/rooms/{room_id}/seats", json={"name": "渤海"})
     assert bo.json()["seat"] == 0, "the lowest free seat"

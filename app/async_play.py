@@ -1,0 +1,57 @@
+"""The background work of play between sessions, in one server process.
+
+`start_async_play` starts, in the app's lifespan, this instance's `DeadlineWatch` (passed
+deadlines) and `WebhookCourier` (turn webhooks). Neither keeps anything that matters in
+memory: both claim their work from PostgreSQL with FOR UPDATE SKIP LOCKED, so any number
+of instances share it, and an instance that stops or dies leaves nothing undone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fastapi import FastAPI
+
+from app.deadlines import DeadlineWatch
+from app.limits import RateLimits
+from app.runtime import RoomsRuntime
+from app.settings import Settings
+from app.webhooks import WebhookCourier
+
+
+@dataclass
+class AsyncPlay:
+    deadlines: DeadlineWatch
+    courier: WebhookCourier
+
+    async def stop(self) -> None:
+        await self.deadlines.stop()
+        await self.courier.stop()
+
+
+def start_async_play(
+    app: FastAPI, settings: Settings, rooms: RoomsRuntime
+) -> AsyncPlay:
+    """Start the deadline watch and the webhook courier of this instance."""
+    deadlines = DeadlineWatch(
+        rooms.service,
+        rooms.instance,
+        poll_s=settings.deadline_poll_s,
+        lease_s=settings.deadline_lease_s,
+        think_s=settings.bot_think_s,
+    )
+    courier = WebhookCourier(
+        rooms.service.store.engine,
+        rooms.instance,
+        poll_s=settings.webhook_poll_s,
+        timeout_s=settings.webhook_timeout_s,
+        max_attempts=settings.webhook_max_attempts,
+        backoff_s=settings.webhook_backoff_s,
+        allow_private=settings.webhook_allow_private,
+    )
+    app.state.rate_limits["my_games"] = RateLimits(5.0, 20.0)
+    deadlines.start()
+    courier.start()
+    background = AsyncPlay(deadlines, courier)
+    app.state.async_play = background
+    return background

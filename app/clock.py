@@ -1,0 +1,77 @@
+"""A room's time control and its clock, as shown in the room status.
+
+The time control (`per_move_s`, `policy`, `bot`) is set once, when the room is created.
+The clock (which seat must act on which version, by when, and whether it is overdue) is
+one row of ``turn_deadlines``, written by the trigger ``games_turn_changed`` in the
+transaction of each move; `app.deadlines` handles the deadlines that pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.protocol import ServiceError, TimeControl
+from app.store import iso
+
+
+def check(rules: Any, control: TimeControl) -> None:
+    """Refuse a time control this server cannot honour (a bot policy without bots)."""
+    if control.policy == "bot" and getattr(rules, "GAME", None) != "ishtar":
+        raise ServiceError("malformed", "Bots play only Ishtar: choose policy 'wait'.")
+
+
+async def save(engine: AsyncEngine, room_id: str, control: TimeControl) -> None:
+    async with engine.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO time_controls (room_id, per_move_s, policy, bot_level)"
+                " VALUES (:room, :seconds, :policy, :bot)"
+            ),
+            {
+                "room": room_id,
+                "seconds": control.per_move_s,
+                "policy": control.policy,
+                "bot": control.bot if control.policy == "bot" else None,
+            },
+        )
+
+
+async def decorate(engine: AsyncEngine, room_id: str, status: dict[str, Any]) -> None:
+    """Add the room's time control and clock to its status (docs/async-play.md)."""
+    async with engine.connect() as conn:
+        row = (
+            await conn.execute(
+                text(
+                    "SELECT t.per_move_s, t.policy, t.bot_level, d.seat, d.version,"
+                    " d.due_at, d.overdue FROM time_controls t"
+                    " LEFT JOIN turn_deadlines d ON d.room_id = t.room_id"
+                    " WHERE t.room_id = :room"
+                ),
+                {"room": room_id},
+            )
+        ).one_or_none()
+    overdue_seat = None
+    if row is None:
+        status["time_control"] = status["clock"] = None
+    else:
+        status["time_control"] = {
+            "per_move_s": row.per_move_s,
+            "policy": row.policy,
+            "bot": row.bot_level,
+        }
+        status["clock"] = (
+            None
+            if row.seat is None
+            else {
+                "seat": row.seat,
+                "version": row.version,
+                "due_at": iso(row.due_at),
+                "overdue": row.overdue,
+            }
+        )
+        overdue_seat = row.seat if row.overdue else None
+    for seat in status.get("seats", []):
+        seat["overdue"] = seat["seat"] == overdue_seat

@@ -1,0 +1,368 @@
+"""Turn webhooks: a seat's holder may give a URL that is called when it becomes their turn.
+
+Setting one (`PUT /api/rooms/{id}/webhook`, with the seat's token) stores it in
+``seat_webhooks``. The trigger ``games_turn_changed`` (migration 0003) inserts one row into
+``webhook_outbox`` in the very transaction of the move that hands the turn to that seat, so
+no turn is forgotten by a crash and none is announced that did not happen. Every instance
+runs a `WebhookCourier` that claims due rows with ``FOR UPDATE SKIP LOCKED`` and a lease,
+posts them, and records the outcome: delivered, retried later with exponential backoff
+(network errors, timeouts, 408, 425, 429, 5xx), or failed (any other answer, or too many
+attempts). A call whose turn has passed meanwhile is cancelled instead of sent late. An
+instance that dies mid-call leaves its lease to expire and another retries: delivery is
+at least once, and each call carries an ``X-Ishtar-Delivery`` id for receivers to dedupe.
+
+What a call carries is public: the room, its link, the seat and its name, the version.
+Never a token, a rejoin link, or anything from the game's hidden state.
+
+Server-side request forgery: a URL is chosen by a player, so the server must not become
+their way into its own network. Only http and https, on the default ports or 1024-65535,
+with no credentials in the URL; the host is resolved at every call and refused if any of
+its addresses is not a public unicast address (loopback, private, link-local, shared,
+multicast, reserved, IPv4-mapped variants of them), unless ``webhook_allow_private`` is set
+(tests, closed networks). The call connects to the address that was checked (no second
+lookup to rebind), follows no redirect, and reads nothing of the answer but its status.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import socket
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.protocol import ServiceError, dumps
+
+log = logging.getLogger("ishtar.webhooks")
+
+MAX_URL = 2048
+BATCH = 10
+MAX_BACKOFF_S = 3600.0
+RETRY_STATUSES = {408, 425, 429}
+USER_AGENT = "IshtarOnline-webhook/1"
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+class Refused(Exception):
+    """The URL (or what its host resolves to) may not be called."""
+
+
+def allowed_address(address: Address, allow_private: bool) -> bool:
+    """Whether a call may go to this address.
+
+    >>> allowed_address(ipaddress.ip_address("93.184.216.34"), False)
+    True
+    >>> [allowed_address(ipaddress.ip_address(a), False)
+    ...  for a in ("127.0.0.1", "10.1.2.3", "169.254.169.254", "::1", "::ffff:127.0.0.1")]
+    [False, False, False, False, False]
+    >>> allowed_address(ipaddress.ip_address("127.0.0.1"), True)
+    True
+    """
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped:
+        address = address.ipv4_mapped
+    if address.is_multicast or address.is_unspecified:
+        return False
+    return allow_private or address.is_global
+
+
+def check_url(url: str, allow_private: bool = False) -> str:
+    """The URL as it will be called, or a ServiceError `bad_webhook` saying why not.
+
+    >>> check_url("https://chat.example/hooks/abc?x=1#frag")
+    'https://chat.example/hooks/abc?x=1'
+    >>> try:
+    ...     check_url("ftp://chat.example/")
+    ... except ServiceError as error:
+    ...     print(error.code)
+    bad_webhook
+    """
+    if len(url) > MAX_URL or any(ch <= " " or ch == "\x7f" for ch in url):
+        raise _bad("A webhook URL is at most 2048 characters, without spaces.")
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https"):
+        raise _bad("A webhook URL starts with https:// (or http://).")
+    if not parts.hostname:
+        raise _bad("A webhook URL needs a host.")
+    if parts.username is not None or parts.password is not None:
+        raise _bad("Put no user or password in a webhook URL; use a secret path.")
+    try:
+        port = parts.port
+    except ValueError:
+        raise _bad(
+            "The port of the webhook URL is not a number from 1 to 65535."
+        ) from None
+    if port is not None and port not in (80, 443) and not 1024 <= port <= 65535:
+        raise _bad("A webhook URL uses port 80, 443, or one from 1024 to 65535.")
+    host = parts.hostname.rstrip(".").lower()
+    try:
+        literal: Address | None = ipaddress.ip_address(host)
+    except ValueError:
+        literal = None
+    local_name = host == "localhost" or host.endswith(
+        (".localhost", ".local", ".internal")
+    )
+    if not allow_private and (
+        local_name or (literal is not None and not allowed_address(literal, False))
+    ):
+        raise _bad("A webhook URL must point to a public address.")
+    return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", parts.query, ""))
+
+
+def _bad(reason: str) -> ServiceError:
+    return ServiceError("bad_webhook", reason)
+
+
+async def resolve(host: str, port: int, allow_private: bool) -> Address:
+    """The address to call for `host`; Refused if any of its addresses is not allowed."""
+    try:
+        literal: Address = ipaddress.ip_address(host)
+        addresses = [literal]
+    except ValueError:
+        try:
+            infos = await asyncio.get_running_loop().getaddrinfo(
+                host, port, type=socket.SOCK_STREAM
+            )
+        except OSError as error:
+            raise Refused(f"cannot resolve {host}: {error}") from None
+        addresses = [ipaddress.ip_address(info[4][0]) for info in infos]
+    if not addresses:
+        raise Refused(f"{host} has no address")
+    for address in addresses:
+        if not allowed_address(address, allow_private):
+            raise Refused(f"{host} resolves to a non-public address")
+    return addresses[0]
+
+
+@dataclass(frozen=True)
+class Call:
+    """One claimed row of the outbox."""
+
+    id: int
+    seat_id: int
+    room_id: str
+    seat: int
+    version: int
+    url: str
+    base_url: str
+    attempts: int
+
+
+def payload(call: Call, name: str) -> dict[str, Any]:
+    """The JSON body of a call: public facts only."""
+    room_url = f"{call.base_url.rstrip('/')}/r/{call.room_id}"
+    return {
+        "event": "your_turn",
+        "delivery": call.id,
+        "room_id": call.room_id,
+        "room_url": room_url,
+        "seat": call.seat,
+        "name": name,
+        "turn": {"seat": call.seat, "name": name},
+        "version": call.version,
+        "text": f"It is {name}'s turn in Ishtar: {room_url}",
+    }
+
+
+_CLAIM = text(
+    "WITH due AS ("
+    " SELECT id FROM webhook_outbox WHERE status = 'pending' AND next_attempt_at <= now()"
+    " ORDER BY next_attempt_at LIMIT :limit FOR UPDATE SKIP LOCKED)"
+    " UPDATE webhook_outbox o SET attempts = o.attempts + 1, claimed_by = :instance,"
+    " next_attempt_at = now() + make_interval(secs => :lease)"
+    " FROM due WHERE o.id = due.id"
+    " RETURNING o.id, o.seat_id, o.room_id, o.seat, o.version, o.url, o.base_url, o.attempts"
+)
+_CURRENT = text(
+    "SELECT s.name, g.status, g.current_seat FROM seats s"
+    " JOIN games g ON g.room_id = s.room_id WHERE s.id = :seat_id"
+)
+
+
+class WebhookCourier:
+    """This instance's share of the outbox: claim due calls, make them, record how it went."""
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        instance: str,
+        *,
+        poll_s: float = 1.0,
+        timeout_s: float = 5.0,
+        max_attempts: int = 8,
+        backoff_s: float = 5.0,
+        allow_private: bool = False,
+    ) -> None:
+        self.engine = engine
+        self.instance = instance
+        self.poll_s = poll_s
+        self.timeout_s = timeout_s
+        self.max_attempts = max_attempts
+        self.backoff_s = backoff_s
+        self.allow_private = allow_private
+        self.lease_s = 3 * timeout_s + 10
+        self._client = httpx.AsyncClient(
+            timeout=timeout_s, follow_redirects=False, trust_env=False
+        )
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self._client.aclose()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                claimed = await self.run_once()
+            except Exception as error:
+                log.warning("webhook courier failed: %s", error)
+                claimed = 0
+            if claimed < BATCH:
+                await asyncio.sleep(self.poll_s)
+
+    async def run_once(self) -> int:
+        """Claim the calls due now and make them; how many were claimed."""
+        async with self.engine.begin() as conn:
+            rows = (
+                await conn.execute(
+                    _CLAIM,
+                    {"limit": BATCH, "instance": self.instance, "lease": self.lease_s},
+                )
+            ).all()
+        calls = [Call(*row) for row in rows]
+        await asyncio.gather(*(self.deliver(call) for call in calls))
+        return len(calls)
+
+    async def deliver(self, call: Call) -> None:
+        async with self.engine.connect() as conn:
+            now = (
+                await conn.execute(_CURRENT, {"seat_id": call.seat_id})
+            ).one_or_none()
+        if now is None or now.status != "playing" or now.current_seat != call.seat:
+            await self._finish(call, "cancelled", "the turn has passed")
+            return
+        try:
+            status = await self._post(call, payload(call, now.name))
+        except Refused as error:
+            await self._finish(call, "failed", str(error))
+            return
+        except (httpx.HTTPError, OSError) as error:
+            await self._retry(call, f"{type(error).__name__}: {error}"[:500])
+            return
+        if 200 <= status < 300:
+            await self._finish(call, "delivered", None)
+        elif status >= 500 or status in RETRY_STATUSES:
+            await self._retry(call, f"HTTP {status}")
+        else:
+            await self._finish(call, "failed", f"HTTP {status}")
+
+    async def _post(self, call: Call, body: dict[str, Any]) -> int:
+        parts = urlsplit(call.url)
+        host = parts.hostname or ""
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        address = await resolve(host, port, self.allow_private)
+        pinned = f"[{address}]" if address.version == 6 else str(address)
+        netloc = pinned if parts.port is None else f"{pinned}:{parts.port}"
+        target = urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+        headers = {
+            "Host": parts.netloc.rpartition("@")[2],
+            "Content-Type": "application/json",
+            "User-Agent": USER_AGENT,
+            "X-Ishtar-Delivery": str(call.id),
+            "X-Ishtar-Event": "your_turn",
+        }
+        request = self._client.build_request(
+            "POST",
+            target,
+            content=dumps(body).encode(),
+            headers=headers,
+            extensions={"sni_hostname": host} if parts.scheme == "https" else {},
+        )
+        response = await self._client.send(request, stream=True)
+        await response.aclose()  # the answer's body is never read
+        return response.status_code
+
+    async def _retry(self, call: Call, error: str) -> None:
+        if call.attempts >= self.max_attempts:
+            await self._finish(
+                call, "failed", f"gave up after {call.attempts}: {error}"
+            )
+            return
+        delay = min(MAX_BACKOFF_S, self.backoff_s * 2 ** (call.attempts - 1))
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                text(
+                    "UPDATE webhook_outbox SET last_error = :error,"
+                    " next_attempt_at = now() + make_interval(secs => :delay)"
+                    " WHERE id = :id AND status = 'pending'"
+                ),
+                {"id": call.id, "error": error, "delay": delay},
+            )
+        log.info("webhook call %s failed (%s); retry in %.1f s", call.id, error, delay)
+
+    async def _finish(self, call: Call, status: str, error: str | None) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                text(
+                    "UPDATE webhook_outbox SET status = :status, last_error = :error,"
+                    " finished_at = now() WHERE id = :id AND status = 'pending'"
+                ),
+                {"id": call.id, "status": status, "error": error},
+            )
+        log.info(
+            "webhook call %s %s%s", call.id, status, f" ({error})" if error else ""
+        )
+
+
+# --- a seat's webhook -----------------------------------------------------------------------
+
+
+async def set_hook(engine: AsyncEngine, seat_id: int, url: str, base_url: str) -> None:
+    async with engine.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO seat_webhooks (seat_id, url, base_url)"
+                " VALUES (:seat, :url, :base) ON CONFLICT (seat_id) DO UPDATE"
+                " SET url = EXCLUDED.url, base_url = EXCLUDED.base_url, created_at = now()"
+            ),
+            {"seat": seat_id, "url": url, "base": base_url},
+        )
+
+
+async def get_hook(engine: AsyncEngine, seat_id: int) -> str | None:
+    async with engine.connect() as conn:
+        url: str | None = (
+            await conn.execute(
+                text("SELECT url FROM seat_webhooks WHERE seat_id = :seat"),
+                {"seat": seat_id},
+            )
+        ).scalar_one_or_none()
+    return url
+
+
+async def delete_hook(engine: AsyncEngine, seat_id: int) -> None:
+    async with engine.begin() as conn:
+        await conn.execute(
+            text("DELETE FROM seat_webhooks WHERE seat_id = :seat"), {"seat": seat_id}
+        )
+        await conn.execute(
+            text(
+                "UPDATE webhook_outbox SET status = 'cancelled', finished_at = now(),"
+                " last_error = 'the webhook was removed'"
+                " WHERE seat_id = :seat AND status = 'pending'"
+            ),
+            {"seat": seat_id},
+        )
