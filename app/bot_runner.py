@@ -20,8 +20,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
+import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from sqlalchemy import text
@@ -69,7 +71,7 @@ class BotRunner:
         self.delay_s = delay_s
         self.think_s = think_s
         self.sweep_s = sweep_s
-        self.executor = executor or ThreadPoolExecutor(2, thread_name_prefix="bot")
+        self._executor = executor
         self._own_executor = executor is None
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
@@ -93,8 +95,20 @@ class BotRunner:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        if self._own_executor:
-            self.executor.shutdown(wait=False, cancel_futures=True)
+        if self._own_executor and self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    @property
+    def executor(self) -> Executor:
+        """Where bots think: by default worker processes (one per core, started on first
+        use), so a search uses its own core and the event loop keeps serving."""
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                max_workers=max(1, min(2, os.cpu_count() or 1)),
+                mp_context=multiprocessing.get_context("spawn"),
+            )
+        return self._executor
 
     def _committed(self, room_id: str, event: Event) -> None:
         if self._chained is not None:

@@ -72,7 +72,7 @@ async def until_finished(
     tokens: dict[int, str] | None = None,
     timeout: float = 240,
 ) -> dict[str, Any]:
-    """Wait for the end, playing the first legal action for every person's seat."""
+    """Wait for the end, playing the last legal action (never undo) for each person."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         status = (await api.get(f"/api/rooms/{room_id}")).json()
@@ -82,9 +82,14 @@ async def until_finished(
             view = (
                 await api.get(f"/api/rooms/{room_id}/view", headers=bearer(token))
             ).json()
-            if view.get("legal"):
+            actions = [
+                item["action"]
+                for item in view.get("legal", [])
+                if item["action"]["type"] != "undo"
+            ]
+            if actions:
                 move = {
-                    "move": view["legal"][-1]["action"],
+                    "move": actions[-1],
                     "expected_version": view["version"],
                     "move_id": f"person-{view['version']}",
                 }
