@@ -28,7 +28,7 @@ from collections import defaultdict
 from contextlib import asynccontextmanager
 from typing import Any
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request

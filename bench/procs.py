@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 import httpx
-import psutil
+import psutil  # type: ignore[import-untyped]
 
 
 def free_port() -> int:
@@ -38,7 +38,9 @@ def embedded_postgres(data_dir: Path | None = None) -> Iterator[str]:
     import pgserver  # imported here: only needed without DATABASE_URL
 
     with tempfile.TemporaryDirectory(prefix="ishtar-bench-pg-") as tmp:
-        server = pgserver.get_server(data_dir or Path(tmp), cleanup_mode="stop")
+        server = pgserver.get_server(  # type: ignore[attr-defined]
+            data_dir or Path(tmp), cleanup_mode="stop"
+        )
         try:
             yield server.get_uri()
         finally:

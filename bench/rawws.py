@@ -128,6 +128,7 @@ class LeanClient(asyncio.Protocol):
 
 async def open_lean(url: str, origin: str, on_message: OnMessage) -> LeanClient:
     parts = urlsplit(url)
+    assert parts.hostname is not None and parts.port is not None, url
     loop = asyncio.get_running_loop()
     _, client = await loop.create_connection(
         lambda: LeanClient(parts.netloc, parts.path or "/", origin, on_message),
