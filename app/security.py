@@ -5,19 +5,14 @@
   ``<script>`` or ``onerror=`` attribute does not run), ``frame-ancestors 'none'`` and
   ``X-Frame-Options: DENY`` (no clickjacking), ``X-Content-Type-Options: nosniff`` and a
   Referrer-Policy that keeps room links out of other sites' logs.
-- `RateLimit`: token buckets keyed by anything (a client address, a connection), used for
-  rooms created per address per minute.
-- `client_address`: the peer address of a request or websocket, as the limits key on it.
-
+The limits on what a client may send (message size and rate, rooms per address, name
+length) live with the code that enforces them: `app.limits`, `app.ws`, `app.protocol`.
 docs/security.md lists each threat, what stops it and the test that proves it.
 """
 
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from starlette.datastructures import MutableHeaders
 from starlette.requests import HTTPConnection
@@ -88,54 +83,3 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
-
-
-@dataclass
-class RateLimit:
-    """Token buckets: at most `rate` events per second per key, bursts up to `burst`.
-
-    Buckets idle long enough to be full again are forgotten, so memory stays bounded by
-    the keys active in the last ``burst / rate`` seconds.
-
-    >>> clock = iter([0.0, 0.0, 0.0, 0.5]).__next__
-    >>> limit = RateLimit(rate=2.0, burst=2, clock=clock)
-    >>> [limit.allow("a") for _ in range(3)], limit.allow("a")
-    ([True, True, False], True)
-    """
-
-    rate: float
-    burst: int
-    clock: Callable[[], float] = time.monotonic
-    buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
-
-    def allow(self, key: str) -> bool:
-        now = self.clock()
-        tokens, last = self.buckets.get(key, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
-        allowed = tokens >= 1.0
-        self.buckets[key] = (tokens - 1.0 if allowed else tokens, now)
-        if len(self.buckets) > 10_000:
-            self._forget(now)
-        return allowed
-
-    def retry_after(self, key: str) -> float:
-        """Seconds until `key` may act again (0 when it may now)."""
-        tokens, last = self.buckets.get(key, (float(self.burst), self.clock()))
-        missing = 1.0 - min(
-            float(self.burst), tokens + (self.clock() - last) * self.rate
-        )
-        return max(0.0, missing / self.rate)
-
-    def _forget(self, now: float) -> None:
-        full_after = self.burst / self.rate
-        self.buckets = {
-            key: value
-            for key, value in self.buckets.items()
-            if now - value[1] < full_after
-        }
-
-
-def client_address(connection: HTTPConnection) -> str:
-    """The peer's address (the limits' key). Behind a proxy, run uvicorn with
-    ``--forwarded-allow-ips`` so that this is the client's, not the proxy's."""
-    return connection.client.host if connection.client else "unknown"
