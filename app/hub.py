@@ -222,15 +222,13 @@ class Hub:
 
     async def resync(self) -> None:
         """Catch up every room after notices may have been lost (listener reconnected)."""
-        for channel in list(self.channels.values()):
+        channels = list(self.channels.values())
+        games = [channel.game_id for channel in channels if channel.game_id is not None]
+        versions = await self.service.store.game_versions(games) if games else {}
+        for channel in channels:
             channel.room_dirty = channel.presence_dirty = True
-            if channel.game_id is not None:
-                try:
-                    version = await self.service.store.game_version(channel.game_id)
-                except Exception:
-                    log.warning("resync of room %s failed", channel.room_id)
-                    continue
-                channel.target = max(channel.target, version)
+            if channel.game_id in versions:
+                channel.target = max(channel.target, versions[channel.game_id])
             channel.wake.set()
 
     # --- publishing -------------------------------------------------------------------------

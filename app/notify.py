@@ -63,10 +63,10 @@ class Listener:
         self.on_reconnect = on_reconnect
         self.check_every_s = check_every_s
         self.connected = asyncio.Event()
-        self.reconnects = 0
+        self.connects = 0
         self._task: asyncio.Task[None] | None = None
 
-    async def start(self, wait_s: float = 5.0) -> None:
+    async def start(self, wait_s: float = 2.0) -> None:
         """Start listening; waits (up to `wait_s`) for the first connection."""
         self._task = asyncio.get_running_loop().create_task(self._run())
         with contextlib.suppress(TimeoutError):
@@ -92,7 +92,6 @@ class Listener:
 
     async def _run(self) -> None:
         backoff = 0.05
-        first = True
         while True:
             conn: asyncpg.Connection | None = None
             try:
@@ -101,11 +100,10 @@ class Listener:
                 conn.add_termination_listener(lambda _c, event=lost: event.set())
                 await conn.add_listener(CHANNEL, self._deliver)
                 self.connected.set()
-                if not first:
-                    self.reconnects += 1
-                    log.info("listening again on %s", CHANNEL)
-                    await self.on_reconnect()
-                first, backoff = False, 0.05
+                # Notices sent while nobody listened are lost: catch up from the database.
+                self.connects += 1
+                await self.on_reconnect()
+                backoff = 0.05
                 await self._watch(conn, lost)
             except asyncio.CancelledError:
                 raise

@@ -18,6 +18,8 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
+from app.store import CONNECTION_ERRORS, Unavailable
+
 # --- errors ---------------------------------------------------------------------------------
 
 HTTP_STATUS = {
@@ -96,7 +98,9 @@ def describe_validation(exc: ValidationError) -> str:
 
 def unavailable(exc: BaseException) -> bool:
     """Whether an exception means the database cannot be reached (retry later: 503)."""
-    if isinstance(exc, (OSError, OperationalError, InterfaceError)):
+    if isinstance(
+        exc, (Unavailable, *CONNECTION_ERRORS, OperationalError, InterfaceError)
+    ):
         return True
     return isinstance(exc, DBAPIError) and exc.connection_invalidated
 

@@ -19,12 +19,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.hub import Hub
 from app.limits import RateLimits
-from app.notify import Listener
+from app.notify import Listener, asyncpg_dsn
 from app.positions import Positions
 from app.presence import Presence
 from app.rooms import RoomService
 from app.settings import Settings
-from app.store import Store
+from app.store import Store, create_pool
 
 log = logging.getLogger("ishtar.runtime")
 
@@ -47,6 +47,7 @@ class RoomsRuntime:
         await self.listener.stop()
         await self.hub.close()
         await self.presence.close()
+        await self.service.store.pool.close()
 
 
 async def start_rooms(
@@ -56,7 +57,11 @@ async def start_rooms(
     assert settings.database_url is not None
     rules = importlib.import_module(settings.game_module)
     instance = secrets.token_hex(8)
-    store = Store(engine)
+    pool = await create_pool(
+        asyncpg_dsn(settings.database_url),
+        settings.db_pool_size + settings.db_max_overflow,
+    )
+    store = Store(pool, engine)
     presence = Presence(store, instance)
     service = RoomService(store, rules, Positions(rules), presence)
     hub = Hub(service, presence)

@@ -6,19 +6,23 @@ of processes is enforced in SQL: a move is a compare-and-set on `games.version`,
 single statement with the insert into the append-only `moves` log (whose primary key
 `(game_id, seq)` and unique `(game_id, move_id)` make a fork or a double apply impossible).
 
+Queries go straight through an asyncpg pool: a move is one round trip (no BEGIN, COMMIT or
+pre-ping around it), which is most of what the server waits for per move. `engine` (the
+SQLAlchemy engine of `app.db`) stays available to code that prefers it.
 This module knows SQL and no rules; `app.rooms` decides what to write.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import asyncpg  # type: ignore[import-untyped]
+import orjson
 from sqlalchemy import text
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 CHANNEL = "ishtar_rooms"
@@ -34,6 +38,21 @@ class RoomClosed(Exception):
 
 class DuplicateMoveId(Exception):
     """A move with this move_id is already in the game's log."""
+
+
+class Unavailable(Exception):
+    """The database cannot be reached right now (restarting, network): retry later."""
+
+
+# Errors that mean "the database is not there", as opposed to "the query was refused".
+CONNECTION_ERRORS = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+)
 
 
 @dataclass(frozen=True)
@@ -104,29 +123,84 @@ def notice(room_id: str, kind: str, number: int) -> str:
     return f"{room_id} {kind} {number}"
 
 
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
-
-
 async def _notify(conn: AsyncConnection, payload: str) -> None:
-    await conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": payload})
+    """NOTIFY from a SQLAlchemy connection (for code that writes through `Store.engine`)."""
+    await conn.execute(
+        text("SELECT pg_notify(:channel, :payload)"),
+        {"channel": CHANNEL, "payload": payload},
+    )
+
+
+def _json_out(value: Any) -> str:
+    return value if isinstance(value, str) else orjson.dumps(value).decode()
+
+
+async def _init_connection(conn: asyncpg.Connection) -> None:
+    # JSON(B) in and out as Python values; a str is taken as JSON text already encoded.
+    for kind in ("json", "jsonb"):
+        await conn.set_type_codec(
+            kind,
+            schema="pg_catalog",
+            encoder=_json_out,
+            decoder=orjson.loads,
+            format="text",
+        )
+
+
+async def create_pool(dsn: str, max_size: int) -> asyncpg.Pool:
+    pool: asyncpg.Pool = await asyncpg.create_pool(
+        dsn, min_size=0, max_size=max_size, init=_init_connection, command_timeout=30
+    )
+    return pool
 
 
 def _event(row: Any) -> Event:
     return Event(
-        seq=row.seq, seat=row.seat, action=row.action, text=row.text, at=row.created_at
+        seq=row["seq"],
+        seat=row["seat"],
+        action=row["action"],
+        text=row["text"],
+        at=row["created_at"],
     )
 
 
+def _seat(row: Any) -> SeatRow:
+    return SeatRow(
+        row["id"],
+        row["seat"],
+        row["name"],
+        row["bot_level"],
+        row["is_host"],
+        row["token_hash"],
+    )
+
+
+_SEAT_COLUMNS = "id, seat, name, bot_level, is_host, token_hash"
 _MOVE_COLUMNS = "seq, seat, action, text, created_at"
+_NOTIFY = "SELECT pg_notify($1, $2)"
 
 
 class Store:
-    """All SQL of the game server, over one async engine."""
+    """All SQL of the game server, over an asyncpg pool."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, pool: asyncpg.Pool, engine: AsyncEngine) -> None:
+        self.pool = pool
         self.engine = engine
 
-    # --- rooms and seats ------------------------------------------------------------------
+    @asynccontextmanager
+    async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
+        try:
+            async with self.pool.acquire() as conn:
+                yield conn
+        except CONNECTION_ERRORS as error:
+            raise Unavailable(str(error)) from error
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[asyncpg.Connection]:
+        async with self._conn() as conn, conn.transaction():
+            yield conn
+
+    # --- rooms and seats --------------------------------------------------------------------
 
     async def create_room(
         self,
@@ -138,69 +212,54 @@ class Store:
         seat_order: str,
         host_token_hash: bytes,
     ) -> None:
-        async with self.engine.begin() as conn:
+        async with self._conn() as conn:
             await conn.execute(
-                text(
-                    "INSERT INTO rooms (id, players, layout, first_player, seat_order,"
-                    " host_token_hash) VALUES (:id, :players, :layout, :first_player,"
-                    " :seat_order, :host)"
-                ),
-                {
-                    "id": room_id,
-                    "players": players,
-                    "layout": layout,
-                    "first_player": first_player,
-                    "seat_order": seat_order,
-                    "host": host_token_hash,
-                },
+                "INSERT INTO rooms (id, players, layout, first_player, seat_order,"
+                " host_token_hash) VALUES ($1, $2, $3, $4, $5, $6)",
+                room_id,
+                players,
+                layout,
+                first_player,
+                seat_order,
+                host_token_hash,
             )
 
     async def load_room(self, room_id: str) -> RoomRow | None:
-        async with self.engine.connect() as conn:
-            return await self._load_room(conn, room_id)
-
-    async def _load_room(self, conn: AsyncConnection, room_id: str) -> RoomRow | None:
-        room = (
-            await conn.execute(
-                text(
-                    "SELECT r.id, r.players, r.layout, r.first_player, r.seat_order, r.status,"
-                    " r.host_token_hash, r.revision, r.created_at, g.id AS game_id,"
-                    " g.version, g.status AS game_status, g.current_seat"
-                    " FROM rooms r LEFT JOIN games g ON g.room_id = r.id WHERE r.id = :id"
-                ),
-                {"id": room_id},
+        async with self._conn() as conn:
+            room = await conn.fetchrow(
+                "SELECT r.id, r.players, r.layout, r.first_player, r.seat_order, r.status,"
+                " r.host_token_hash, r.revision, r.created_at, g.id AS game_id,"
+                " g.version, g.status AS game_status, g.current_seat"
+                " FROM rooms r LEFT JOIN games g ON g.room_id = r.id WHERE r.id = $1",
+                room_id,
             )
-        ).one_or_none()
-        if room is None:
-            return None
-        seats = (
-            await conn.execute(
-                text(
-                    "SELECT id, seat, name, bot_level, is_host, token_hash FROM seats"
-                    " WHERE room_id = :id ORDER BY seat"
-                ),
-                {"id": room_id},
+            if room is None:
+                return None
+            seats = await conn.fetch(
+                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE room_id = $1 ORDER BY seat",
+                room_id,
             )
-        ).all()
         game = (
-            GameRow(room.game_id, room.version, room.game_status, room.current_seat)
-            if room.game_id is not None
+            GameRow(
+                room["game_id"],
+                room["version"],
+                room["game_status"],
+                room["current_seat"],
+            )
+            if room["game_id"] is not None
             else None
         )
         return RoomRow(
-            id=room.id,
-            players=room.players,
-            layout=room.layout,
-            first_player=room.first_player,
-            seat_order=room.seat_order,
-            status=room.status,
-            host_token_hash=room.host_token_hash,
-            revision=room.revision,
-            created_at=room.created_at,
-            seats=tuple(
-                SeatRow(s.id, s.seat, s.name, s.bot_level, s.is_host, s.token_hash)
-                for s in seats
-            ),
+            id=room["id"],
+            players=room["players"],
+            layout=room["layout"],
+            first_player=room["first_player"],
+            seat_order=room["seat_order"],
+            status=room["status"],
+            host_token_hash=room["host_token_hash"],
+            revision=room["revision"],
+            created_at=room["created_at"],
+            seats=tuple(_seat(s) for s in seats),
             game=game,
         )
 
@@ -216,28 +275,21 @@ class Store:
     ) -> int:
         """Seat someone; the seat number. Joins of one room are serialised by its row lock."""
         try:
-            async with self.engine.begin() as conn:
-                room = (
-                    await conn.execute(
-                        text(
-                            "UPDATE rooms SET revision = revision + 1"
-                            " WHERE id = :id AND status = 'open'"
-                            " RETURNING players, revision"
-                        ),
-                        {"id": room_id},
-                    )
-                ).one_or_none()
+            async with self._transaction() as conn:
+                room = await conn.fetchrow(
+                    "UPDATE rooms SET revision = revision + 1"
+                    " WHERE id = $1 AND status = 'open' RETURNING players, revision",
+                    room_id,
+                )
                 if room is None:
                     raise RoomClosed(room_id)
-                taken = set(
-                    (
-                        await conn.execute(
-                            text("SELECT seat FROM seats WHERE room_id = :id"),
-                            {"id": room_id},
-                        )
-                    ).scalars()
-                )
-                free = [n for n in range(room.players) if n not in taken]
+                taken = {
+                    row["seat"]
+                    for row in await conn.fetch(
+                        "SELECT seat FROM seats WHERE room_id = $1", room_id
+                    )
+                }
+                free = [n for n in range(room["players"]) if n not in taken]
                 if seat is None:
                     if not free:
                         raise SeatTaken(room_id)
@@ -245,40 +297,30 @@ class Store:
                 elif seat not in free:
                     raise SeatTaken(room_id)
                 await conn.execute(
-                    text(
-                        "INSERT INTO seats (room_id, seat, name, token_hash, is_host, bot_level)"
-                        " VALUES (:room, :seat, :name, :hash, :host, :bot)"
-                    ),
-                    {
-                        "room": room_id,
-                        "seat": seat,
-                        "name": name,
-                        "hash": token_hash,
-                        "host": is_host,
-                        "bot": bot_level,
-                    },
+                    "INSERT INTO seats (room_id, seat, name, token_hash, is_host, bot_level)"
+                    " VALUES ($1, $2, $3, $4, $5, $6)",
+                    room_id,
+                    seat,
+                    name,
+                    token_hash,
+                    is_host,
+                    bot_level,
                 )
-                await _notify(conn, notice(room_id, "r", room.revision))
-        except IntegrityError as exc:  # a concurrent join took the same seat first
-            raise SeatTaken(room_id) from exc
+                await conn.execute(
+                    _NOTIFY, CHANNEL, notice(room_id, "r", room["revision"])
+                )
+        except asyncpg.UniqueViolationError as error:  # a concurrent join took it first
+            raise SeatTaken(room_id) from error
         return seat
 
     async def seat_by_token(self, room_id: str, token_hash: bytes) -> SeatRow | None:
-        async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    text(
-                        "SELECT id, seat, name, bot_level, is_host, token_hash FROM seats"
-                        " WHERE room_id = :room AND token_hash = :hash"
-                    ),
-                    {"room": room_id, "hash": token_hash},
-                )
-            ).one_or_none()
-        if row is None:
-            return None
-        return SeatRow(
-            row.id, row.seat, row.name, row.bot_level, row.is_host, row.token_hash
-        )
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE room_id = $1 AND token_hash = $2",
+                room_id,
+                token_hash,
+            )
+        return None if row is None else _seat(row)
 
     async def start_game(
         self,
@@ -296,130 +338,91 @@ class Store:
 
         `seat_numbers` maps seat row ids to their seat in the game (the shuffle).
         """
-        async with self.engine.begin() as conn:
-            updated = (
-                await conn.execute(
-                    text(
-                        "UPDATE rooms SET status = 'playing', revision = revision + 1"
-                        " WHERE id = :id AND status = 'open' AND revision = :rev"
-                        " RETURNING revision"
-                    ),
-                    {"id": room_id, "rev": revision},
-                )
-            ).scalar_one_or_none()
+        async with self._transaction() as conn:
+            updated = await conn.fetchval(
+                "UPDATE rooms SET status = 'playing', revision = revision + 1"
+                " WHERE id = $1 AND status = 'open' AND revision = $2 RETURNING revision",
+                room_id,
+                revision,
+            )
             if updated is None:
                 return False
-            for seat_id, number in seat_numbers.items():
-                await conn.execute(
-                    text("UPDATE seats SET seat = :seat WHERE id = :id"),
-                    {"seat": number, "id": seat_id},
-                )
-            await conn.execute(
-                text(
-                    "INSERT INTO games (room_id, engine, seed, setup, snapshot, version,"
-                    " current_seat) VALUES (:room, :engine, :seed, CAST(:setup AS jsonb),"
-                    " CAST(:snapshot AS jsonb), 0, :current)"
-                ),
-                {
-                    "room": room_id,
-                    "engine": engine_name,
-                    "seed": seed,
-                    "setup": json.dumps(setup),
-                    "snapshot": snapshot_json,
-                    "current": current_seat,
-                },
+            await conn.executemany(
+                "UPDATE seats SET seat = $1 WHERE id = $2",
+                [(number, seat_id) for seat_id, number in seat_numbers.items()],
             )
-            await _notify(conn, notice(room_id, "r", updated))
+            await conn.execute(
+                "INSERT INTO games (room_id, engine, seed, setup, snapshot, version,"
+                " current_seat) VALUES ($1, $2, $3, $4, $5, 0, $6)",
+                room_id,
+                engine_name,
+                seed,
+                setup,
+                snapshot_json,
+                current_seat,
+            )
+            await conn.execute(_NOTIFY, CHANNEL, notice(room_id, "r", updated))
         return True
 
-    # --- games and moves ------------------------------------------------------------------
-
-    async def game_row(self, room_id: str) -> GameRow | None:
-        async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    text(
-                        "SELECT id, version, status, current_seat FROM games"
-                        " WHERE room_id = :room"
-                    ),
-                    {"room": room_id},
-                )
-            ).one_or_none()
-        return (
-            None
-            if row is None
-            else GameRow(row.id, row.version, row.status, row.current_seat)
-        )
+    # --- games and moves --------------------------------------------------------------------
 
     async def game_version(self, game_id: int) -> int:
-        async with self.engine.connect() as conn:
-            version: int = (
-                await conn.execute(
-                    text("SELECT version FROM games WHERE id = :id"), {"id": game_id}
-                )
-            ).scalar_one()
+        async with self._conn() as conn:
+            version: int = await conn.fetchval(
+                "SELECT version FROM games WHERE id = $1", game_id
+            )
         return version
+
+    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "SELECT id, version FROM games WHERE id = ANY($1::bigint[])",
+                list(game_ids),
+            )
+        return {row["id"]: row["version"] for row in rows}
 
     async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]]:
         """The stored state and its version."""
-        async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    text("SELECT version, snapshot FROM games WHERE id = :id"),
-                    {"id": game_id},
-                )
-            ).one()
-        return row.version, row.snapshot
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                "SELECT version, snapshot FROM games WHERE id = $1", game_id
+            )
+        return row["version"], row["snapshot"]
 
     async def setup(self, game_id: int) -> dict[str, Any]:
-        async with self.engine.connect() as conn:
-            setup: dict[str, Any] = (
-                await conn.execute(
-                    text("SELECT setup FROM games WHERE id = :id"), {"id": game_id}
-                )
-            ).scalar_one()
+        async with self._conn() as conn:
+            setup: dict[str, Any] = await conn.fetchval(
+                "SELECT setup FROM games WHERE id = $1", game_id
+            )
         return setup
 
-    async def moves_since(
-        self, game_id: int, since: int, limit: int | None = None
-    ) -> list[Event]:
-        """Events with seq > since, oldest first (at most `limit`)."""
-        sql = f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = :game AND seq > :since ORDER BY seq"
-        if limit is not None:
-            sql += " LIMIT :limit"
-        async with self.engine.connect() as conn:
-            rows = (
-                await conn.execute(
-                    text(sql), {"game": game_id, "since": since, "limit": limit}
-                )
-            ).all()
+    async def moves_since(self, game_id: int, since: int) -> list[Event]:
+        """Events with seq > since, oldest first."""
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = $1 AND seq > $2 ORDER BY seq",
+                game_id,
+                since,
+            )
         return [_event(row) for row in rows]
 
     async def recent_moves(self, game_id: int, count: int) -> list[Event]:
         """The last `count` events, oldest first."""
-        async with self.engine.connect() as conn:
-            rows = (
-                await conn.execute(
-                    text(
-                        f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = :game"
-                        " ORDER BY seq DESC LIMIT :count"
-                    ),
-                    {"game": game_id, "count": count},
-                )
-            ).all()
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = $1 ORDER BY seq DESC LIMIT $2",
+                game_id,
+                count,
+            )
         return [_event(row) for row in reversed(rows)]
 
     async def move_by_id(self, game_id: int, move_id: str) -> Event | None:
-        async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    text(
-                        f"SELECT {_MOVE_COLUMNS} FROM moves"
-                        " WHERE game_id = :game AND move_id = :move_id"
-                    ),
-                    {"game": game_id, "move_id": move_id},
-                )
-            ).one_or_none()
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = $1 AND move_id = $2",
+                game_id,
+                move_id,
+            )
         return None if row is None else _event(row)
 
     async def commit_move(
@@ -438,43 +441,38 @@ class Store:
     ) -> Event | None:
         """Append a move if the game is still at `expected_version`: the event, or None.
 
-        One statement (so one round trip): the compare-and-set on the version, the insert
-        into the log and the NOTIFY; none happens unless all do. Raises DuplicateMoveId when
-        the move_id is already in the log.
+        One statement, so one round trip and one implicit transaction: the compare-and-set
+        on the version, the insert into the log and the NOTIFY; none happens unless all do.
+        Raises DuplicateMoveId when the move_id is already in the log.
         """
         version = expected_version + 1
         try:
-            async with self.engine.begin() as conn:
-                row = (
-                    await conn.execute(
-                        _COMMIT_MOVE,
-                        {
-                            "game": game_id,
-                            "expected": expected_version,
-                            "version": version,
-                            "snapshot": snapshot_json,
-                            "status": "finished" if finished else "playing",
-                            "current": current_seat,
-                            "seat": seat,
-                            "action": json.dumps(action),
-                            "move_id": move_id,
-                            "text": text_,
-                            "finished": finished,
-                            "room": room_id,
-                            "channel": CHANNEL,
-                            "payload": notice(room_id, "m", version),
-                        },
-                    )
-                ).one_or_none()
-        except IntegrityError as exc:
-            if "uq_moves_game_id_move_id" in str(exc.orig):
-                raise DuplicateMoveId(move_id) from exc
-            # (game_id, seq) taken: another writer won the race.
-            return None
+            async with self._conn() as conn:
+                row = await conn.fetchrow(
+                    _COMMIT_MOVE,
+                    game_id,
+                    expected_version,
+                    version,
+                    snapshot_json,
+                    "finished" if finished else "playing",
+                    current_seat,
+                    seat,
+                    action,
+                    move_id,
+                    text_,
+                    finished,
+                    room_id,
+                    CHANNEL,
+                    notice(room_id, "m", version),
+                )
+        except asyncpg.UniqueViolationError as error:
+            if error.constraint_name == "uq_moves_game_id_move_id":
+                raise DuplicateMoveId(move_id) from error
+            return None  # (game_id, seq) taken: another writer won the race
         if row is None:
             return None
         return Event(
-            seq=version, seat=seat, action=action, text=text_, at=row.created_at
+            seq=version, seat=seat, action=action, text=text_, at=row["created_at"]
         )
 
     # --- presence ---------------------------------------------------------------------------
@@ -483,98 +481,79 @@ class Store:
         self, room_id: str, instance: str, seats: Sequence[int], spectators: int
     ) -> None:
         """Record this instance's connections to a room (none: forget the row) and notify."""
-        async with self.engine.begin() as conn:
+        async with self._transaction() as conn:
             if seats or spectators:
                 await conn.execute(
-                    text(
-                        "INSERT INTO room_presence (room_id, instance, seats, spectators)"
-                        " VALUES (:room, :instance, :seats, :spectators)"
-                        " ON CONFLICT (room_id, instance) DO UPDATE SET seats = EXCLUDED.seats,"
-                        " spectators = EXCLUDED.spectators, updated_at = now()"
-                    ),
-                    {
-                        "room": room_id,
-                        "instance": instance,
-                        "seats": list(seats),
-                        "spectators": spectators,
-                    },
+                    "INSERT INTO room_presence (room_id, instance, seats, spectators)"
+                    " VALUES ($1, $2, $3, $4) ON CONFLICT (room_id, instance) DO UPDATE"
+                    " SET seats = EXCLUDED.seats, spectators = EXCLUDED.spectators,"
+                    " updated_at = now()",
+                    room_id,
+                    instance,
+                    list(seats),
+                    spectators,
                 )
             else:
                 await conn.execute(
-                    text(
-                        "DELETE FROM room_presence WHERE room_id = :room AND instance = :instance"
-                    ),
-                    {"room": room_id, "instance": instance},
+                    "DELETE FROM room_presence WHERE room_id = $1 AND instance = $2",
+                    room_id,
+                    instance,
                 )
-            await _notify(conn, notice(room_id, "p", 0))
+            await conn.execute(_NOTIFY, CHANNEL, notice(room_id, "p", 0))
 
     async def presence(
         self, room_id: str, exclude_instance: str, max_age_s: float
     ) -> tuple[set[int], int]:
         """Connected seats and spectator count of a room from the other live instances."""
-        async with self.engine.connect() as conn:
-            rows = (
-                await conn.execute(
-                    text(
-                        "SELECT seats, spectators FROM room_presence WHERE room_id = :room"
-                        " AND instance <> :instance"
-                        " AND updated_at > now() - make_interval(secs => :age)"
-                    ),
-                    {"room": room_id, "instance": exclude_instance, "age": max_age_s},
-                )
-            ).all()
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "SELECT seats, spectators FROM room_presence WHERE room_id = $1"
+                " AND instance <> $2 AND updated_at > now() - make_interval(secs => $3)",
+                room_id,
+                exclude_instance,
+                max_age_s,
+            )
         seats: set[int] = set()
         for row in rows:
-            seats.update(row.seats)
-        return seats, sum(row.spectators for row in rows)
+            seats.update(row["seats"])
+        return seats, sum(row["spectators"] for row in rows)
 
     async def refresh_presence(self, instance: str, forget_after_s: float) -> None:
         """Heartbeat: keep this instance's rows fresh and drop long-dead rows of any instance."""
-        async with self.engine.begin() as conn:
+        async with self._conn() as conn:
             await conn.execute(
-                text(
-                    "UPDATE room_presence SET updated_at = now() WHERE instance = :instance"
-                ),
-                {"instance": instance},
+                "UPDATE room_presence SET updated_at = now() WHERE instance = $1",
+                instance,
             )
             await conn.execute(
-                text(
-                    "DELETE FROM room_presence"
-                    " WHERE updated_at < now() - make_interval(secs => :age)"
-                ),
-                {"age": forget_after_s},
+                "DELETE FROM room_presence WHERE updated_at < now() - make_interval(secs => $1)",
+                forget_after_s,
             )
 
     async def forget_instance(self, instance: str) -> list[str]:
         """Remove every presence row of this instance (at shutdown); the rooms touched."""
-        async with self.engine.begin() as conn:
-            rooms = list(
-                (
-                    await conn.execute(
-                        text(
-                            "DELETE FROM room_presence WHERE instance = :instance"
-                            " RETURNING room_id"
-                        ),
-                        {"instance": instance},
-                    )
-                ).scalars()
-            )
+        async with self._transaction() as conn:
+            rooms = [
+                row["room_id"]
+                for row in await conn.fetch(
+                    "DELETE FROM room_presence WHERE instance = $1 RETURNING room_id",
+                    instance,
+                )
+            ]
             for room_id in rooms:
-                await _notify(conn, notice(room_id, "p", 0))
+                await conn.execute(_NOTIFY, CHANNEL, notice(room_id, "p", 0))
         return rooms
 
 
-_COMMIT_MOVE = text(
+_COMMIT_MOVE = (
     "WITH game AS ("
-    " UPDATE games SET version = :version, snapshot = CAST(:snapshot AS jsonb),"
-    " status = :status, current_seat = :current, updated_at = now()"
-    " WHERE id = :game AND version = :expected RETURNING id),"
+    " UPDATE games SET version = $3, snapshot = $4, status = $5, current_seat = $6,"
+    " updated_at = now() WHERE id = $1 AND version = $2 RETURNING id),"
     " room AS ("
     " UPDATE rooms SET status = 'finished', revision = revision + 1"
-    " WHERE id = :room AND :finished AND EXISTS (SELECT 1 FROM game) RETURNING id),"
+    " WHERE id = $12 AND $11::boolean AND EXISTS (SELECT 1 FROM game) RETURNING id),"
     " move AS ("
     " INSERT INTO moves (game_id, seq, seat, action, move_id, text)"
-    " SELECT id, :version, :seat, CAST(:action AS jsonb), :move_id, :text FROM game"
-    " RETURNING created_at)"
-    " SELECT move.created_at, pg_notify(:channel, :payload) FROM move"
+    " SELECT id, $3, $7, $8, $9, $10 FROM game RETURNING created_at)"
+    " SELECT move.created_at, pg_notify($13, $14) FROM move"
 )

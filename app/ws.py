@@ -13,7 +13,6 @@ import logging
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
-from sqlalchemy.exc import DBAPIError
 from starlette.websockets import WebSocketDisconnect
 
 from app.hub import SYNC, Close, Connection, Hub
@@ -26,6 +25,7 @@ from app.protocol import (
     error_message,
     parse_client_message,
     pong_message,
+    unavailable,
 )
 from app.rooms import RoomService
 from app.settings import Settings
@@ -203,7 +203,16 @@ class Session:
                 self.hub.send_stale(self.conn, error)
             if not self.greeted and error.code in CLOSE_CODES:
                 self.close(CLOSE_CODES[error.code])
-        except (DBAPIError, OSError) as error:
+        except Exception as error:
+            if not unavailable(error):
+                log.exception("unexpected error in room %s", self.conn.room_id)
+                self.fail(
+                    ServiceError(
+                        "internal", "Something went wrong on the server.", version
+                    ),
+                    move_id,
+                )
+                return
             log.warning("database unavailable: %s", error)
             self.fail(
                 ServiceError(

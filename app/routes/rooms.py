@@ -26,6 +26,7 @@ from app.protocol import (
     unavailable,
 )
 from app.rooms import RoomService
+from app.store import Unavailable
 
 log = logging.getLogger("ishtar.api")
 router = APIRouter(prefix="/api", tags=["rooms"])
@@ -166,5 +167,6 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ServiceError, service_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(DBAPIError, database_error)
+    app.add_exception_handler(Unavailable, database_error)
     app.add_exception_handler(OSError, database_error)
     app.add_exception_handler(Exception, internal_error)

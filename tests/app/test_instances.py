@@ -161,3 +161,50 @@ async def test_a_killed_server_restarts_where_the_game_was(
     assert rules.is_over(rules.replay(setup, actions))
     for client in back:
         await client.close()
+
+
+async def test_instances_recover_when_postgresql_drops_their_connections(
+    serve, database_url: str
+) -> None:
+    """Every server connection cut (as by a PostgreSQL restart): listeners reconnect and
+    catch up, pools reconnect, and a move through A still reaches B's clients."""
+    from sqlalchemy import pool, text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    a, b = serve(), serve()
+    async with httpx.AsyncClient(base_url=a.url) as http_a:
+        room_id, _host, tokens = await open_room(
+            http_a, 2, first_player=0, seat_order="fixed"
+        )
+        async with WsClient(b.url, room_id) as watcher:
+            admin = create_async_engine(database_url, poolclass=pool.NullPool)
+            async with admin.connect() as conn:
+                killed = (
+                    await conn.execute(
+                        text(
+                            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                        )
+                    )
+                ).scalar_one()
+            await admin.dispose()
+            assert killed >= 4, "both pools and both listeners were cut"
+            answer = None
+            for _ in range(
+                50
+            ):  # a request may meet a dying connection: 503, then retry
+                answer = await http_a.post(
+                    f"/api/rooms/{room_id}/moves",
+                    json={
+                        "move": {"type": "draw"},
+                        "expected_version": 0,
+                        "move_id": "after-cut",
+                    },
+                    headers=bearer(tokens[0]),
+                )
+                if answer.status_code != 503:
+                    break
+                await asyncio.sleep(0.1)
+            assert answer is not None
+            assert answer.status_code == 200, answer.text
+            await watcher.until_version(1, timeout=15)

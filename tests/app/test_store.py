@@ -14,7 +14,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from app.store import DuplicateMoveId, SeatTaken, Store
+from app.notify import asyncpg_dsn
+from app.store import DuplicateMoveId, SeatTaken, Store, create_pool
 from tests.app.clients import bearer, open_room
 from tests.app.conftest import GAMES
 from tests.app.hidden import game_record, normal
@@ -27,6 +28,17 @@ async def engines(database_url: str) -> AsyncIterator[list[AsyncEngine]]:
     yield made
     for engine in made:
         await engine.dispose()
+
+
+@pytest.fixture
+async def stores(
+    database_url: str, engines: list[AsyncEngine]
+) -> AsyncIterator[list[Store]]:
+    """Three stores with their own pools: as three server processes would be."""
+    pools = [await create_pool(asyncpg_dsn(database_url), 4) for _ in engines]
+    yield [Store(pool, engine) for pool, engine in zip(pools, engines)]
+    for pool in pools:
+        await pool.close()
 
 
 async def stored_snapshot(engine: AsyncEngine, room_id: str) -> tuple[int, dict]:
@@ -89,10 +101,9 @@ def attempt(
 
 
 async def test_concurrent_writers_never_fork_a_game(
-    http: httpx.AsyncClient, engines: list[AsyncEngine]
+    http: httpx.AsyncClient, engines: list[AsyncEngine], stores: list[Store]
 ) -> None:
     room_id, game_id = await started_game(http, engines[0])
-    stores = [Store(engine) for engine in engines]
     results = await asyncio.gather(
         *(attempt(stores[n % 3], room_id, game_id, n) for n in range(30))
     )
@@ -114,10 +125,10 @@ async def test_concurrent_writers_never_fork_a_game(
 
 
 async def test_a_move_id_is_applied_once(
-    http: httpx.AsyncClient, engines: list[AsyncEngine]
+    http: httpx.AsyncClient, engines: list[AsyncEngine], stores: list[Store]
 ) -> None:
     room_id, game_id = await started_game(http, engines[0])
-    store = Store(engines[0])
+    store = stores[0]
     assert await attempt(store, room_id, game_id, 1, move_id="same") is not None
     # The same move id again, even against the right version, is refused as a duplicate.
     with pytest.raises(DuplicateMoveId):
@@ -162,10 +173,9 @@ async def test_the_move_log_is_append_only(
 
 
 async def test_racing_joins_take_a_seat_once(
-    http: httpx.AsyncClient, engines: list[AsyncEngine]
+    http: httpx.AsyncClient, stores: list[Store]
 ) -> None:
     room_id = (await http.post("/api/rooms", json={"players": 4})).json()["room_id"]
-    stores = [Store(engine) for engine in engines]
 
     async def join(n: int) -> int | None:
         try:
