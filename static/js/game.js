@@ -269,6 +269,15 @@ export class GameScreen {
       say("Your move");
       for (const e of this.legal) choices.append(this.button(e.action.type, () => this.send(e)));
     }
+    if (this.ix.undo) choices.append(this.undoButton());
+  }
+
+  /** Take back the last step of this turn (offered by the server while nothing was revealed). */
+  undoButton() {
+    const b = this.button("↶ Undo", () => this.send(this.ix.undo), "undo", { kbd: "U" });
+    const what = this.ix.undo.preview?.text;
+    b.title = what ? `Take back: ${what}` : "Take back your last step";
+    return b;
   }
 
   button(label, onClick, act, { kbd = null, pressed = null, primary = false } = {}) {
@@ -680,6 +689,7 @@ export class GameScreen {
     if (!this.mine()) return;
     const phase = this.view.phase;
     const consume = () => ev.preventDefault();
+    if ((k === "u" || k === "U") && this.ix.undo) { consume(); return this.send(this.ix.undo); }
     if (phase === "choose") {
       if (/^[1-6]$/.test(k)) { consume(); return this.pickPile(Number(k) - 1); }
       if (k === "Enter" && this.ui.pile !== null) { consume(); return this.send(this.ix.choose.get(this.ui.pile)[this.ui.pay]); }

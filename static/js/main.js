@@ -7,6 +7,7 @@
 import * as api from "./api.js";
 import { GameScreen } from "./game.js";
 import { Lobby } from "./lobby.js";
+import { Rematch } from "./rematch.js";
 import { RoomSocket } from "./socket.js";
 
 const $ = (id) => document.getElementById(id);
@@ -48,7 +49,10 @@ const socket = new RoomSocket(roomId, {
     update: (m) => {
       if (pendingMove && m.event && m.event.seat === you?.seat) pendingMove = null;
       if (room && room.status === "open") setRoom({ ...room, status: "playing" });
-      if (m.view?.phase === "over" && room) room.status = "finished";
+      if (m.view?.phase === "over" && room) {
+        room.status = "finished";
+        rematch.update(room, you);
+      }
       gameScreen().setState({ view: m.view, legal: m.legal, version: m.version, event: m.event });
     },
     ack: (m) => {
@@ -78,6 +82,8 @@ const socket = new RoomSocket(roomId, {
     },
   },
 });
+
+const rematch = new Rematch({ roomId, getToken: () => socket.token });
 
 const lobby = new Lobby({
   roomId,
@@ -109,6 +115,7 @@ function gameScreen() {
 function setRoom(r) {
   if (!r) return;
   room = r;
+  rematch.update(r, you);
   if (you && you.role === "player" && you.name) {
     api.rememberRoom(roomId, { name: you.name, players: r.players });
   }

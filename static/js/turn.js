@@ -39,6 +39,7 @@ export function indexLegal(legal) {
     reserve: new Map(), // card -> entry
     plant: new Map(), // card -> entries
     end: null,
+    undo: null, // take back the last step of this turn (when the server offers it)
     other: [],
   };
   for (const entry of legal) {
@@ -74,6 +75,9 @@ export function indexLegal(legal) {
         break;
       case "end":
         ix.end = entry;
+        break;
+      case "undo":
+        ix.undo = entry;
         break;
       default:
         ix.other.push(entry);

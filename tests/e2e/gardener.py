@@ -87,6 +87,7 @@ class Gardener:
     def pick(self, legal: list[dict]) -> dict:
         """A quick but varied choice: every kind of step gets exercised over a game
         (payments, skills, blooming tokens, reserving, planting), yet turns stay short."""
+        legal = [a for a in legal if a["type"] != "undo"]  # undo is tested on its own
         by_type: dict[str, list[dict]] = {}
         for a in legal:
             by_type.setdefault(a["type"], []).append(a)
@@ -143,7 +144,7 @@ class Gardener:
                 page.mouse.click(x, y)
         elif kind == "discard":
             page.click("[data-act='discard']")
-        elif kind in ("assistant", "pass", "end"):
+        elif kind in ("assistant", "pass", "end", "undo"):
             page.click(f"[data-act='{kind}']")
         elif kind == "skill":
             page.click(f"[data-act='skill-{action['skill']}']")

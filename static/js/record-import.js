@@ -1,0 +1,40 @@
+/**
+ * Importing a game record: read a JSON file the player picks and upload it
+ * (`POST /api/records`); the server checks it by replaying every move and answers with the
+ * link of its replay, where the browser goes. A bad record gets the server's reason.
+ */
+
+export async function uploadRecord(text) {
+  let record;
+  try {
+    record = JSON.parse(text);
+  } catch {
+    throw new Error("This file is not JSON: is it an exported game record?");
+  }
+  const res = await fetch("/api/records", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify(record),
+  });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(data?.error?.reason || `The record was refused (${res.status}).`);
+  return data;
+}
+
+/** Wire a file input: on a pick, upload and go to the replay; errors go to `errorBox`. */
+export function attachImport(input, errorBox) {
+  input.addEventListener("change", async () => {
+    const file = input.files && input.files[0];
+    if (!file) return;
+    errorBox.hidden = true;
+    try {
+      const answer = await uploadRecord(await file.text());
+      window.location.assign(answer.url);
+    } catch (err) {
+      errorBox.textContent = err.message;
+      errorBox.hidden = false;
+    } finally {
+      input.value = "";
+    }
+  });
+}

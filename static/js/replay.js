@@ -1,0 +1,321 @@
+/**
+ * The replay page: step through a game move by move — a room's game (finished, or in
+ * progress up to its current move) or an imported record — with the board as it was after
+ * each move. Views come from the server (`/api/.../replay?move=N`): the public view, so a
+ * replay hides what a spectator could not see, and the browser computes no rule. The board
+ * and the panels are drawn by the game screen's own modules (render.js, panels.js).
+ *
+ * Controls: the slider, « ◀ ▶ », the arrow keys (Home/End, PageUp/PageDown by ten), a click
+ * on a line of the move list; the address bar always links to the move shown (`?move=N`).
+ */
+
+import { attachInput } from "./input.js";
+import { playerColour } from "./paint.js";
+import * as panels from "./panels.js";
+import { attachImport } from "./record-import.js";
+import { BoardRenderer } from "./render.js";
+import { indexLegal } from "./turn.js";
+
+const $ = (id) => document.getElementById(id);
+const root = $("replay");
+const source = root.dataset.source; // "room" | "record"
+const id = root.dataset.id;
+const base = source === "room" ? `/api/rooms/${encodeURIComponent(id)}` : `/api/records/${encodeURIComponent(id)}`;
+const recordUrl = source === "room" ? `${base}/record` : base;
+const pageUrl = source === "room" ? `/r/${encodeURIComponent(id)}/replay` : `/records/${encodeURIComponent(id)}`;
+const NOTHING_LEGAL = indexLegal([]);
+const POLL_MS = 8000;
+
+let record = null;
+let room = null; // {seats: [{seat, name, bot}]} for the panels' names
+let catalogue = null;
+let version = 0;
+let move = 0;
+let shown = -1;
+let notice = "";
+const views = new Map(); // move -> view
+const loading = new Map(); // move -> Promise<view>
+
+const renderer = new BoardRenderer($("board"));
+attachInput($("board"), renderer, { hover: () => {}, tap: () => {}, rotate: () => {}, wheelRotates: () => false });
+
+async function getJSON(url) {
+  const res = await fetch(url, { headers: { Accept: "application/json" } });
+  const data = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(data?.error?.reason || `Request failed (${res.status})`);
+  return data;
+}
+
+function viewAt(n) {
+  if (views.has(n)) return Promise.resolve(views.get(n));
+  if (!loading.has(n)) {
+    const p = getJSON(`${base}/replay?move=${n}`).then(
+      (answer) => {
+        views.set(n, answer.view);
+        loading.delete(n);
+        return answer.view;
+      },
+      (err) => {
+        loading.delete(n);
+        throw err;
+      },
+    );
+    loading.set(n, p);
+  }
+  return loading.get(n);
+}
+
+// ---- showing a move ----------------------------------------------------------------------
+
+async function show(n) {
+  const target = Math.max(0, Math.min(version, n));
+  move = target;
+  renderControls();
+  let view;
+  try {
+    view = await viewAt(target);
+  } catch (err) {
+    notice = err.message;
+    renderControls();
+    return;
+  }
+  if (target !== move) return; // a later step was asked meanwhile
+  if (shown !== target) draw(view);
+  for (const near of [target + 1, target - 1]) if (near >= 0 && near <= version) viewAt(near).catch(() => {});
+}
+
+/** The cells a move changed, to light them up when stepping forward. */
+function touched(event, view) {
+  const a = event?.action || {};
+  if (a.type === "place" && view.tiles?.length) return view.tiles[view.tiles.length - 1].cells;
+  if (a.type === "plant") return [a.at];
+  if (a.type === "bloom") return a.cells;
+  return [];
+}
+
+function draw(view) {
+  const forward = shown === move - 1;
+  shown = move;
+  renderer.setView(view);
+  const ui = {
+    ix: NOTHING_LEGAL,
+    room,
+    catalogue,
+    presence: { connected_seats: [], spectators: 0 },
+    selectedPile: null,
+    selectedCard: null,
+    selectedSkill: null,
+    onPile: () => {},
+    onCard: () => {},
+    onSkill: () => {},
+  };
+  panels.renderCarpet($("carpet"), view, ui);
+  panels.renderMarket($("market"), $("deck"), view, ui);
+  panels.renderPlayers($("players"), view, ui);
+  if (forward) renderer.highlight(touched(record.moves[move - 1], view));
+  renderControls(view);
+}
+
+function renderControls(view = views.get(move)) {
+  $("slider").max = String(version);
+  $("slider").value = String(move);
+  $("first-btn").disabled = $("prev-btn").disabled = move <= 0;
+  $("next-btn").disabled = $("last-btn").disabled = move >= version;
+  $("replay-move").textContent = move === 0 ? `Set-up · move 0 of ${version}` : `Move ${move} of ${version}`;
+  const event = move > 0 ? record.moves[move - 1] : null;
+  let text = event ? event.text : "The boards, piles and market as dealt.";
+  if (view && view.phase === "over" && view.scores) {
+    const best = view.scores.players.filter((p) => view.scores.winners.includes(p.seat));
+    const names = best.map((p) => panels.playerName(room, p.seat)).join(" and ");
+    text = `${text} — final: ${names} ${best.length > 1 ? "share the win" : "wins"} with ${best[0]?.total} points`;
+  }
+  $("replay-text").textContent = notice ? `${notice} ${text}` : text;
+  const href = `${pageUrl}?move=${move}`;
+  $("move-link").href = href;
+  if (`${location.pathname}${location.search}` !== href) history.replaceState(null, "", href);
+  for (const li of $("log").children) {
+    const seq = Number(li.dataset.seq);
+    li.classList.toggle("current", seq === move);
+    li.classList.toggle("future", seq > move);
+  }
+  scrollLogTo($("log").querySelector("li.current"));
+}
+
+/** Keep the current line of the move list in sight, scrolling the list only. */
+function scrollLogTo(li) {
+  if (!li) return;
+  const box = $("log");
+  const top = li.offsetTop;
+  if (top < box.scrollTop) box.scrollTop = top;
+  else if (top + li.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = top + li.offsetHeight - box.clientHeight;
+}
+
+// ---- the record --------------------------------------------------------------------------
+
+function renderLog() {
+  const box = $("log");
+  box.innerHTML = "";
+  const first = panels.el("li");
+  first.dataset.seq = "0";
+  first.textContent = "Set-up";
+  box.append(first);
+  const colours = new Map((record.players || []).map((p) => [p.seat, p.colour]));
+  for (const m of record.moves) {
+    const li = panels.el("li");
+    li.dataset.seq = String(m.seq);
+    li.dataset.seat = String(m.seat);
+    li.textContent = `${m.seq}. ${m.text || m.action?.type}`;
+    const c = colours.get(m.seat);
+    if (c) li.style.setProperty("--pc", playerColour(c));
+    box.append(li);
+  }
+}
+
+async function renderRecordPanel() {
+  const players = (record.players || []).map((p) => `${p.name}${p.bot ? ` (bot ${p.bot})` : ""}`).join(", ");
+  $("record-players").textContent = players;
+  $("record-status").textContent = record.status === "finished" ? "finished" : "in progress";
+  $("seed-sha").textContent = record.seed_sha256 || "—";
+  $("replay-title").textContent = record.status === "finished" ? "Replay" : "Replay · game in progress";
+  const exportBtn = $("export-btn");
+  exportBtn.href = source === "room" ? `${recordUrl}?download=1` : recordUrl;
+  exportBtn.setAttribute("download", `ishtar-${record.room_id || id}-${record.version}.json`);
+  if (record.seed !== null && record.seed !== undefined) {
+    $("seed-line").hidden = false;
+    $("seed").textContent = String(record.seed);
+    const check = $("seed-check");
+    const digest = await sha256(String(record.seed));
+    if (digest !== null) {
+      const ok = digest === record.seed_sha256;
+      check.textContent = ok ? "✓ matches the commitment" : "✗ does not match the commitment";
+      check.className = ok ? "seed-ok" : "seed-bad";
+    }
+  }
+}
+
+async function sha256(text) {
+  if (!window.crypto?.subtle) return null; // only in secure contexts
+  const bytes = await window.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function setRecord(next) {
+  record = next;
+  version = record.version;
+  room = { seats: (record.players || []).map((p) => ({ seat: p.seat, name: p.name, bot: p.bot })) };
+  renderLog();
+  renderRecordPanel();
+}
+
+/** A game in progress grows: fetch its record again now and then, following the latest move. */
+async function poll() {
+  if (!record || record.status !== "playing") return;
+  try {
+    const next = await getJSON(recordUrl);
+    if (next.version !== version || next.status !== record.status) {
+      const atEnd = move === version;
+      setRecord(next);
+      if (atEnd) show(version);
+      else renderControls();
+    }
+  } catch {
+    // offline for a moment: try again later
+  }
+}
+
+// ---- input -------------------------------------------------------------------------------
+
+function step(d) {
+  notice = "";
+  show(move + d);
+}
+
+$("first-btn").addEventListener("click", () => show(0));
+$("prev-btn").addEventListener("click", () => step(-1));
+$("next-btn").addEventListener("click", () => step(1));
+$("last-btn").addEventListener("click", () => show(version));
+$("slider").addEventListener("input", () => show(Number($("slider").value)));
+$("log").addEventListener("click", (ev) => {
+  const li = ev.target.closest("li[data-seq]");
+  if (li) show(Number(li.dataset.seq));
+});
+$("move-link").addEventListener("click", (ev) => {
+  const url = new URL($("move-link").getAttribute("href"), location.href).href;
+  if (navigator.clipboard?.writeText) {
+    ev.preventDefault();
+    navigator.clipboard.writeText(url).then(
+      () => { $("move-link").textContent = "Copied"; setTimeout(() => { $("move-link").textContent = "Link"; }, 1500); },
+      () => location.assign(url),
+    );
+  }
+});
+$("zoom-in").addEventListener("click", () => zoom(1.25));
+$("zoom-out").addEventListener("click", () => zoom(0.8));
+$("zoom-fit").addEventListener("click", () => renderer.fit());
+
+function zoom(f) {
+  const { w, h } = renderer.size;
+  renderer.zoomAt(w / 2, h / 2, f);
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (!record || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const t = ev.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+  const keys = {
+    ArrowLeft: () => step(-1),
+    ArrowRight: () => step(1),
+    PageUp: () => step(-10),
+    PageDown: () => step(10),
+    Home: () => show(0),
+    End: () => show(version),
+    "+": () => zoom(1.25),
+    "-": () => zoom(0.8),
+    0: () => renderer.fit(),
+  };
+  const act = keys[ev.key];
+  if (act) {
+    ev.preventDefault();
+    act();
+  }
+});
+
+attachImport($("import-file"), $("import-error"));
+
+// ---- start -------------------------------------------------------------------------------
+
+/** `window.__replay`: what the page shows, for browser tests (public data only). */
+window.__replay = {
+  get move() { return move; },
+  get shown() { return shown; },
+  get version() { return version; },
+  get status() { return record?.status ?? null; },
+  view: () => views.get(shown) ?? null,
+};
+
+async function start() {
+  try {
+    const [rec, cat] = await Promise.all([getJSON(recordUrl), getJSON("/api/catalogue").catch(() => null)]);
+    catalogue = cat;
+    setRecord(rec);
+  } catch (err) {
+    $("loading").textContent = err.message;
+    root.dataset.state = "gone";
+    return;
+  }
+  $("loading").hidden = true;
+  $("game").hidden = false;
+  root.dataset.state = "replay";
+  const asked = new URLSearchParams(location.search).get("move");
+  let first = asked === null ? 0 : Number.parseInt(asked, 10);
+  if (!Number.isFinite(first) || first < 0) first = 0;
+  if (first > version) {
+    notice = `Move ${first} has not been played yet.`;
+    first = version;
+  }
+  renderer.resize();
+  await show(first);
+  setInterval(poll, POLL_MS);
+}
+
+start();

@@ -1,0 +1,231 @@
+"""Undo, replay, records and rematch in Chromium against a real server (issue 8): a player
+undoes a placement and the other sees it in the log; a finished game is stepped through on
+the replay page (buttons, slider, arrow keys, links to a move), its record is exported and
+imported back; one click on the finished screen makes the rematch, and the other player's
+browser picks up its new seat."""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.gardener import Gardener, wait_until
+from tests.support.live import LiveServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture
+def server(database_url: str, live_server_factory: Callable[..., LiveServer]) -> str:
+    """A live server whose HTTP rate limit lets a test script play a game quickly."""
+    env = {"ISHTAR_HTTP_MOVES_PER_S": "1000", "ISHTAR_ROOMS_PER_MINUTE": "1000"}
+    return live_server_factory(database_url=database_url, env=env).url
+
+
+def finished_game(base: str, seed: int = 3) -> tuple[str, list[str]]:
+    """A 2-player room played to the end over the HTTP API: (room, tokens by seat)."""
+    with httpx.Client(base_url=base, timeout=20) as http:
+        created = http.post("/api/rooms", json={"players": 2, "name": "Ana"}).json()
+        room = created["room_id"]
+        joined = http.post(f"/api/rooms/{room}/seats", json={"name": "Björn"}).json()
+        auth = {"Authorization": f"Bearer {created['host_token']}"}
+        assert http.post(f"/api/rooms/{room}/start", headers=auth).status_code == 200
+        tokens: dict[int, str] = {}
+        for token in (created["token"], joined["token"]):
+            seat = http.get(
+                f"/api/rooms/{room}/view", headers={"Authorization": f"Bearer {token}"}
+            ).json()["seat"]
+            tokens[seat] = token
+        rng = random.Random(seed)
+        while True:
+            public = http.get(f"/api/rooms/{room}/view").json()
+            if public["view"]["phase"] == "over":
+                return room, [tokens[0], tokens[1]]
+            seat = public["view"]["current"]
+            bearer = {"Authorization": f"Bearer {tokens[seat]}"}
+            mine = http.get(f"/api/rooms/{room}/view", headers=bearer).json()
+            forward = [e for e in mine["legal"] if e["action"]["type"] != "undo"]
+            move = {
+                "move": rng.choice(forward)["action"],
+                "expected_version": mine["version"],
+                "move_id": uuid.uuid4().hex,
+            }
+            answer = http.post(f"/api/rooms/{room}/moves", json=move, headers=bearer)
+            assert answer.status_code == 200, answer.text
+
+
+def api_view(base: str, path: str) -> dict[str, Any]:
+    view: dict[str, Any] = httpx.get(base + path, timeout=20).json()["view"]
+    return view
+
+
+def replay_state(page: Page) -> dict[str, Any]:
+    state: dict[str, Any] = page.evaluate(
+        "() => ({move: window.__replay.move, shown: window.__replay.shown,"
+        " version: window.__replay.version, view: window.__replay.view()})"
+    )
+    return state
+
+
+def wait_shown(page: Page, move: int) -> None:
+    wait_until(page, "m => window.__replay && window.__replay.shown === m", move)
+
+
+def test_undo_in_the_browser_is_seen_by_the_other_player(
+    new_page: Callable[..., Page], server: str, artifacts: Path
+) -> None:
+    ana, bjorn = Gardener(new_page(), "Ana"), Gardener(new_page(), "Björn")
+    room = ana.create_room(server)
+    bjorn.join(server, room)
+    expect(ana.page.locator("#seats li.seat:not(.free)")).to_have_count(2)
+    ana.start()
+    for p in (ana, bjorn):
+        wait_until(p.page, "() => window.__ishtar?.phase === 'choose'")
+    first = ana if ana.my_turn() else bjorn
+    other = bjorn if first is ana else ana
+    first.play_step(next(a for a in first.legal() if a["type"] == "choose"))
+    expect(first.page.locator("[data-act='undo']")).to_have_count(0)
+    before = first.hook("view()")
+    first.play_step(next(a for a in first.legal() if a["type"] == "place"))
+    undo = first.page.locator("[data-act='undo']")
+    expect(undo).to_be_visible()
+    assert (undo.get_attribute("title") or "").startswith("Take back: placed a")
+    first.shot(artifacts, "undo-offered")
+    first.play_step({"type": "undo"})
+    assert first.hook("phase") == "place"
+    assert first.hook("view().tiles") == before["tiles"]
+    other.wait_version(first.version() or 0)
+    expect(other.page.locator("#log li").last).to_contain_text("took back: placed a")
+    # the keyboard too: place again, then U takes it back
+    first.play_step(next(a for a in first.legal() if a["type"] == "place"))
+    version = first.version() or 0
+    first.page.locator("#board").focus()
+    first.page.keyboard.press("u")
+    first.wait_version(version + 1)
+    assert first.hook("phase") == "place"
+
+
+def test_replay_export_import_and_rematch(
+    new_page: Callable[..., Page], server: str, artifacts: Path, tmp_path: Path
+) -> None:
+    room, tokens = finished_game(server)
+    record = httpx.get(f"{server}/api/rooms/{room}/record", timeout=20).json()
+    last = record["version"]
+    assert last > 40
+
+    # both players come back to the finished room with their seat links
+    ana = new_page()
+    ana.goto(f"{server}/r/{room}#t={tokens[0]}")
+    expect(ana.locator("#scores")).to_be_visible()
+    expect(ana.locator("#rematch-btn")).to_be_visible()
+    expect(ana.locator("#replay-link")).to_have_attribute("href", f"/r/{room}/replay")
+    bjorn = new_page()
+    bjorn.goto(f"{server}/r/{room}#t={tokens[1]}")
+    expect(bjorn.locator("#rematch-btn")).to_have_text("Rematch")
+    ana.screenshot(path=str(artifacts / "finished-screen.png"))
+
+    # export: the download is the game record
+    with ana.expect_download() as download:
+        ana.click("#export-link")
+    saved = tmp_path / "record.json"
+    download.value.save_as(saved)
+    assert json.loads(saved.read_text()) == record
+
+    # the replay page: from the set-up, one step at a time, by button, key and slider
+    ana.click("#replay-link")
+    ana.wait_for_url(f"**/r/{room}/replay**")
+    wait_shown(ana, 0)
+    assert replay_state(ana)["version"] == last
+    assert replay_state(ana)["view"] == api_view(
+        server, f"/api/rooms/{room}/replay?move=0"
+    )
+    ana.click("#next-btn")
+    wait_shown(ana, 1)
+    ana.locator("#board").focus()
+    ana.keyboard.press("ArrowRight")
+    ana.keyboard.press("ArrowRight")
+    wait_shown(ana, 3)
+    ana.keyboard.press("ArrowLeft")
+    wait_shown(ana, 2)
+    assert ana.url.endswith(f"/r/{room}/replay?move=2")
+    expect(ana.locator("#replay-text")).to_have_text(record["moves"][1]["text"])
+    expect(ana.locator("#log li.current")).to_have_attribute("data-seq", "2")
+    assert replay_state(ana)["view"] == api_view(
+        server, f"/api/rooms/{room}/replay?move=2"
+    )
+    ana.locator("#slider").fill(str(20))
+    wait_shown(ana, 20)
+    ana.locator("#board").focus()
+    ana.keyboard.press("End")
+    wait_shown(ana, last)
+    assert replay_state(ana)["view"]["phase"] == "over"
+    expect(ana.locator("#replay-text")).to_contain_text("final:")
+    ana.keyboard.press("Home")
+    wait_shown(ana, 0)
+    ana.locator(f"#log li[data-seq='{last // 2}']").click()
+    wait_shown(ana, last // 2)
+    expect(ana.locator("#move-link")).to_have_attribute(
+        "href", f"/r/{room}/replay?move={last // 2}"
+    )
+    expect(ana.locator("#seed-check")).to_have_text("✓ matches the commitment")
+    ana.screenshot(path=str(artifacts / "replay.png"))
+
+    # a link to a move opens the replay at that move
+    linked = new_page()
+    linked.goto(f"{server}/r/{room}/replay?move=37")
+    wait_shown(linked, 37)
+    assert replay_state(linked)["view"] == api_view(
+        server, f"/api/rooms/{room}/replay?move=37"
+    )
+    linked.goto(f"{server}/r/{room}/replay?move={last + 50}")
+    wait_shown(linked, last)
+    expect(linked.locator("#replay-text")).to_contain_text("has not been played yet")
+
+    # import the exported file: the record's own replay, identical move by move
+    page = new_page()
+    page.goto(f"{server}/records")
+    page.set_input_files("#import-file", str(saved))
+    page.wait_for_url("**/records/**")
+    wait_shown(page, 0)
+    page.locator("#board").focus()
+    for move in range(1, 6):
+        page.keyboard.press("ArrowRight")
+        wait_shown(page, move)
+        assert replay_state(page)["view"] == api_view(
+            server, f"/api/rooms/{room}/replay?move={move}"
+        )
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**record, "seed": str(int(record["seed"]) + 1)}))
+    page.set_input_files("#import-file", str(bad))
+    expect(page.locator("#import-error")).to_contain_text("commitment")
+
+    # rematch: one click for Ana; Björn's finished screen picks up his seat in it
+    ana.goto(f"{server}/r/{room}")
+    expect(ana.locator("#rematch-btn")).to_be_visible()
+    ana.click("#rematch-btn")
+    ana.wait_for_url(lambda url: "/r/" in url and room not in url)
+    new_room = ana.url.rsplit("/r/", 1)[1].split("#")[0].split("?")[0]
+    assert new_room != room
+    expect(ana.locator("#lobby")).to_be_visible()
+    expect(ana.locator("#seats li.seat:not(.free)")).to_have_count(2)
+    expect(ana.locator("#start-btn")).to_be_visible()
+    expect(bjorn.locator("#rematch-btn")).to_have_text("Go to the rematch")
+    expect(bjorn.locator("#rematch-note")).to_be_visible()
+    bjorn.click("#rematch-btn")
+    bjorn.wait_for_url(f"**/r/{new_room}")
+    expect(bjorn.locator("#lobby")).to_be_visible()
+    expect(bjorn.locator("#start-btn")).to_be_hidden()
+    ana.click("#start-btn")
+    for p in (ana, bjorn):
+        wait_until(p, "() => window.__ishtar?.phase === 'choose'")
+    mine = [p.evaluate("() => window.__ishtar.mine") for p in (ana, bjorn)]
+    assert sorted(mine) == [False, True], "each browser holds its own seat"
+    bjorn.screenshot(path=str(artifacts / "rematch.png"))
