@@ -84,6 +84,9 @@ class Settings(BaseSettings):
             "MAX_MESSAGE_BYTES and this, the message is refused with a too_large error."
         ),
     )
+    ws_hello_timeout_s: float = Field(
+        default=10.0, description="Seconds a new websocket has to send its hello."
+    )
     ws_messages_per_s: float = Field(
         default=20.0,
         description="Messages per second one websocket connection may send.",

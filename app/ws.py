@@ -33,7 +33,6 @@ from app.settings import Settings
 log = logging.getLogger("ishtar.ws")
 router = APIRouter()
 
-HELLO_TIMEOUT_S = 10.0
 FLOOD_CLOSE_AFTER = (
     50  # consecutive rate-limited frames before the connection is closed
 )
@@ -118,6 +117,7 @@ class Session:
         self.hub = hub
         self.service: RoomService = hub.service
         self.max_bytes = settings.max_message_bytes
+        self.hello_timeout_s = settings.ws_hello_timeout_s
         self.bucket = TokenBucket(settings.ws_messages_per_s, settings.ws_burst)
         self.flooding = 0
         self.greeted = False
@@ -139,18 +139,17 @@ class Session:
         self.conn.put(Close(code))
 
     async def run(self) -> None:
+        deadline = asyncio.get_running_loop().time() + self.hello_timeout_s
         while not self.closing:
             try:
                 if self.greeted:
                     text = await self.receive_text()
-                else:
-                    text = await asyncio.wait_for(self.receive_text(), HELLO_TIMEOUT_S)
+                else:  # whatever else it sends, a client must say hello in time
+                    left = deadline - asyncio.get_running_loop().time()
+                    text = await asyncio.wait_for(self.receive_text(), max(left, 0))
             except TimeoutError:
-                self.fail(
-                    ServiceError(
-                        "hello_required", "Say hello first (no hello in 10 s)."
-                    )
-                )
+                reason = f"Say hello first (no hello in {self.hello_timeout_s:g} s)."
+                self.fail(ServiceError("hello_required", reason))
                 self.close(4408)
                 return
             await self.handle(text)
