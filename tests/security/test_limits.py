@@ -1,0 +1,193 @@
+"""Limits on what one client may send, and the websocket's Origin check.
+
+Over HTTP (in-process): name length and content, body size, rooms per address per minute.
+Over a real websocket (one live server for the module): message size, frame size, messages
+per connection per second, and the Origin a browser page must come from.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from websockets.asyncio.client import connect
+from websockets.typing import Origin
+
+from app.main import create_app
+from app.settings import Settings
+from tests.support.databases import TestDatabases
+from tests.support.live import LiveServer
+
+
+@pytest.fixture(scope="module")
+def server(
+    test_databases: TestDatabases, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    url = test_databases.create(migrated=True)
+    log = tmp_path_factory.mktemp("limits") / "server.log"
+    live = LiveServer(
+        log, database_url=url, env={"ISHTAR_ALLOWED_ORIGINS": "https://friends.example"}
+    )
+    live.start()
+    try:
+        yield live
+    finally:
+        live.stop()
+        test_databases.drop(url)
+
+
+async def spectator_socket(
+    server: LiveServer, origin: str | None = None
+) -> websockets.ClientConnection:
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        room = (await http.post("/api/rooms", json={"players": 2})).json()["room_id"]
+    ws = await connect(
+        server.url.replace("http", "ws", 1) + f"/ws/rooms/{room}",
+        max_size=None,
+        origin=Origin(origin) if origin else None,
+    )
+    await ws.send(json.dumps({"type": "hello", "token": None, "since": None}))
+    assert json.loads(await ws.recv())["type"] == "welcome"
+    return ws
+
+
+async def next_of(ws: websockets.ClientConnection, kind: str) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 5))
+        if message["type"] == kind:
+            return message
+
+
+async def flood(ws: websockets.ClientConnection, messages: int) -> None:
+    for _ in range(messages):
+        await ws.send(json.dumps({"type": "ping"}))
+    await next_of(ws, "never")
+
+
+# --- websocket ----------------------------------------------------------------------------
+
+
+async def test_an_oversized_message_is_refused_and_the_connection_kept(
+    server: LiveServer,
+) -> None:
+    ws = await spectator_socket(server)
+    await ws.send(json.dumps({"type": "ping", "pad": "x" * 17_000}))
+    error = await next_of(ws, "error")
+    assert error["code"] == "too_large"
+    await ws.send(json.dumps({"type": "ping"}))
+    assert (await next_of(ws, "pong"))["type"] == "pong"
+    await ws.close()
+
+
+async def test_a_frame_over_one_mebibyte_closes_the_connection_with_1009(
+    server: LiveServer,
+) -> None:
+    ws = await spectator_socket(server)
+    await ws.send("x" * (1 << 20 | 1))
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await next_of(ws, "never")
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == 1009
+
+
+async def test_a_flooding_connection_is_rate_limited_then_closed(
+    server: LiveServer,
+) -> None:
+    ws = await spectator_socket(server)
+    for _ in range(45):  # past the burst of 40
+        await ws.send(json.dumps({"type": "ping"}))
+    error = await next_of(ws, "error")  # the pongs of the first 40 come before it
+    assert error["code"] == "rate_limited"
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await flood(ws, 200)
+    assert closed.value.rcvd is not None
+    assert closed.value.rcvd.code == 4429
+
+
+@pytest.mark.parametrize(
+    "origin", ["https://evil.example", "null", "http://127.0.0.1.evil.example"]
+)
+async def test_a_page_from_another_origin_cannot_open_the_websocket(
+    server: LiveServer, origin: str
+) -> None:
+    with pytest.raises(websockets.InvalidStatus) as refused:
+        await spectator_socket(server, origin=origin)
+    assert refused.value.response.status_code == 403
+
+
+@pytest.mark.parametrize("origin", ["same host", "https://friends.example"])
+async def test_pages_of_this_host_and_of_the_allow_list_may(
+    server: LiveServer, origin: str
+) -> None:
+    ws = await spectator_socket(
+        server, origin=server.url if origin == "same host" else origin
+    )
+    await ws.close()
+
+
+# --- HTTP ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "status"),
+    [
+        ("x" * 24, 201),
+        ("Ж" * 24, 201),
+        ("🌴 Björn ☀️", 201),
+        ("x" * 25, 400),
+        ("  ", 400),
+        ("", 400),
+        ("bad\x00name", 400),
+        ("new\nline", 400),
+        ("<img src=x onerror=alert(1)>", 400),  # 28 characters: over the limit anyway
+    ],
+)
+async def test_names_are_limited_in_length_and_content(
+    client: httpx.AsyncClient, name: str, status: int
+) -> None:
+    response = await client.post("/api/rooms", json={"players": 2, "name": name})
+    assert response.status_code == status, response.text
+
+
+async def test_a_request_body_over_16_kib_is_refused(client: httpx.AsyncClient) -> None:
+    body = json.dumps({"players": 2, "name": "x", "pad": "y" * 20_000})
+    response = await client.post(
+        "/api/rooms", content=body, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "too_large"
+
+
+async def test_rooms_created_per_address_per_minute_are_limited(
+    database_url: str, tmp_path: Path
+) -> None:
+    settings = Settings(
+        _env_file=None,
+        database_url=database_url,
+        data_dir=tmp_path,
+        rooms_per_minute=5,
+    )
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app, client=("203.0.113.7", 5000))
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://testserver"
+        ) as c:
+            codes = [
+                (await c.post("/api/rooms", json={"players": 2})).status_code
+                for _ in range(8)
+            ]
+        other = httpx.ASGITransport(app=app, client=("203.0.113.8", 5000))
+        async with httpx.AsyncClient(
+            transport=other, base_url="http://testserver"
+        ) as c:
+            elsewhere = (await c.post("/api/rooms", json={"players": 2})).status_code
+    assert codes[:5] == [201] * 5
+    assert set(codes[5:]) == {429}
+    assert elsewhere == 201
