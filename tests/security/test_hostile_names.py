@@ -1,0 +1,147 @@
+"""Hostile player names in a real browser: shown as text, never run, never parsed as HTML.
+
+Two seats take names that are markup and script (within the 24-character limit), a game is
+played to its end over HTTP, and the room is opened in Chromium before the start (lobby),
+during play and at the end (player panels, log, final scores), as a spectator and as a
+player. On every page: the names appear literally in the text, no element or attribute
+came from them, the function they call never ran, no dialog opened, and the browser
+reported no Content-Security-Policy violation (nothing was even attempted).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.live import LiveServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+CHROMIUM = Path("/usr/bin/chromium")
+NAMES = ["<img src=x onerror=x()>", '"><svg onload=x()>', "<script>x()</script>"]
+TRAP = "window.__pwned = 0; window.x = () => { window.__pwned += 1; };"
+INJECTED = "img[src='x'], svg[onload], [onerror], [onload]:not(body), script:not([src])"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip("Chromium is missing (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e.gardener import CHROMIUM_ARGS
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def open_room(base: str, names: list[str]) -> tuple[str, str, list[str]]:
+    with httpx.Client(base_url=base, timeout=30) as http:
+        created = (
+            http.post(
+                "/api/rooms",
+                json={"players": len(names), "name": names[0], "seat_order": "fixed"},
+            )
+            .raise_for_status()
+            .json()
+        )
+        room, tokens = created["room_id"], [created["token"]]
+        for seat, name in enumerate(names[1:], start=1):
+            joined = http.post(
+                f"/api/rooms/{room}/seats", json={"name": name, "seat": seat}
+            )
+            tokens.append(joined.raise_for_status().json()["token"])
+    return room, created["host_token"], tokens
+
+
+def start(base: str, room: str, host: str) -> None:
+    with httpx.Client(base_url=base) as http:
+        auth = {"Authorization": f"Bearer {host}"}
+        http.post(f"/api/rooms/{room}/start", headers=auth).raise_for_status()
+
+
+def play(base: str, room: str, tokens: list[str], moves: int | None = None) -> None:
+    """Play over HTTP, first legal action (never undo), to the end or for `moves` moves."""
+    with httpx.Client(base_url=base, timeout=30) as http:
+        done = 0
+        while moves is None or done < moves:
+            for token in tokens:
+                auth = {"Authorization": f"Bearer {token}"}
+                view = http.get(f"/api/rooms/{room}/view", headers=auth).json()
+                if view["view"]["phase"] == "over":
+                    return
+                legal = [
+                    e["action"] for e in view["legal"] if e["action"]["type"] != "undo"
+                ]
+                if legal:
+                    body = {
+                        "move": legal[0],
+                        "expected_version": view["version"],
+                        "move_id": uuid.uuid4().hex,
+                    }
+                    http.post(f"/api/rooms/{room}/moves", headers=auth, json=body)
+                    done += 1
+                    break
+
+
+def check_page(browser: Any, url: str, ready: str, names: list[str]) -> None:
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        dialogs: list[str] = []
+        violations: list[str] = []
+        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+        page.on(
+            "console",
+            lambda m: (
+                violations.append(m.text)
+                if "Content Security Policy" in m.text
+                else None
+            ),
+        )
+        page.add_init_script(TRAP)
+        page.goto(url)
+        page.wait_for_selector(ready, state="visible", timeout=15_000)
+        page.wait_for_function(
+            "names => names.every(n => document.body.innerText.includes(n))",
+            arg=names,
+            timeout=15_000,
+        )
+        assert page.evaluate("window.__pwned") == 0
+        assert page.evaluate(f"document.querySelectorAll({INJECTED!r}).length") == 0
+        assert not dialogs
+        assert not violations
+    finally:
+        context.close()
+
+
+def test_hostile_names_are_text_in_the_lobby_the_game_and_the_scores(
+    browser: Any, database_url: str, live_server_factory: Callable[..., LiveServer]
+) -> None:
+    unlimited = {"ISHTAR_HTTP_MOVES_PER_S": "100000"}
+    base = live_server_factory(database_url=database_url, env=unlimited).url
+    room, host, tokens = open_room(base, NAMES[:2])
+
+    check_page(browser, f"{base}/r/{room}", "#lobby", NAMES[:2])
+    start(base, room, host)
+    play(base, room, tokens, moves=12)
+    check_page(browser, f"{base}/r/{room}", "#game", NAMES[:2])
+    play(base, room, tokens)
+    check_page(browser, f"{base}/r/{room}#t={tokens[0]}", "#scores", NAMES[:2])
+
+
+def test_the_third_payload_is_text_too(
+    browser: Any, database_url: str, live_server_factory: Callable[..., LiveServer]
+) -> None:
+    base = live_server_factory(database_url=database_url).url
+    room, host, _ = open_room(base, [NAMES[2], "Bo"])
+    check_page(browser, f"{base}/r/{room}", "#lobby", [NAMES[2]])
+    start(base, room, host)
+    check_page(browser, f"{base}/r/{room}", "#game", [NAMES[2]])
