@@ -97,15 +97,17 @@ def check_page(browser: Any, url: str, ready: str, names: list[str]) -> None:
         page = context.new_page()
         dialogs: list[str] = []
         violations: list[str] = []
-        page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-        page.on(
-            "console",
-            lambda m: (
-                violations.append(m.text)
-                if "Content Security Policy" in m.text
-                else None
-            ),
-        )
+
+        def on_dialog(dialog: Any) -> None:
+            dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        def on_console(message: Any) -> None:
+            if "Content Security Policy" in message.text:
+                violations.append(message.text)
+
+        page.on("dialog", on_dialog)
+        page.on("console", on_console)
         page.add_init_script(TRAP)
         page.goto(url)
         page.wait_for_selector(ready, state="visible", timeout=15_000)
