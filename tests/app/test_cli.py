@@ -55,6 +55,9 @@ def test_serve_with_embedded_postgres_keeps_data_across_restarts(
 
     first = live_server_factory(data_dir=data_dir)
     assert _ready(first)["migrations"] == "head"
+    # One process owns a data dir at a time.
+    with pytest.raises(RuntimeError, match="in use by another process"):
+        live_server_factory(data_dir=data_dir)
     _sql(url, "CREATE TABLE scratch (note text)", "INSERT INTO scratch VALUES ('kept')")
 
     # A clean stop (SIGTERM) stops PostgreSQL too.
@@ -74,27 +77,14 @@ def test_serve_with_embedded_postgres_keeps_data_across_restarts(
     assert not (pgdata / "postmaster.pid").exists()
 
 
-def test_a_data_dir_serves_one_process_at_a_time(
-    data_dir: Path, live_server_factory: Callable[..., LiveServer]
+def test_serve_with_database_url_starts_no_postgres_and_migrates_it(
+    empty_database_url: str,
+    data_dir: Path,
+    live_server_factory: Callable[..., LiveServer],
 ) -> None:
-    live_server_factory(data_dir=data_dir)
-    with pytest.raises(RuntimeError, match="in use by another process"):
-        live_server_factory(data_dir=data_dir)
-
-
-def test_serve_with_database_url_starts_no_postgres(
-    database_url: str, data_dir: Path, live_server_factory: Callable[..., LiveServer]
-) -> None:
-    server = live_server_factory(database_url=database_url, data_dir=data_dir)
-    assert _ready(server)["database"] == "ok"
-    assert not (data_dir / "pg").exists()
-
-
-def test_serve_upgrades_the_database_to_head(
-    empty_database_url: str, live_server_factory: Callable[..., LiveServer]
-) -> None:
-    server = live_server_factory(database_url=empty_database_url)
+    server = live_server_factory(database_url=empty_database_url, data_dir=data_dir)
     assert _ready(server)["migrations"] == "head"
+    assert not (data_dir / "pg").exists()
 
 
 @pytest.fixture
