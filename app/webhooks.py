@@ -221,7 +221,9 @@ class WebhookCourier:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        await self._client.aclose()
+            self._task = None
+        if not self._client.is_closed:
+            await self._client.aclose()
 
     async def _run(self) -> None:
         while True:

@@ -1,0 +1,454 @@
+"""Turn webhooks (issue 8): a seat's holder sets a URL; when it becomes their turn it is
+called, with retries and backoff, carrying nothing secret, once per turn across instances.
+The receiver is a real HTTP server on this machine (allowed by webhook_allow_private)."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from fastapi import FastAPI
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from app.protocol import ServiceError
+from app.settings import Settings
+from app.webhooks import WebhookCourier, allowed_address, check_url
+from tests.app.clients import bearer
+from tests.support.live import free_port
+
+
+class Receiver:
+    """A webhook receiver: records each call, answers with the scripted statuses."""
+
+    def __init__(self) -> None:
+        self.statuses: list[int] = []
+        self.calls: list[dict[str, Any]] = []
+        self.url = ""
+        self.arrived = asyncio.Event()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                kind = message["type"].rsplit(".", 1)[-1]
+                await send({"type": f"lifespan.{kind}.complete"})
+                if kind == "shutdown":
+                    return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        headers = {k.decode(): v.decode() for k, v in scope["headers"]}
+        self.calls.append({"path": scope["path"], "headers": headers, "body": body})
+        self.arrived.set()
+        status = self.statuses.pop(0) if self.statuses else 200
+        await send({"type": "http.response.start", "status": status, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    def bodies(self) -> list[dict[str, Any]]:
+        return [json.loads(call["body"]) for call in self.calls]
+
+    async def wait_calls(self, count: int, timeout: float = 10.0) -> None:
+        async with asyncio.timeout(timeout):
+            while len(self.calls) < count:
+                self.arrived.clear()
+                await self.arrived.wait()
+
+
+@pytest.fixture
+async def receiver() -> AsyncIterator[Receiver]:
+    hook = Receiver()
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(hook, host="127.0.0.1", port=port, log_level="warning")
+    )
+    task = asyncio.get_running_loop().create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    hook.url = f"http://127.0.0.1:{port}/hooks/seat"
+    yield hook
+    server.should_exit = True
+    await task
+
+
+@pytest.fixture
+def room_settings(database_url: str, tmp_path: Path, game_module: str) -> Settings:
+    return Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        database_url=database_url,
+        data_dir=tmp_path / "data",
+        game_module=game_module,
+        webhook_allow_private=True,
+        webhook_poll_s=0.05,
+        webhook_backoff_s=0.1,
+        webhook_timeout_s=2.0,
+    )
+
+
+@pytest.fixture
+async def db(database_url: str) -> AsyncIterator[AsyncEngine]:
+    engine = create_async_engine(database_url)
+    yield engine
+    await engine.dispose()
+
+
+async def outbox(db: AsyncEngine) -> list[Any]:
+    async with db.connect() as conn:
+        return list(
+            (
+                await conn.execute(
+                    text(
+                        "SELECT id, seat, version, status, attempts, last_error"
+                        " FROM webhook_outbox ORDER BY id"
+                    )
+                )
+            ).all()
+        )
+
+
+async def seated_room(
+    http: httpx.AsyncClient, hook_url: str | None, first_player: int = 1
+) -> tuple[str, str, list[str]]:
+    """Ana (seat 0, host) and Björn (seat 1, with a webhook) in a fixed-order room."""
+    created = (
+        await http.post(
+            "/api/rooms",
+            json={
+                "players": 2,
+                "name": "Ana",
+                "seat_order": "fixed",
+                "first_player": first_player,
+            },
+        )
+    ).json()
+    room_id = created["room_id"]
+    bjorn = (
+        await http.post(f"/api/rooms/{room_id}/seats", json={"name": "Björn"})
+    ).json()
+    if hook_url is not None:
+        answer = await http.put(
+            f"/api/rooms/{room_id}/webhook",
+            json={"url": hook_url},
+            headers=bearer(bjorn["token"]),
+        )
+        assert answer.status_code == 200, answer.text
+    return room_id, created["host_token"], [created["token"], bjorn["token"]]
+
+
+async def start(http: httpx.AsyncClient, room_id: str, host: str) -> None:
+    answer = await http.post(f"/api/rooms/{room_id}/start", headers=bearer(host))
+    assert answer.status_code == 200, answer.text
+
+
+async def move(http: httpx.AsyncClient, room_id: str, token: str) -> dict[str, Any]:
+    view = (await http.get(f"/api/rooms/{room_id}/view", headers=bearer(token))).json()
+    answer = await http.post(
+        f"/api/rooms/{room_id}/moves",
+        headers=bearer(token),
+        json={
+            "move": view["legal"][0]["action"],
+            "expected_version": view["version"],
+            "move_id": str(uuid.uuid4()),
+        },
+    )
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+# --- URLs -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://chat.example/hooks/T0/B1/xyz",
+        "http://chat.example:8080/x?room=1",
+        "https://93.184.216.34/hook",
+        "https://[2606:2800:220:1:248:1893:25c8:1946]/hook",
+    ],
+)
+def test_public_http_urls_are_accepted(url: str) -> None:
+    assert check_url(url).split("?")[0].rstrip("/") in url
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("ftp://chat.example/x", "https://"),
+        ("javascript:alert(1)", "https://"),
+        ("file:///etc/passwd", "https://"),
+        ("https:///nohost", "host"),
+        ("https://user:pw@chat.example/x", "password"),
+        ("https://chat.example:22/x", "port"),
+        ("https://chat.example:99999/x", "port"),
+        ("https://chat.example/a b", "spaces"),
+        ("https://chat.example/" + "a" * 2100, "2048"),
+        ("http://localhost:8000/x", "public"),
+        ("http://127.0.0.1:8000/x", "public"),
+        ("http://10.0.0.8/x", "public"),
+        ("http://169.254.169.254/latest/meta-data", "public"),
+        ("http://[::1]:8000/x", "public"),
+        ("http://[::ffff:127.0.0.1]:8000/x", "public"),
+        ("http://0.0.0.0:8000/x", "public"),
+        ("http://printer.local/x", "public"),
+    ],
+)
+def test_unsafe_urls_are_refused(url: str, why: str) -> None:
+    with pytest.raises(ServiceError) as refused:
+        check_url(url)
+    assert refused.value.code == "bad_webhook"
+    assert why in refused.value.reason
+
+
+def test_private_addresses_only_with_the_setting() -> None:
+    assert check_url("http://127.0.0.1:8000/x", allow_private=True)
+    loopback = ipaddress.ip_address("127.0.0.1")
+    assert not allowed_address(loopback, False) and allowed_address(loopback, True)
+    assert not allowed_address(ipaddress.ip_address("224.0.0.1"), True)
+
+
+async def test_a_private_webhook_is_refused_by_default(
+    database_url: str, tmp_path: Path
+) -> None:
+    from app.main import create_app
+
+    app = create_app(
+        Settings(_env_file=None, database_url=database_url, data_dir=tmp_path / "d")  # type: ignore[call-arg]
+    )
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+            room_id, _host, tokens = await seated_room(http, None)
+            answer = await http.put(
+                f"/api/rooms/{room_id}/webhook",
+                json={"url": "http://127.0.0.1:9/x"},
+                headers=bearer(tokens[1]),
+            )
+            assert answer.status_code == 400
+            assert answer.json()["error"]["code"] == "bad_webhook"
+            got = await http.get(
+                f"/api/rooms/{room_id}/webhook", headers=bearer(tokens[1])
+            )
+            assert got.json() == {"seat": 1, "url": None}
+
+
+async def test_only_the_seat_holder_sets_reads_or_removes_its_webhook(
+    http: httpx.AsyncClient,
+) -> None:
+    room_id, _host, tokens = await seated_room(http, "http://127.0.0.1:9999/h")
+    path = f"/api/rooms/{room_id}/webhook"
+    assert (await http.get(path)).json()["error"]["code"] == "forbidden"
+    spectator = await http.put(path, json={"url": "http://127.0.0.1:9999/x"})
+    assert spectator.status_code == 403
+    stranger = await http.get(path, headers=bearer("x" * 43))
+    assert stranger.status_code == 401
+    assert (await http.get(path, headers=bearer(tokens[1]))).json() == {
+        "seat": 1,
+        "url": "http://127.0.0.1:9999/h",
+    }
+    assert (await http.get(path, headers=bearer(tokens[0]))).json()["url"] is None
+    bad = await http.put(path, json={"url": 42}, headers=bearer(tokens[1]))
+    assert bad.status_code == 400
+    assert (await http.delete(path, headers=bearer(tokens[1]))).json()["url"] is None
+    assert (await http.get(path, headers=bearer(tokens[1]))).json()["url"] is None
+    status = (await http.get(f"/api/rooms/{room_id}")).text
+    assert "9999" not in status, "a webhook URL is its holder's secret"
+
+
+# --- calls ----------------------------------------------------------------------------------
+
+
+async def test_the_webhook_is_called_on_your_turn_and_retried_after_500(
+    http: httpx.AsyncClient, receiver: Receiver, db: AsyncEngine
+) -> None:
+    receiver.statuses = [500, 503]
+    room_id, host, tokens = await seated_room(http, receiver.url, first_player=1)
+    await start(http, room_id, host)  # Björn (seat 1) plays first: his turn now
+    await receiver.wait_calls(3)
+    await asyncio.sleep(0.3)
+    assert len(receiver.calls) == 3, "delivered once it answered 200, then no more"
+    deliveries = {call["headers"]["x-ishtar-delivery"] for call in receiver.calls}
+    assert len(deliveries) == 1, "the same delivery id on every attempt"
+    body = receiver.bodies()[-1]
+    assert body == {
+        "event": "your_turn",
+        "delivery": int(deliveries.pop()),
+        "room_id": room_id,
+        "room_url": f"http://testserver/r/{room_id}",
+        "seat": 1,
+        "name": "Björn",
+        "turn": {"seat": 1, "name": "Björn"},
+        "version": 0,
+        "text": f"It is Björn's turn in Ishtar: http://testserver/r/{room_id}",
+    }
+    assert receiver.calls[0]["path"] == "/hooks/seat"
+    assert receiver.calls[0]["headers"]["content-type"] == "application/json"
+    raw = b"".join(call["body"] for call in receiver.calls).decode()
+    raw += json.dumps([call["headers"] for call in receiver.calls])
+    for secret in [*tokens, host, "#t=", "seed"]:
+        assert secret not in raw, "nothing secret in a webhook call"
+    [row] = await outbox(db)
+    assert (row.status, row.attempts, row.last_error) == ("delivered", 3, None)
+
+
+async def test_one_call_per_turn_of_the_seat(
+    http: httpx.AsyncClient, receiver: Receiver, db: AsyncEngine
+) -> None:
+    room_id, host, tokens = await seated_room(http, receiver.url, first_player=0)
+    await start(http, room_id, host)  # Ana first: nothing for Björn yet
+    await asyncio.sleep(0.3)
+    assert receiver.calls == []
+    for turn in range(1, 4):
+        await move(http, room_id, tokens[0])  # a toy turn: draw, then play
+        passed = await move(http, room_id, tokens[0])
+        await receiver.wait_calls(turn)
+        assert receiver.bodies()[-1]["version"] == passed["version"]
+        await move(http, room_id, tokens[1])
+        await move(http, room_id, tokens[1])
+    await asyncio.sleep(0.3)
+    assert len(receiver.calls) == 3, "one call per turn, none per step"
+    assert [r.status for r in await outbox(db)] == ["delivered"] * 3
+
+
+async def test_a_call_whose_turn_passed_is_cancelled_not_sent_late(
+    http: httpx.AsyncClient, receiver: Receiver, db: AsyncEngine
+) -> None:
+    receiver.statuses = [500] * 100
+    room_id, host, tokens = await seated_room(http, receiver.url, first_player=1)
+    await start(http, room_id, host)
+    await receiver.wait_calls(1)
+    await move(http, room_id, tokens[1])
+    await move(http, room_id, tokens[1])  # Björn played his turn anyway
+    await asyncio.sleep(1.0)
+    [row] = await outbox(db)
+    assert row.status == "cancelled"
+    assert row.last_error == "the turn has passed"
+    seen = len(receiver.calls)
+    await asyncio.sleep(0.5)
+    assert len(receiver.calls) == seen
+
+
+async def test_a_client_error_is_not_retried(
+    http: httpx.AsyncClient, receiver: Receiver, db: AsyncEngine
+) -> None:
+    receiver.statuses = [404]
+    room_id, host, _tokens = await seated_room(http, receiver.url, first_player=1)
+    await start(http, room_id, host)
+    await receiver.wait_calls(1)
+    await asyncio.sleep(0.5)
+    assert len(receiver.calls) == 1
+    [row] = await outbox(db)
+    assert (row.status, row.attempts, row.last_error) == ("failed", 1, "HTTP 404")
+
+
+async def test_a_seat_handed_on_loses_its_webhook_and_pending_calls(
+    http: httpx.AsyncClient, db: AsyncEngine
+) -> None:
+    room_id, host, _tokens = await seated_room(http, "http://127.0.0.1:1999/never")
+    await start(http, room_id, host)
+    async with db.begin() as conn:  # hold the call back, as a long backoff would
+        await conn.execute(
+            text("UPDATE webhook_outbox SET next_attempt_at = now() + '1 h'::interval")
+        )
+    handed = await http.post(
+        f"/api/rooms/{room_id}/seats/1/person",
+        headers=bearer(host),
+        json={"name": "Cleo"},
+    )
+    assert handed.status_code == 201
+    [row] = await outbox(db)
+    assert row.status == "cancelled"
+    new = handed.json()["token"]
+    got = await http.get(f"/api/rooms/{room_id}/webhook", headers=bearer(new))
+    assert got.json()["url"] is None
+
+
+@pytest.fixture
+async def couriers(
+    room_app: FastAPI, http: httpx.AsyncClient, database_url: str
+) -> AsyncIterator[list[WebhookCourier]]:
+    """Two other instances' couriers; the app's own courier (lifespan running) stands still."""
+    await room_app.state.async_play.courier.stop()
+    engines = [create_async_engine(database_url) for _ in range(2)]
+    made = [
+        WebhookCourier(engine, name, allow_private=True)
+        for engine, name in zip(engines, ("first", "second"))
+    ]
+    yield made
+    for courier, engine in zip(made, engines):
+        await courier.stop()
+        await engine.dispose()
+
+
+async def test_two_couriers_racing_deliver_each_call_once(
+    couriers: list[WebhookCourier],
+    http: httpx.AsyncClient,
+    receiver: Receiver,
+    db: AsyncEngine,
+) -> None:
+    """Two instances' couriers over 41 due calls: each is made exactly once."""
+    room_id, host, _tokens = await seated_room(http, receiver.url, first_player=1)
+    await start(http, room_id, host)
+    async with db.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO webhook_outbox (seat_id, room_id, seat, version, url, base_url)"
+                " SELECT seat_id, room_id, seat, v, url, base_url FROM webhook_outbox,"
+                " generate_series(1000, 1039) AS v"
+            )
+        )
+    claimed = await asyncio.gather(*(c.run_once() for c in couriers))
+    while sum(claimed):
+        claimed = await asyncio.gather(*(c.run_once() for c in couriers))
+    ids = [call["headers"]["x-ishtar-delivery"] for call in receiver.calls]
+    assert len(ids) == len(set(ids)) == 41
+    async with db.connect() as conn:
+        split = dict(
+            (
+                await conn.execute(
+                    text(
+                        "SELECT claimed_by, count(*) FROM webhook_outbox"
+                        " GROUP BY claimed_by"
+                    )
+                )
+            ).all()
+        )
+    assert set(split) == {"first", "second"}
+    assert all(row.status == "delivered" for row in await outbox(db))
+
+
+async def test_a_call_claimed_by_a_dead_instance_is_made_after_its_lease(
+    couriers: list[WebhookCourier],
+    http: httpx.AsyncClient,
+    receiver: Receiver,
+    db: AsyncEngine,
+) -> None:
+    room_id, host, _tokens = await seated_room(http, receiver.url, first_player=1)
+    await start(http, room_id, host)
+    async with db.begin() as conn:  # an instance claims the call, then dies
+        await conn.execute(
+            text(
+                "UPDATE webhook_outbox SET attempts = 1, claimed_by = 'dead',"
+                " next_attempt_at = now() + '0.5 s'::interval"
+            )
+        )
+    alive = couriers[0]
+    assert await alive.run_once() == 0, "leased to the dead instance for now"
+    await asyncio.sleep(0.6)
+    assert await alive.run_once() == 1
+    assert len(receiver.calls) == 1
+    [row] = await outbox(db)
+    assert (row.status, row.attempts) == ("delivered", 2)
