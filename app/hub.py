@@ -306,7 +306,13 @@ class Hub:
             del channel.pending[seq]
         positions = self.service.positions
         for event in events:
-            position = positions.advance(game_id, event.action, event.seq)
+            try:
+                position = positions.advance(game_id, event.action, event.seq)
+            except Exception:  # the logged action does not apply to our cached state
+                log.exception(
+                    "room %s: cannot replay move %s", channel.room_id, event.seq
+                )
+                position = None
             if position is None:  # cannot follow from what we hold: everyone resyncs
                 position = await self.service.position(game_id)
                 channel.published = max(channel.published, position.version)

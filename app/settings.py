@@ -87,15 +87,18 @@ class Settings(BaseSettings):
     ws_hello_timeout_s: float = Field(
         default=10.0, description="Seconds a new websocket has to send its hello."
     )
+    # A person makes a few moves a second at most; scripts and the load benchmark make
+    # dozens, so the limits only stop floods.
     ws_messages_per_s: float = Field(
-        default=20.0,
+        default=50.0,
         description="Messages per second one websocket connection may send.",
     )
     ws_burst: float = Field(
-        default=40.0, description="Burst of messages one websocket connection may send."
+        default=100.0,
+        description="Burst of messages one websocket connection may send.",
     )
     http_moves_per_s: float = Field(
-        default=20.0,
+        default=50.0,
         description="HTTP moves (and why-questions) per second per seat token.",
     )
     rooms_per_minute: float = Field(

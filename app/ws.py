@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from urllib.parse import urlsplit
 
@@ -54,6 +55,24 @@ def origin_allowed(origin: str | None, host: str | None, allowed: list[str]) -> 
     if "*" in allowed or origin.rstrip("/") in allowed:
         return True
     return bool(host) and urlsplit(origin).netloc.lower() == (host or "").lower()
+
+
+def move_id_of(text: str | None) -> str | None:
+    """The move_id of a frame that looks like a move (to answer it even when refusing it).
+
+    >>> move_id_of('{"type": "move", "move_id": "m1"}')
+    'm1'
+    >>> move_id_of('{"type": "ping"}') is None
+    True
+    """
+    if text is None or len(text) > 4096 or '"move_id"' not in text:
+        return None
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return None
+    move_id = message.get("move_id") if isinstance(message, dict) else None
+    return move_id if isinstance(move_id, str) and len(move_id) <= 64 else None
 
 
 @router.websocket("/ws/rooms/{room_id}")
@@ -156,16 +175,19 @@ class Session:
 
     async def handle(self, text: str | None) -> None:
         version = self.conn.version
+        move_id: str | None = None
         if not self.bucket.take():
             self.flooding += 1
             if self.flooding >= FLOOD_CLOSE_AFTER:
                 self.close(4429)
-            elif self.flooding == 1 or self.flooding % 10 == 0:
-                self.fail(
-                    ServiceError(
-                        "rate_limited", "Too many messages; slow down.", version
-                    )
+                return
+            move_id = move_id_of(text)
+            if move_id is not None or self.flooding == 1 or self.flooding % 10 == 0:
+                # A refused move is always answered, so its sender knows to retry it.
+                error = ServiceError(
+                    "rate_limited", "Too many messages; slow down.", version
                 )
+                self.fail(error, move_id)
             return
         self.flooding = 0
         if text is None:
@@ -182,7 +204,6 @@ class Session:
                 )
             )
             return
-        move_id: str | None = None
         try:
             message = parse_client_message(text)
             if isinstance(message, Hello):

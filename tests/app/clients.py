@@ -152,6 +152,13 @@ class WsClient:
         return [m for m in self.received if m["type"] == kind]
 
 
+def pick(rng: Any, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """A random legal action, never an undo when something else is legal (games end)."""
+    forward = [item for item in legal if item["action"].get("type") != "undo"]
+    chosen: dict[str, Any] = rng.choice(forward or legal)["action"]
+    return chosen
+
+
 def bearer(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 

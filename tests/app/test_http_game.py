@@ -8,7 +8,7 @@ import uuid
 import httpx
 import pytest
 
-from tests.app.clients import bearer, open_room
+from tests.app.clients import bearer, open_room, pick
 from tests.app.conftest import GAMES
 
 
@@ -36,7 +36,7 @@ async def play_over_http(
                     f"/api/rooms/{room_id}/view", headers=bearer(token)
                 )
                 assert theirs.json()["legal"] == []
-        choice = rng.choice(mine["legal"])["action"]
+        choice = pick(rng, mine["legal"])
         answer = await http.post(
             f"/api/rooms/{room_id}/moves",
             json={

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from tests.app.clients import WsClient, open_room
+from tests.app.clients import WsClient, open_room, pick
 from tests.app.conftest import GAMES
 from tests.app.hidden import assert_no_secret, game_record, states
 
@@ -33,7 +33,7 @@ async def play_over_ws(
         assert len(acting) == 1, "exactly one seat holds legal actions"
         mover = acting[0]
         assert mover.you["seat"] == seats[0].view["current"]
-        answer = await mover.move(rng.choice(mover.legal)["action"])
+        answer = await mover.move(pick(rng, mover.legal))
         assert answer["type"] == "ack", answer
         assert answer["version"] == version + 1
         for client in everyone:
