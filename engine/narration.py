@@ -71,7 +71,7 @@ def _deed(state: State, action: Action) -> str:
             if state.can is None
             else "moved the watering can to"
         )
-        return f"{verb} pile {action.pile}{paid} and took {what}"
+        return f"{verb} {choose.pile_label(action.pile)}{paid} and took {what}"
     if t == "place" and state.hand is not None:
         shape = TILES[state.hand].shape
         gems = preview(state, action)["gems"]

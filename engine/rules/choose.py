@@ -45,12 +45,17 @@ def cost_of(state: State, pile: int) -> int | None:
     return None
 
 
+def pile_label(pile: int) -> str:
+    """How players name a pile: the carpet's spots are numbered 1 to 6 clockwise."""
+    return f"pile {pile + 1}"
+
+
 def reason(state: State, action: Action) -> str | None:
     pile = action.pile
     if not isinstance(pile, int) or not 0 <= pile < len(state.piles):
-        return f"there is no pile {pile}: the piles are numbered 0 to {len(state.piles) - 1}"
+        return f"there is no pile index {pile}: indices run from 0 to {len(state.piles) - 1}"
     if not state.piles[pile]:
-        return f"pile {pile} is empty"
+        return f"{pile_label(pile)} is empty"
     cost = cost_of(state, pile)
     if cost is None:
         return "the watering can must leave its pile"
@@ -61,7 +66,7 @@ def reason(state: State, action: Action) -> str | None:
     if sum(gems) < cost:
         return f"not enough gems: this step costs {cost}"
     if len(action.pay) != cost:
-        return f"moving the watering can to pile {pile} costs {cost} gem{'s' * (cost != 1)}"
+        return f"moving the watering can to {pile_label(pile)} costs {cost} gem{'s' * (cost != 1)}"
     if not covers(gems, counts):
         return "you do not have the gems you offered"
     return None

@@ -19,7 +19,7 @@ def test_first_turn_cannot_choose_an_empty_pile() -> None:
     state = game()
     state = state.evolve(piles=((), *state.piles[1:]))
     assert [a.pile for a in legal_actions(state)] == [1, 2, 3, 4, 5]
-    assert why_illegal(state, Action("choose", pile=0)) == "pile 0 is empty"
+    assert why_illegal(state, Action("choose", pile=0)) == "pile 1 is empty"
 
 
 def test_rulebook_example_one_free_step_empty_pile_skipped_two_paid() -> None:
@@ -54,7 +54,7 @@ def test_not_enough_gems_for_the_step() -> None:
 def test_payment_must_match_the_cost() -> None:
     state = with_gems(game().evolve(can=0), 0, purple=3)
     assert why_illegal(state, Action("choose", pile=1, pay=("purple",))) == (
-        "moving the watering can to pile 1 costs 0 gems"
+        "moving the watering can to pile 2 costs 0 gems"
     )
 
 

@@ -136,7 +136,7 @@ def test_decode_action_sorts_payment_colours() -> None:
 def test_illegal_action_carries_a_readable_reason() -> None:
     with pytest.raises(IllegalAction) as info:
         apply(game(), Action("choose", pile=9))
-    assert info.value.reason == "there is no pile 9: the piles are numbered 0 to 5"
+    assert info.value.reason == "there is no pile index 9: indices run from 0 to 5"
     assert info.value.code == "illegal_move"
 
 
@@ -163,7 +163,7 @@ def test_narrate_uses_colour_names() -> None:
         "Blue placed a line tile and collected 1 purple gem"
     )
     assert narrate(game(), Action("choose", pile=1)) == (
-        f"Blue put the watering can on pile 1 and took a {state.cups[1]} tile"
+        f"Blue put the watering can on pile 2 and took a {state.cups[1]} tile"
     )
 
 
