@@ -77,6 +77,10 @@ class BotRunner:
         self._again: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
         self._chained: Callable[[str, Event], None] | None = None
+        # Rooms that had no bot seat when last looked at: a move there pokes nothing (two
+        # database reads per move saved). Any explicit poke (a bot seated or handed a seat
+        # here, the sweep finding a room waiting on a bot) forgets the room.
+        self._botless: set[str] = set()
 
     # --- life -------------------------------------------------------------------------------
 
@@ -113,10 +117,12 @@ class BotRunner:
     def _committed(self, room_id: str, event: Event) -> None:
         if self._chained is not None:
             self._chained(room_id, event)
-        self.poke(room_id)
+        if room_id not in self._botless:
+            self.poke(room_id)
 
     def poke(self, room_id: str) -> None:
         """Look at a room soon: if a bot is to act there, it will."""
+        self._botless.discard(room_id)
         if room_id in self._drivers:
             self._again.add(room_id)
             return
@@ -170,6 +176,9 @@ class BotRunner:
             return False
         room = await service.room(room_id)
         if room.status != "playing" or room.game is None:
+            return False
+        if not any(seat.bot_level in LEVELS for seat in room.seats):
+            self._botless.add(room_id)
             return False
         game = await service.game(room_id, room)
         position = await service.position(game.game_id)
