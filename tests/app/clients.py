@@ -166,7 +166,11 @@ def bearer(token: str | None) -> dict[str, str]:
 async def open_room(
     http: httpx.AsyncClient, players: int, **options: Any
 ) -> tuple[str, str, list[str]]:
-    """Create a room, fill every seat and start; (room_id, host_token, tokens by seat)."""
+    """Create a room, fill every seat and start; (room_id, host_token, tokens by seat).
+
+    Seats keep their order (player "P<n>" at seat n) unless ``seat_order="random"``.
+    """
+    options.setdefault("seat_order", "fixed")
     created = (
         await http.post(
             "/api/rooms", json={"players": players, "name": "P0", **options}

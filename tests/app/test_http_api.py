@@ -214,6 +214,23 @@ async def test_start_errors(http: httpx.AsyncClient) -> None:
     )
 
 
+async def test_the_start_shuffles_seats_and_picks_the_first_player(
+    http: httpx.AsyncClient,
+) -> None:
+    orders, firsts = set(), set()
+    for _ in range(16):
+        room_id, _host, _tokens = await open_room(http, 2, seat_order="random")
+        status = (await http.get(f"/api/rooms/{room_id}")).json()
+        orders.add(tuple(seat["name"] for seat in status["seats"]))
+        firsts.add(
+            (await http.get(f"/api/rooms/{room_id}/view")).json()["view"]["current"]
+        )
+    assert orders == {("P0", "P1"), ("P1", "P0")}, (
+        "seats are shuffled (2^-15 to fail by chance)"
+    )
+    assert firsts == {0, 1}, "the first player is drawn"
+
+
 async def test_first_player_and_seat_order_can_be_fixed(
     http: httpx.AsyncClient,
 ) -> None:

@@ -56,7 +56,7 @@ async def play_over_http(
 async def test_a_whole_game_over_http(
     http: httpx.AsyncClient, players: int, game_module: str
 ) -> None:
-    room_id, _host, tokens = await open_room(http, players)
+    room_id, _host, tokens = await open_room(http, players, seat_order="random")
     moves = await play_over_http(http, room_id, tokens, seed=players)
     log = (await http.get(f"/api/rooms/{room_id}/moves")).json()
     assert log["version"] == moves

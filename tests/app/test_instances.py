@@ -129,7 +129,7 @@ async def test_a_killed_server_restarts_where_the_game_was(
     rules = importlib.import_module(game_module)
     first = serve()
     async with httpx.AsyncClient(base_url=first.url) as http:
-        room_id, _host, tokens = await open_room(http, 2)
+        room_id, _host, tokens = await open_room(http, 2, seat_order="random")
     seats = [await WsClient(first.url, room_id, token).open() for token in tokens]
     acked = []
     for _ in range(6):

@@ -47,7 +47,7 @@ async def test_a_whole_game_over_websockets_leaks_nothing(
     live, database_url: str, players: int, game_module: str
 ) -> None:
     server, http = live
-    room_id, _host, tokens = await open_room(http, players)
+    room_id, _host, tokens = await open_room(http, players, seat_order="random")
     seats = [await WsClient(server.url, room_id, token).open() for token in tokens]
     watchers = [await WsClient(server.url, room_id).open() for _ in range(2)]
     try:
