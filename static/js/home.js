@@ -1,9 +1,10 @@
 /**
- * Home page: create a room (player count, layout) and list "your games" — the rooms this
- * browser holds a seat or host token in, with their status from the server.
+ * Home page: create a room (player count, layout, time per move) and list "your games" — the
+ * rooms this browser holds a seat or host token in, with their status (mygames.js).
  */
 
 import * as api from "./api.js";
+import { watchMyGames } from "./mygames.js";
 import { drawVignette } from "./vignette.js";
 
 const form = document.getElementById("create");
@@ -12,6 +13,14 @@ const errorBox = document.getElementById("create-error");
 const list = document.getElementById("your-games");
 
 nameInput.value = api.preferredName();
+
+/** The time control chosen in the form: none, or seconds per move and what happens then. */
+function timeControl(data) {
+  const seconds = Number(data.get("per_move") || 0);
+  if (!seconds) return {};
+  const policy = String(data.get("late") || "wait");
+  return { time_control: { per_move_s: seconds, policy, ...(policy === "bot" ? { bot: "easy" } : {}) } };
+}
 
 form.addEventListener("submit", async (ev) => {
   ev.preventDefault();
@@ -26,6 +35,7 @@ form.addEventListener("submit", async (ev) => {
       players: Number(data.get("players")),
       layout: String(data.get("layout")),
       name,
+      ...timeControl(data),
     });
     api.savePreferredName(name);
     api.saveHost(res.room_id, res.host_token);
@@ -38,44 +48,5 @@ form.addEventListener("submit", async (ev) => {
   }
 });
 
-const STATUS = { open: "waiting for players", playing: "in play", finished: "finished" };
-
-async function showGames() {
-  const rooms = api.myRooms();
-  if (!rooms.length) return;
-  list.innerHTML = "";
-  for (const r of rooms.slice(0, 12)) {
-    const li = document.createElement("li");
-    const a = document.createElement("a");
-    a.href = `/r/${encodeURIComponent(r.room)}`;
-    a.innerHTML = `<span><strong></strong> <span class="muted small"></span></span><span class="tag">…</span>`;
-    a.querySelector("strong").textContent = r.players ? `${r.players}-player game` : "Game";
-    a.querySelector(".muted").textContent = r.name ? `as ${r.name}` : "";
-    li.append(a);
-    list.append(li);
-    const tag = a.querySelector(".tag");
-    api.getRoom(r.room).then(
-      async (room) => {
-        const names = room.seats.filter((s) => s.taken).map((s) => s.name);
-        a.querySelector("strong").textContent = `${room.players}-player game`;
-        a.querySelector(".muted").textContent = names.length ? `with ${names.join(", ")}` : "";
-        tag.textContent = STATUS[room.status] || room.status;
-        const token = api.seatToken(r.room);
-        if (room.status === "playing" && token) {
-          const state = await api.getView(r.room, token).catch(() => null);
-          if (state && state.legal && state.legal.length) {
-            tag.textContent = "your turn";
-            tag.classList.add("turn");
-          }
-        }
-      },
-      () => {
-        tag.textContent = "no longer exists";
-        li.classList.add("muted");
-      },
-    );
-  }
-}
-
-showGames();
+watchMyGames(list);
 drawVignette(document.getElementById("vignette"));

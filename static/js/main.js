@@ -5,6 +5,7 @@
  */
 
 import * as api from "./api.js";
+import { Between } from "./between.js";
 import { GameScreen } from "./game.js";
 import { Lobby } from "./lobby.js";
 import { Rematch } from "./rematch.js";
@@ -36,6 +37,7 @@ const socket = new RoomSocket(roomId, {
       presence = m.presence || presence;
       setRoom(m.room);
       if (m.view) gameScreen().setState({ view: m.view, legal: m.legal, version: m.version, events: m.events || [] });
+      between.state(m, you, room);
       resendPending(m.version);
     },
     sync: (m) => {
@@ -44,6 +46,7 @@ const socket = new RoomSocket(roomId, {
         if (room && room.status === "open") setRoom({ ...room, status: "playing" });
         gameScreen().setState({ view: m.view, legal: m.legal, version: m.version, events: m.events || [] });
       }
+      between.state(m, you, room);
       pendingMove = null;
     },
     update: (m) => {
@@ -54,6 +57,7 @@ const socket = new RoomSocket(roomId, {
         rematch.update(room, you);
       }
       gameScreen().setState({ view: m.view, legal: m.legal, version: m.version, event: m.event });
+      between.state(m, you, room);
     },
     ack: (m) => {
       if (pendingMove && pendingMove.move_id === m.move_id) pendingMove = null;
@@ -84,6 +88,16 @@ const socket = new RoomSocket(roomId, {
 });
 
 const rematch = new Rematch({ roomId, getToken: () => socket.token });
+
+// Play between sessions: turn alerts, what is new since the last visit, the seat menu.
+const between = new Between(roomId, {
+  getToken: () => socket.token,
+  onLeft: () => {
+    you = null;
+    socket.token = null;
+    socket.kick(); // back as a spectator
+  },
+});
 
 const lobby = new Lobby({
   roomId,
@@ -116,6 +130,7 @@ function setRoom(r) {
   if (!r) return;
   room = r;
   rematch.update(r, you);
+  between.setRoom(r, you);
   if (you && you.role === "player" && you.name) {
     api.rememberRoom(roomId, { name: you.name, players: r.players });
   }
@@ -169,4 +184,5 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && !socket.ws) socket.kick();
 });
 
+between.prime(socket);
 socket.connect();

@@ -1,0 +1,72 @@
+/**
+ * The HTTP calls of play between sessions (docs/async-play.md): "your games", leaving,
+ * handing a seat on, seat history and the seat's turn webhook.
+ */
+
+import { ApiError } from "./api.js";
+
+async function call(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+const room = (id) => `/api/rooms/${encodeURIComponent(id)}`;
+
+/** [{room_id, token}] -> [{room_id, status, turn, your_turn, last_move_at, ...} | {room_id, error}] */
+export const myGames = (held) => call("POST", "/api/my-games", { body: { rooms: held } }).then((r) => r.games);
+export const leave = (id, token) => call("POST", `${room(id)}/leave`, { token });
+export const handToPerson = (id, seat, name, hostToken) =>
+  call("POST", `${room(id)}/seats/${seat}/person`, { body: { name }, token: hostToken });
+export const handToBot = (id, seat, level, hostToken) =>
+  call("POST", `${room(id)}/seats/${seat}/bot`, { body: { level }, token: hostToken });
+export const seatHistory = (id) => call("GET", `${room(id)}/seat-history`);
+export const getWebhook = (id, token) => call("GET", `${room(id)}/webhook`, { token });
+export const setWebhook = (id, url, token) => call("PUT", `${room(id)}/webhook`, { body: { url }, token });
+export const removeWebhook = (id, token) => call("DELETE", `${room(id)}/webhook`, { token });
+
+// ---- time --------------------------------------------------------------------------------
+
+/** "3 h", "2 d", "45 s": a duration in the largest unit that fits. */
+export function span(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  if (s >= 86400) return `${Math.round(s / 86400)} d`;
+  if (s >= 3600) return `${Math.round(s / 3600)} h`;
+  if (s >= 60) return `${Math.round(s / 60)} min`;
+  return `${s} s`;
+}
+
+/** "5 min ago" for an ISO time. */
+export function ago(iso) {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return "";
+  const s = (Date.now() - t) / 1000;
+  return s < 45 ? "just now" : `${span(s)} ago`;
+}
+
+/** The last version this browser showed of a room's game (localStorage ishtar.seen.<room>). */
+export function lastSeen(roomId) {
+  try {
+    const v = Number.parseInt(window.localStorage.getItem(`ishtar.seen.${roomId}`) || "", 10);
+    return Number.isFinite(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeen(roomId, version) {
+  try {
+    window.localStorage.setItem(`ishtar.seen.${roomId}`, String(version));
+  } catch {
+    /* private mode: nothing remembered */
+  }
+}

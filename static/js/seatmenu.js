@@ -1,0 +1,272 @@
+/**
+ * The seat menu in the room's top bar, for play between sessions: how to be told it is your
+ * turn (browser notifications, a webhook URL), leaving the game, and — for the host — handing
+ * the seat of someone who left to a new person (a fresh seat link) or to a bot. Also the
+ * clock chip: time per move, time left, and who is late.
+ */
+
+import * as api from "./api.js";
+import { getWebhook, handToBot, handToPerson, leave, removeWebhook, setWebhook, span } from "./asyncapi.js";
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function button(text, onClick, cls = "btn small") {
+  const b = el("button", cls, text);
+  b.type = "button";
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+export class SeatMenu {
+  constructor(roomId, { alert, getToken, onLeft }) {
+    this.roomId = roomId;
+    this.alert = alert;
+    this.getToken = getToken;
+    this.onLeft = onLeft;
+    this.room = null;
+    this.you = null;
+    this.hook = undefined; // the webhook URL once read (null: none)
+    this.handed = new Map(); // seat -> rejoin link just made
+    this.note = "";
+    const status = document.getElementById("status");
+    this.clock = el("span", "clock");
+    this.clock.id = "clock";
+    this.clock.hidden = true;
+    this.menu = el("details", "seat-menu");
+    this.menu.id = "seat-menu";
+    const summary = el("summary", "", "☰");
+    summary.title = "Your seat: notifications, webhook, leaving";
+    summary.setAttribute("aria-label", "Seat menu");
+    this.body = el("div", "seat-menu-body card");
+    this.menu.append(summary, this.body);
+    this.menu.hidden = true;
+    this.menu.addEventListener("toggle", () => {
+      if (this.menu.open) this.opened();
+    });
+    if (status) status.prepend(this.clock, this.menu);
+    this.timer = setInterval(() => this.tick(), 30000);
+  }
+
+  hostToken() {
+    return api.hostToken(this.roomId) || (this.you?.is_host ? this.getToken() : null);
+  }
+
+  update(room, you) {
+    if (room) this.room = room;
+    if (you) this.you = you;
+    const player = this.you?.role === "player";
+    this.menu.hidden = !(player || this.hostToken()) || !this.room;
+    if (this.menu.open) this.render();
+    this.tick();
+  }
+
+  async opened() {
+    if (this.you?.role === "player" && this.hook === undefined) {
+      try {
+        this.hook = (await getWebhook(this.roomId, this.getToken())).url;
+      } catch {
+        this.hook = null;
+      }
+    }
+    this.render();
+  }
+
+  render() {
+    const body = this.body;
+    body.replaceChildren();
+    if (this.you?.role === "player") {
+      body.append(el("h3", "", "When it is your turn"), this.notifyRow(), this.hookRow());
+    }
+    const host = this.hostToken();
+    if (host && this.room && this.room.status !== "finished") body.append(this.seatsRow(host));
+    if (this.you?.role === "player") body.append(this.leaveRow());
+    if (this.note) body.append(el("p", "muted small menu-note", this.note));
+  }
+
+  notifyRow() {
+    const row = el("div", "menu-row");
+    const state = this.alert.state();
+    const text = {
+      granted: "Browser notifications are on.",
+      off: "Browser notifications are off here.",
+      default: "Get a browser notification when it is your turn and this tab is in the background.",
+      denied: "This browser blocks notifications from this site.",
+      unsupported: "This browser cannot show notifications.",
+    }[state];
+    row.append(el("p", "small", text));
+    if (state === "granted") {
+      row.append(button("Turn off", () => { this.alert.disable(); this.render(); }));
+    } else if (state === "default" || state === "off") {
+      const on = button("Notify me", async () => { await this.alert.enable(); this.render(); }, "btn small primary");
+      on.id = "notify-btn";
+      row.append(on);
+    }
+    return row;
+  }
+
+  hookRow() {
+    const row = el("form", "menu-row webhook");
+    row.id = "webhook-form";
+    row.append(el("label", "small", "Or a webhook (e.g. a chat bot), called with the room link on your turn:"));
+    const input = el("input");
+    input.type = "url";
+    input.id = "webhook-url";
+    input.placeholder = "https://…";
+    input.maxLength = 2048;
+    input.value = this.hook || "";
+    const save = el("button", "btn small", "Save");
+    save.type = "submit";
+    row.append(input, save);
+    if (this.hook) row.append(button("Remove", () => this.saveHook(null)));
+    row.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      this.saveHook(input.value.trim() || null);
+    });
+    return row;
+  }
+
+  async saveHook(url) {
+    try {
+      const answer = url ? await setWebhook(this.roomId, url, this.getToken()) : await removeWebhook(this.roomId, this.getToken());
+      this.hook = answer.url;
+      this.note = url ? "Webhook saved." : "Webhook removed.";
+    } catch (err) {
+      this.note = err.message;
+    }
+    this.render();
+  }
+
+  seatsRow(host) {
+    const box = el("div", "menu-row seats-handover");
+    box.append(el("h3", "", "Seats (you are the host)"));
+    for (const seat of this.room.seats) {
+      if (!seat.taken || seat.seat === this.you?.seat) continue;
+      const line = el("div", "handover");
+      line.dataset.seat = String(seat.seat);
+      const state = seat.left ? " — left" : seat.bot ? ` — ${seat.bot} bot` : "";
+      line.append(el("span", "small", `${seat.name}${state}`));
+      line.append(button("New person…", () => this.askName(line, seat, host)));
+      if (!seat.bot && this.room.status === "playing") {
+        line.append(button("Bot", () => this.toBot(seat, host)));
+      }
+      const link = this.handed.get(seat.seat);
+      if (link) {
+        const out = el("input", "handover-link");
+        out.readOnly = true;
+        out.value = link;
+        line.append(out, button("Copy", () => navigator.clipboard?.writeText(link)));
+      }
+      box.append(line);
+    }
+    box.append(el("p", "muted small", "A new person gets a fresh seat link; the old one stops working at once."));
+    return box;
+  }
+
+  askName(line, seat, host) {
+    const form = el("form", "handover-name");
+    const input = el("input");
+    input.name = "name";
+    input.required = true;
+    input.maxLength = 24;
+    input.placeholder = "Their name";
+    const go = el("button", "btn small primary", "Hand over");
+    go.type = "submit";
+    form.append(input, go);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      try {
+        const res = await handToPerson(this.roomId, seat.seat, input.value.trim(), host);
+        this.handed.set(seat.seat, location.origin + res.rejoin_url);
+        this.note = `Send ${input.value.trim()} the link of seat ${seat.seat}.`;
+        this.room = res.room;
+      } catch (err) {
+        this.note = err.message;
+      }
+      this.render();
+    });
+    line.append(form);
+    input.focus();
+  }
+
+  async toBot(seat, host) {
+    try {
+      const res = await handToBot(this.roomId, seat.seat, "medium", host);
+      this.room = res.room;
+      this.note = `A bot now plays seat ${seat.seat}.`;
+    } catch (err) {
+      this.note = err.message;
+    }
+    this.render();
+  }
+
+  leaveRow() {
+    const row = el("div", "menu-row leave");
+    const first = button("Leave this game", () => {
+      first.replaceWith(el("span", "small", "Your seat link will stop working. "), sure);
+    });
+    first.id = "leave-btn";
+    const sure = button("Yes, leave", async () => {
+      try {
+        await leave(this.roomId, this.getToken());
+        api.forgetSeat(this.roomId);
+        this.note = "You left this game.";
+        this.onLeft();
+      } catch (err) {
+        this.note = err.message;
+      }
+      this.render();
+    }, "btn small danger");
+    sure.id = "leave-confirm";
+    row.append(first);
+    return row;
+  }
+
+  // ---- the clock ---------------------------------------------------------------------------
+
+  /** A move was made: the next deadline runs from it (the server does the same). */
+  moved(event, view) {
+    const control = this.room?.time_control;
+    if (!control || !event) return;
+    this.room.clock = view.current === null || view.current === undefined
+      ? null
+      : { seat: view.current, version: event.seq, due_at: new Date(Date.parse(event.at) + control.per_move_s * 1000).toISOString(), overdue: false };
+    for (const s of this.room.seats) s.overdue = false;
+    this.tick();
+  }
+
+  tick() {
+    const room = this.room;
+    const control = room?.time_control;
+    const players = document.getElementById("players");
+    if (players && room) {
+      players.dataset.overdue = room.clock?.overdue ? String(room.clock.seat) : "";
+      players.dataset.left = room.seats.filter((s) => s.left).map((s) => s.seat).join(" ");
+    }
+    if (!control) {
+      this.clock.hidden = true;
+      return;
+    }
+    this.clock.hidden = false;
+    const per = `${span(control.per_move_s)}/move`;
+    const clock = room.status === "playing" ? room.clock : null;
+    this.clock.classList.toggle("late", !!clock?.overdue);
+    if (!clock) {
+      this.clock.textContent = `⏱ ${per}`;
+      return;
+    }
+    const seat = room.seats.find((s) => s.seat === clock.seat);
+    const who = clock.seat === this.you?.seat ? "You" : seat?.name || `Seat ${clock.seat}`;
+    if (clock.overdue) {
+      this.clock.textContent = `⏱ ${who} ${who === "You" ? "are" : "is"} late`;
+    } else {
+      const left = (Date.parse(clock.due_at) - Date.now()) / 1000;
+      this.clock.textContent = `⏱ ${who}: ${span(left)} left`;
+    }
+    this.clock.title = `Time per move: ${span(control.per_move_s)}; then ${control.policy === "bot" ? "a bot plays the turn" : "the game waits"}.`;
+  }
+}

@@ -1,0 +1,324 @@
+"""Play between sessions in real Chromium against a real server (issue 8): "your games" on
+the home page, being told it's your turn (title, favicon badge, a notification while the
+tab is in the background), the log marking what happened since the last visit, leaving
+and handing a seat on, and the time control from the create form to the late seat."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.gardener import Gardener, wait_until
+from tests.support.live import LiveServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+# A Notification that records what would be shown, and a tab we can send to the background.
+BACKGROUND_AND_NOTIFICATIONS = """
+window.__hidden = false;
+Object.defineProperty(Document.prototype, "visibilityState", {
+  configurable: true, get() { return window.__hidden ? "hidden" : "visible"; } });
+Object.defineProperty(Document.prototype, "hidden", {
+  configurable: true, get() { return !!window.__hidden; } });
+window.__notes = [];
+class RecordedNotification {
+  constructor(title, options) { window.__notes.push({ title, ...options }); }
+  close() {}
+}
+RecordedNotification.permission = "granted";
+RecordedNotification.requestPermission = () => Promise.resolve("granted");
+window.Notification = RecordedNotification;
+window.__background = (hidden) => {
+  window.__hidden = hidden;
+  document.dispatchEvent(new Event("visibilitychange"));
+};
+"""
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def table(
+    base: str, first_player: int = 0, start: bool = True, **options: Any
+) -> dict[str, Any]:
+    """Ana (host, seat 0) and Björn (seat 1) at a 2-player table, over HTTP."""
+    with httpx.Client(base_url=base, timeout=10) as http:
+        created = http.post(
+            "/api/rooms",
+            json={
+                "players": 2,
+                "name": "Ana",
+                "seat_order": "fixed",
+                "first_player": first_player,
+                **options,
+            },
+        ).json()
+        room = created["room_id"]
+        bjorn = http.post(f"/api/rooms/{room}/seats", json={"name": "Björn"}).json()
+        if start:
+            answer = http.post(
+                f"/api/rooms/{room}/start", headers=bearer(created["host_token"])
+            )
+            assert answer.status_code == 200, answer.text
+    return {
+        "room": room,
+        "host": created["host_token"],
+        "ana": created["token"],
+        "bjorn": bjorn["token"],
+    }
+
+
+def play_turn(base: str, room: str, token: str) -> int:
+    """The seat of `token` plays its whole turn over HTTP (never undoing); the version."""
+    version = -1
+    with httpx.Client(base_url=base, timeout=10) as http:
+        while True:
+            state = http.get(f"/api/rooms/{room}/view", headers=bearer(token)).json()
+            legal = [
+                e["action"] for e in state["legal"] if e["action"]["type"] != "undo"
+            ]
+            if not legal:
+                return version
+            answer = http.post(
+                f"/api/rooms/{room}/moves",
+                headers=bearer(token),
+                json={
+                    "move": legal[0],
+                    "expected_version": state["version"],
+                    "move_id": str(uuid.uuid4()),
+                },
+            )
+            assert answer.status_code == 200, answer.text
+            version = answer.json()["version"]
+
+
+def hold(page: Page, base: str, room: str, **keys: str) -> None:
+    """Put this browser's tokens for `room` in localStorage, as joining would."""
+    page.goto(base + "/")
+    page.evaluate(
+        "([room, keys]) => { for (const [k, v] of Object.entries(keys))"
+        " localStorage.setItem(`ishtar.${k}.${room}`, v); }",
+        [room, keys],
+    )
+
+
+def open_room(page: Page, base: str, room: str) -> None:
+    page.goto(f"{base}/r/{room}")
+    expect(page.locator("#game")).to_be_visible()
+    wait_until(page, "() => window.__ishtar && window.__ishtar.version !== null")
+
+
+def test_your_games_lists_status_turn_and_stale_seats(
+    new_page: Callable[..., Page], live_server: str, artifacts: Path
+) -> None:
+    mine = table(live_server, first_player=0)  # Ana's turn
+    theirs = table(live_server, first_player=1)  # Björn's turn
+    waiting = table(live_server, start=False)
+    gone = table(live_server)
+    with httpx.Client(base_url=live_server) as http:
+        assert (
+            http.post(
+                f"/api/rooms/{gone['room']}/leave", headers=bearer(gone["ana"])
+            ).status_code
+            == 200
+        )
+    page = new_page()
+    for t in (mine, theirs, waiting, gone):
+        hold(page, live_server, t["room"], seat=t["ana"], host=t["host"])
+    page.goto(live_server + "/")
+    games = page.locator("#your-games li.my-game")
+    expect(games).to_have_count(4)
+    first = games.nth(0)
+    expect(first).to_have_class("my-game your-turn")
+    expect(first.locator(".g-turn")).to_have_text("your turn")
+    expect(first).to_contain_text("Ana, Björn")
+    expect(page).to_have_title("(1) Your turn · Ishtar Online")
+    other = page.locator(f"li.my-game[data-room='{theirs['room']}']")
+    expect(other.locator(".g-turn")).to_have_text("Björn’s turn")
+    lobby = page.locator(f"li.my-game[data-room='{waiting['room']}']")
+    expect(lobby.locator(".g-turn")).to_have_text("waiting for players")
+    stale = page.locator(f"li.my-game[data-room='{gone['room']}']")
+    expect(stale).to_have_class("my-game gone")
+    expect(stale.locator(".g-turn")).to_have_text("no seat")
+    page.screenshot(path=str(artifacts / "your-games.png"))
+    stale.locator("button.forget").click()
+    expect(games).to_have_count(3)
+    assert (
+        page.evaluate(f"() => localStorage.getItem('ishtar.seat.{gone['room']}')")
+        is None
+    )
+    html = page.content()
+    for t in (mine, theirs, waiting):
+        assert t["bjorn"] not in html
+
+
+def test_your_turn_title_badge_and_a_notification_in_the_background(
+    new_page: Callable[..., Page], live_server: str
+) -> None:
+    t = table(live_server, first_player=1)  # Björn first
+    page = new_page()
+    page.add_init_script(BACKGROUND_AND_NOTIFICATIONS)
+    hold(page, live_server, t["room"], seat=t["ana"], host=t["host"])
+    open_room(page, live_server, t["room"])
+    expect(page).not_to_have_title("Your turn · Ishtar Online")
+    icon = page.locator("link[rel~='icon']")
+    assert icon.get_attribute("href").endswith("favicon.svg")
+
+    page.evaluate("() => window.__background(true)")
+    version = play_turn(live_server, t["room"], t["bjorn"])
+    wait_until(page, "v => window.__ishtar.version >= v", version)
+    expect(page).to_have_title("Your turn · Ishtar Online")
+    wait_until(
+        page,
+        "() => document.querySelector(\"link[rel~='icon']\").href.startsWith('data:image/png')",
+    )
+    notes = page.evaluate("() => window.__notes")
+    assert len(notes) == 1
+    assert notes[0]["title"] == "Your turn in Ishtar"
+    assert t["room"] in notes[0]["body"] and t["ana"] not in json.dumps(notes)
+
+    # Back in front: Ana plays, Björn plays; her turn again, seen live: no notification.
+    page.evaluate("() => window.__background(false)")
+    play_turn(live_server, t["room"], t["ana"])
+    wait_until(
+        page,
+        "() => !document.querySelector(\"link[rel~='icon']\").href.startsWith('data:')",
+    )
+    version = play_turn(live_server, t["room"], t["bjorn"])
+    wait_until(page, "v => window.__ishtar.version >= v", version)
+    expect(page).to_have_title("Your turn · Ishtar Online")
+    assert len(page.evaluate("() => window.__notes")) == 1
+
+
+def test_the_log_marks_what_happened_since_the_last_visit(
+    new_page: Callable[..., Page], live_server: str, artifacts: Path
+) -> None:
+    t = table(live_server, first_player=0)
+    play_turn(live_server, t["room"], t["ana"])
+    page = new_page()
+    hold(page, live_server, t["room"], seat=t["ana"], host=t["host"])
+    open_room(page, live_server, t["room"])
+    seen = page.evaluate("() => window.__ishtar.version")
+    wait_until(
+        page,
+        f"() => localStorage.getItem('ishtar.seen.{t['room']}') === '{seen}'",
+    )
+    expect(page.locator("#log li.unseen")).to_have_count(0)
+    page.goto("about:blank")  # away from the room
+    version = play_turn(live_server, t["room"], t["bjorn"])
+    page.goto(live_server + "/")
+    expect(
+        page.locator(f"li.my-game[data-room='{t['room']}'] .g-when")
+    ).to_contain_text(f"{version - seen} new")
+    open_room(page, live_server, t["room"])
+    wait_until(page, "v => window.__ishtar.version >= v", version)
+    expect(page.locator("#log li.unseen")).to_have_count(version - seen)
+    expect(page.locator("#log li.since-line")).to_have_text("Since you last looked")
+    page.screenshot(path=str(artifacts / "since-last-visit.png"))
+    # The line sits right above the first new move, after the older ones.
+    first_new = page.evaluate(
+        "() => Number(document.querySelector('#log li.since-line').nextElementSibling.dataset.seq)"
+    )
+    assert first_new == seen + 1
+    assert page.locator("#log li[data-seq]").count() > version - seen
+
+
+def test_leaving_and_handing_the_seat_to_a_new_person(
+    new_page: Callable[..., Page], live_server: str, artifacts: Path
+) -> None:
+    t = table(live_server, first_player=0)
+    ana, bjorn = new_page(), new_page()
+    hold(ana, live_server, t["room"], seat=t["ana"], host=t["host"])
+    hold(bjorn, live_server, t["room"], seat=t["bjorn"])
+    open_room(ana, live_server, t["room"])
+    open_room(bjorn, live_server, t["room"])
+
+    bjorn.click("#seat-menu > summary")
+    bjorn.click("#leave-btn")
+    bjorn.click("#leave-confirm")
+    wait_until(bjorn, "() => window.__ishtar.viewer === null")
+    expect(bjorn.locator("#seat-menu")).to_be_hidden()
+    assert (
+        bjorn.evaluate(f"() => localStorage.getItem('ishtar.seat.{t['room']}')") is None
+    )
+    wait_until(ana, "() => document.getElementById('players').dataset.left === '1'")
+    expect(ana.locator(".player[data-seat='1'] .pname")).to_be_visible()
+
+    ana.click("#seat-menu > summary")
+    line = ana.locator(".handover[data-seat='1']")
+    expect(line).to_contain_text("Björn — left")
+    line.get_by_role("button", name="New person…").click()
+    line.locator("input[name=name]").fill("Cleo")
+    line.get_by_role("button", name="Hand over").click()
+    link = ana.locator(".handover[data-seat='1'] input.handover-link")
+    wait_until(ana, "() => !!document.querySelector('input.handover-link')")
+    url = link.input_value()
+    assert url.startswith(f"{live_server}/r/{t['room']}#t=")
+    expect(ana.locator(".player[data-seat='1'] .pname")).to_contain_text("Cleo")
+    ana.screenshot(path=str(artifacts / "seat-menu-handover.png"))
+
+    cleo = new_page()
+    cleo.goto(url)
+    expect(cleo.locator("#game")).to_be_visible()
+    wait_until(cleo, "() => window.__ishtar && window.__ishtar.viewer === 1")
+    with httpx.Client(base_url=live_server) as http:
+        old = http.get(f"/api/rooms/{t['room']}/view", headers=bearer(t["bjorn"]))
+        assert old.status_code == 401
+        history = http.get(f"/api/rooms/{t['room']}/seat-history").json()
+    seat1 = [(h["name"], h["ended"]) for h in history["holders"] if h["seat"] == 1]
+    assert seat1 == [("Björn", "left"), ("Cleo", None)]
+
+
+@pytest.fixture
+def quick_server(
+    database_url: str, live_server_factory: Callable[..., LiveServer]
+) -> str:
+    env = {"ISHTAR_DEADLINE_POLL_S": "0.1"}
+    return live_server_factory(database_url=database_url, env=env).url
+
+
+def test_time_per_move_from_the_form_to_the_late_seat(
+    new_page: Callable[..., Page], quick_server: str, artifacts: Path
+) -> None:
+    base = quick_server
+    ana = Gardener(new_page(), "Ana")
+    page = ana.page
+    page.goto(base + "/")
+    page.fill("#name", "Ana")
+    page.click("#time-control > summary")
+    page.select_option("#per-move", "86400")
+    page.check("input[name=late][value='wait']", force=True)
+    page.click("#create-btn")
+    page.wait_for_url("**/r/**")
+    room = page.url.rsplit("/r/", 1)[1].split("#")[0]
+    with httpx.Client(base_url=base) as http:
+        status = http.get(f"/api/rooms/{room}").json()
+    assert status["time_control"] == {
+        "per_move_s": 86400,
+        "policy": "wait",
+        "bot": None,
+    }
+    bjorn = Gardener(new_page(), "Björn")
+    bjorn.join(base, room)
+    ana.start()
+    expect(page.locator("#clock")).to_contain_text("left")
+    expect(page.locator("#clock")).to_contain_text("1 d")
+
+    # A room whose moves are due within a second: the seat to act is shown late to all.
+    t = table(base, first_player=1, time_control={"per_move_s": 1, "policy": "wait"})
+    hold(page, base, t["room"], seat=t["ana"], host=t["host"])
+    open_room(page, base, t["room"])
+    expect(page.locator("#clock")).to_have_text("⏱ Björn is late", timeout=10000)
+    expect(page.locator("#clock")).to_have_class("clock late")
+    wait_until(page, "() => document.getElementById('players').dataset.overdue === '1'")
+    page.screenshot(path=str(artifacts / "late-seat.png"))
+    play_turn(base, t["room"], t["bjorn"])
+    expect(page.locator("#clock")).to_contain_text("You")
