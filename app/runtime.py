@@ -48,6 +48,7 @@ class RoomsRuntime:
         await self.hub.close()
         await self.presence.close()
         await self.service.store.pool.close()
+        await self.service.store.light.close()
 
 
 async def start_rooms(
@@ -61,7 +62,9 @@ async def start_rooms(
         asyncpg_dsn(settings.database_url),
         settings.db_pool_size + settings.db_max_overflow,
     )
-    store = Store(pool, engine)
+    # Notices and presence need no durability: their commits need not wait for the disk.
+    light = await create_pool(asyncpg_dsn(settings.database_url), 2, durable=False)
+    store = Store(pool, engine, light)
     presence = Presence(store, instance)
     service = RoomService(store, rules, Positions(rules), presence)
     hub = Hub(service, presence)

@@ -157,7 +157,10 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     """
 
 
-async def create_pool(dsn: str, max_size: int) -> asyncpg.Pool:
+async def create_pool(dsn: str, max_size: int, *, durable: bool = True) -> asyncpg.Pool:
+    """A pool; with ``durable=False`` its commits do not wait for the disk (notices, presence:
+    nothing there must survive a crash of PostgreSQL)."""
+    settings = {} if durable else {"synchronous_commit": "off"}
     pool: asyncpg.Pool = await asyncpg.create_pool(
         dsn,
         min_size=0,
@@ -165,6 +168,7 @@ async def create_pool(dsn: str, max_size: int) -> asyncpg.Pool:
         init=_init_connection,
         reset=_keep_session,
         command_timeout=30,
+        server_settings=settings,
     )
     return pool
 
@@ -196,11 +200,22 @@ _NOTIFY = "SELECT pg_notify($1, $2)"
 
 
 class Store:
-    """All SQL of the game server, over an asyncpg pool."""
+    """All SQL of the game server, over an asyncpg pool.
 
-    def __init__(self, pool: asyncpg.Pool, engine: AsyncEngine) -> None:
+    `light` (default: `pool`) is a pool whose commits do not wait for the disk, for what
+    needs no durability: the notice of a move (sent after the move's own, durable commit)
+    and presence. PostgreSQL serialises the commits of all transactions that NOTIFY on one
+    global lock held through their WAL flush; a NOTIFY inside each move's transaction made
+    every move of every game wait for the flushes of all the others (measured: commit p50
+    35 ms with 10 busy rooms, against 4 ms alone).
+    """
+
+    def __init__(
+        self, pool: asyncpg.Pool, engine: AsyncEngine, light: asyncpg.Pool | None = None
+    ) -> None:
         self.pool = pool
         self.engine = engine
+        self.light = light or pool
 
     @asynccontextmanager
     async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
@@ -214,6 +229,22 @@ class Store:
     async def _transaction(self) -> AsyncIterator[asyncpg.Connection]:
         async with self._conn() as conn, conn.transaction():
             yield conn
+
+    @asynccontextmanager
+    async def _light_transaction(self) -> AsyncIterator[asyncpg.Connection]:
+        try:
+            async with self.light.acquire() as conn, conn.transaction():
+                yield conn
+        except CONNECTION_ERRORS as error:
+            raise Unavailable(str(error)) from error
+
+    async def announce(self, room_id: str, kind: str, number: int) -> None:
+        """NOTIFY every instance that a room changed (after the change was committed)."""
+        try:
+            async with self.light.acquire() as conn:
+                await conn.execute(_NOTIFY, CHANNEL, notice(room_id, kind, number))
+        except CONNECTION_ERRORS as error:
+            raise Unavailable(str(error)) from error
 
     # --- rooms and seats --------------------------------------------------------------------
 
@@ -457,8 +488,9 @@ class Store:
         """Append a move if the game is still at `expected_version`: the event, or None.
 
         One statement, so one round trip and one implicit transaction: the compare-and-set
-        on the version, the insert into the log and the NOTIFY; none happens unless all do.
-        Raises DuplicateMoveId when the move_id is already in the log.
+        on the version and the insert into the log; neither happens without the other.
+        Raises DuplicateMoveId when the move_id is already in the log. The caller announces
+        the move (`announce`) once it has handed the event to its own hub.
         """
         version = expected_version + 1
         try:
@@ -477,8 +509,6 @@ class Store:
                     text_,
                     finished,
                     room_id,
-                    CHANNEL,
-                    notice(room_id, "m", version),
                 )
         except asyncpg.UniqueViolationError as error:
             if error.constraint_name == "uq_moves_game_id_move_id":
@@ -496,7 +526,7 @@ class Store:
         self, room_id: str, instance: str, seats: Sequence[int], spectators: int
     ) -> None:
         """Record this instance's connections to a room (none: forget the row) and notify."""
-        async with self._transaction() as conn:
+        async with self._light_transaction() as conn:
             if seats or spectators:
                 await conn.execute(
                     "INSERT INTO room_presence (room_id, instance, seats, spectators)"
@@ -570,5 +600,5 @@ _COMMIT_MOVE = (
     " move AS ("
     " INSERT INTO moves (game_id, seq, seat, action, move_id, text)"
     " SELECT id, $3, $7, $8, $9, $10 FROM game RETURNING created_at)"
-    " SELECT move.created_at, pg_notify($13, $14) FROM move"
+    " SELECT move.created_at FROM move"
 )
