@@ -8,6 +8,7 @@ reports the commit to `on_commit`, which the hub turns into messages. Errors are
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -90,6 +91,7 @@ class RoomService:
             Callable[[RoomRow], Awaitable[dict[str, Any]]]
         ] = []
         self._games: dict[str, GameContext] = {}
+        self._announcing: set[asyncio.Task[None]] = set()
         self._colours = self._catalogue_colours()
 
     def _catalogue_colours(self) -> list[str | None]:
@@ -523,12 +525,31 @@ class RoomService:
             if event is not None:
                 self.positions.put(game.game_id, after)
                 self.on_commit(room_id, event)
+                self._announce(room_id, event.seq)
                 return Accepted(event, duplicate=False)
             # Another writer moved first: judge again against what it made.
             position = await self.position(game.game_id)
         raise ServiceError(
             "stale_version", "The game moved on; try again.", version=position.version
         )
+
+    def _announce(self, room_id: str, version: int) -> None:
+        """Tell the other instances, in the background: the mover's ack need not wait.
+
+        Should this process die before the notice is out, the others still catch up within
+        their heartbeat (app/runtime.py), reading the version from the database.
+        """
+        notice = self.store.announce(room_id, "m", version)
+        task = asyncio.get_running_loop().create_task(notice)
+        self._announcing.add(task)
+        task.add_done_callback(self._announced)
+
+    def _announced(self, task: asyncio.Task[None]) -> None:
+        self._announcing.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning(
+                "notice of a move not sent (%s); others catch up", task.exception()
+            )
 
     async def _earlier(self, game_id: int, seat: int, move_id: str) -> Accepted | None:
         event = await self.store.move_by_id(game_id, move_id)
