@@ -11,6 +11,7 @@ a few games (a cache: the log is the truth). An imported record is checked by re
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from collections import OrderedDict
@@ -155,7 +156,7 @@ class Archive:
         finished = room.status == "finished"
         return {
             "seed_sha256": seed_commitment(seed),
-            "seed": seed if finished else None,
+            "seed": str(seed) if finished else None,
             "rematch": rematch if finished else None,
         }
 
@@ -163,8 +164,8 @@ class Archive:
 
     async def import_record(self, record: Any) -> dict[str, Any]:
         """Check a record by replaying it and keep it; its id and link."""
-        try:
-            checked = check_record(self.rules, record)
+        try:  # up to a few thousand engine steps: off the event loop
+            checked = await asyncio.to_thread(check_record, self.rules, record)
         except RecordError as error:
             raise ServiceError("bad_record", error.reason) from None
         rid = record_id(record)
@@ -194,7 +195,7 @@ class Archive:
         if replay is None:
             record = await self.imported(rid)
             try:
-                checked = check_record(self.rules, record)
+                checked = await asyncio.to_thread(check_record, self.rules, record)
             except RecordError as error:  # pragma: no cover - checked on import
                 raise ServiceError("bad_record", error.reason) from None
             replay = self._keep(("record", rid), self._from_checked(checked))

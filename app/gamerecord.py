@@ -12,6 +12,7 @@ played, whoever stored it. This module is pure: no database, no HTTP.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,9 @@ RECORD_FORMAT = "ishtar-online/record"
 RECORD_VERSION = 1
 READABLE_VERSIONS = (1,)
 STATUSES = ("playing", "finished")
+SEED_DIGITS = re.compile(r"^[0-9]{1,30}$")
+MAX_MOVES = 5000
+"""More moves than any game has (about 300 steps, plus undos): a bound on the replay's work."""
 
 
 class RecordError(ValueError):
@@ -32,8 +36,11 @@ class RecordError(ValueError):
         self.reason = reason
 
 
-def seed_commitment(seed: int) -> str:
-    """SHA-256 (hex) of the seed written in decimal ASCII: ``sha256(str(seed))``.
+def seed_commitment(seed: int | str) -> str:
+    """SHA-256 (hex) of the seed string, the seed written in decimal ASCII digits.
+
+    Records and the room status carry the seed as that string (``"42"``, not ``42``): seeds
+    have 63 bits, more than a JSON number keeps exactly in a browser.
 
     >>> seed_commitment(42)
     '73475cb40a568e8da8a045ced110137e159f890ac4da883b6b17dc651b3a8049'
@@ -72,7 +79,7 @@ def build_record(
         },
         "layout": layout,
         "seed_sha256": seed_commitment(seed),
-        "seed": seed if finished else None,
+        "seed": str(seed) if finished else None,
         "version": len(moves),
         "moves": [dict(m) for m in moves],
         "result": result if finished else None,
@@ -130,8 +137,8 @@ def check_record(rules: Rules, record: Any, *, require_seed: bool = True) -> Rep
                 "once the game is over."
             )
         raise RecordError("Without its seed a record cannot be replayed.")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RecordError("The seed must be a whole number.")
+    if not isinstance(seed, str) or not SEED_DIGITS.match(seed):
+        raise RecordError("The seed must be a string of decimal digits.")
     if record.get("seed_sha256") != seed_commitment(seed):
         raise RecordError(
             "The seed does not match the SHA-256 commitment published at the start "
@@ -140,7 +147,7 @@ def check_record(rules: Rules, record: Any, *, require_seed: bool = True) -> Rep
         )
     if status == "finished" and not record.get("finished_at"):
         warnings.append("The record is finished but has no finishing time.")
-    states = _replay(rules, record, setup, seed)
+    states = _replay(rules, record, setup, int(seed))
     return Replayed(record=record, states=states, warnings=warnings)
 
 
@@ -196,6 +203,8 @@ def _replay(
     moves = record.get("moves")
     if not isinstance(moves, list):
         raise RecordError("The record has no list of moves.")
+    if len(moves) > MAX_MOVES:
+        raise RecordError(f"A record of more than {MAX_MOVES} moves is not accepted.")
     if record.get("version") != len(moves):
         raise RecordError(
             f"The record says version {record.get('version')!r} but has {len(moves)} moves."

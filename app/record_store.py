@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store import CHANNEL, Event, notice
@@ -184,6 +185,18 @@ class RecordStore:
                     ),
                     {"new": new_room_id, "old": old_room_id, "host": host_token_hash},
                 )
+                # The link first: a second asker waits here, then finds it taken.
+                linked = (
+                    await conn.execute(
+                        text(
+                            "INSERT INTO rematches (room_id, rematch_id) VALUES (:old, :new)"
+                            " ON CONFLICT (room_id) DO NOTHING RETURNING rematch_id"
+                        ),
+                        {"old": old_room_id, "new": new_room_id},
+                    )
+                ).scalar_one_or_none()
+                if linked is None:
+                    raise RaceLost(old_room_id)
                 for seat in seats:
                     await conn.execute(
                         text(
@@ -209,17 +222,6 @@ class RecordStore:
                     ),
                     {"new": new_room_id, "old": old_room_id},
                 )
-                linked = (
-                    await conn.execute(
-                        text(
-                            "INSERT INTO rematches (room_id, rematch_id) VALUES (:old, :new)"
-                            " ON CONFLICT (room_id) DO NOTHING RETURNING rematch_id"
-                        ),
-                        {"old": old_room_id, "new": new_room_id},
-                    )
-                ).scalar_one_or_none()
-                if linked is None:
-                    raise RaceLost(old_room_id)
                 revision = (
                     await conn.execute(
                         text(
@@ -236,7 +238,7 @@ class RecordStore:
                         "payload": notice(old_room_id, "r", revision),
                     },
                 )
-        except RaceLost:
+        except (RaceLost, IntegrityError):
             existing = await self.rematch_of(old_room_id)
             assert existing is not None
             return existing

@@ -147,10 +147,10 @@ async def test_the_seed_committed_at_the_start_is_revealed_at_the_end(
     seed = await stored_seed(database_url, room_id)
     assert commitment == hashlib.sha256(str(seed).encode("ascii")).hexdigest()
     status = (await http.get(f"/api/rooms/{room_id}")).json()
-    assert (status["seed"], status["seed_sha256"]) == (seed, commitment)
+    assert (status["seed"], status["seed_sha256"]) == (str(seed), commitment)
     record = (await http.get(f"/api/rooms/{room_id}/record")).json()
     assert record["format"] == RECORD_FORMAT and record["format_version"] == 1
-    assert record["seed"] == seed and record["seed_sha256"] == commitment
+    assert record["seed"] == str(seed) and record["seed_sha256"] == commitment
     assert record["status"] == "finished" and record["version"] == len(seen) - 1
     assert record["result"] == seen[-1]["scores"]
     assert [p["name"] for p in record["players"]] == ["P0", "P1"] or sorted(
@@ -196,7 +196,8 @@ def tampered(record: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
         change(copied)
         cases.append((what, copied, reason))
 
-    case("seed", "commitment", lambda r: r.update(seed=r["seed"] + 1))
+    case("seed", "commitment", lambda r: r.update(seed=str(int(r["seed"]) + 1)))
+    case("seed type", "decimal digits", lambda r: r.update(seed=int(r["seed"])))
     case("commitment", "commitment", lambda r: r.update(seed_sha256="0" * 64))
     case("format", "format version", lambda r: r.update(format_version=99))
     case("game", "record of", lambda r: r.update(game="chess"))
@@ -214,6 +215,7 @@ def tampered(record: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
         lambda r: r["setup"].update(first_player=1 - r["setup"]["first_player"]),
     )
     case("players", "players", lambda r: r["players"].pop())
+    case("long", "more than", lambda r: r["moves"].extend(r["moves"] * 40))
     return cases
 
 
@@ -251,7 +253,7 @@ async def test_ishtar_verify_checks_a_file_and_a_room_link(
     good.write_text(json.dumps(record))
     assert await asyncio.to_thread(cli.main, ["verify", str(good)]) == 0
     out = capsys.readouterr().out
-    assert "VERIFIED" in out and commitment in out and str(record["seed"]) in out
+    assert "VERIFIED" in out and commitment in out and record["seed"] in out
     for what, bad, _words in tampered(record):
         path = tmp_path / f"bad-{what}.json"
         path.write_text(json.dumps(bad))
