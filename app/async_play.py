@@ -8,23 +8,34 @@ of instances share it, and an instance that stops or dies leaves nothing undone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fastapi import FastAPI
 
 from app.deadlines import DeadlineWatch
 from app.limits import RateLimits
+from app.rooms import RoomService
 from app.runtime import RoomsRuntime
 from app.settings import Settings
+from app.store import Event
 from app.webhooks import WebhookCourier
 
 
 @dataclass
 class AsyncPlay:
+    service: RoomService
     deadlines: DeadlineWatch
     courier: WebhookCourier
+    chained: Callable[[str, Event], None]
+
+    def committed(self, room_id: str, event: Event) -> None:
+        """A move committed here: its webhook call (if any) is in the outbox already."""
+        self.chained(room_id, event)
+        self.courier.poke()
 
     async def stop(self) -> None:
+        self.service.on_commit = self.chained
         await self.deadlines.stop()
         await self.courier.stop()
 
@@ -52,6 +63,7 @@ def start_async_play(
     app.state.rate_limits["my_games"] = RateLimits(5.0, 20.0)
     deadlines.start()
     courier.start()
-    background = AsyncPlay(deadlines, courier)
+    background = AsyncPlay(rooms.service, deadlines, courier, rooms.service.on_commit)
+    rooms.service.on_commit = background.committed
     app.state.async_play = background
     return background

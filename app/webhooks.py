@@ -212,9 +212,14 @@ class WebhookCourier:
             timeout=timeout_s, follow_redirects=False, trust_env=False
         )
         self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def poke(self) -> None:
+        """Look now rather than at the next poll (a move was just committed here)."""
+        self._wake.set()
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -233,7 +238,9 @@ class WebhookCourier:
                 log.warning("webhook courier failed: %s", error)
                 claimed = 0
             if claimed < BATCH:
-                await asyncio.sleep(self.poll_s)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), self.poll_s)
+                self._wake.clear()
 
     async def run_once(self) -> int:
         """Claim the calls due now and make them; how many were claimed."""
