@@ -105,6 +105,9 @@ async def hand_to_person(
             ),
             {"hash": tokens.hash_token(token), "name": name, "id": seat.id},
         )
+    # The cached names of this game (used in refusals) are stale here; other instances
+    # keep the old name in "not your turn" sentences until they drop the game's context.
+    service._games.pop(room_id, None)
     return {
         "seat": number,
         "token": token,
