@@ -428,12 +428,12 @@ class Store:
         return {row["id"]: row["version"] for row in rows}
 
     async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]]:
-        """The stored state and its version."""
+        """The stored snapshot and the version it is at (the game may be further on)."""
         async with self._conn() as conn:
             row = await conn.fetchrow(
-                "SELECT version, snapshot FROM games WHERE id = $1", game_id
+                "SELECT snapshot_version, snapshot FROM games WHERE id = $1", game_id
             )
-        return row["version"], row["snapshot"]
+        return row["snapshot_version"], row["snapshot"]
 
     async def setup(self, game_id: int) -> dict[str, Any]:
         async with self._conn() as conn:
@@ -481,7 +481,7 @@ class Store:
         action: dict[str, Any],
         move_id: str,
         text_: str,
-        snapshot_json: str,
+        snapshot_json: str | None,
         finished: bool,
         current_seat: int | None,
     ) -> Event | None:
@@ -489,6 +489,7 @@ class Store:
 
         One statement, so one round trip and one implicit transaction: the compare-and-set
         on the version and the insert into the log; neither happens without the other.
+        `snapshot_json`, when given, is the state after this move, stored as the snapshot.
         Raises DuplicateMoveId when the move_id is already in the log. The caller announces
         the move (`announce`) once it has handed the event to its own hub.
         """
@@ -592,8 +593,10 @@ class Store:
 
 _COMMIT_MOVE = (
     "WITH game AS ("
-    " UPDATE games SET version = $3, snapshot = $4, status = $5, current_seat = $6,"
-    " updated_at = now() WHERE id = $1 AND version = $2 RETURNING id),"
+    " UPDATE games SET version = $3, status = $5, current_seat = $6, updated_at = now(),"
+    " snapshot = COALESCE($4::jsonb, snapshot),"
+    " snapshot_version = CASE WHEN $4::jsonb IS NULL THEN snapshot_version ELSE $3 END"
+    " WHERE id = $1 AND version = $2 RETURNING id),"
     " room AS ("
     " UPDATE rooms SET status = 'finished', revision = revision + 1"
     " WHERE id = $12 AND $11::boolean AND EXISTS (SELECT 1 FROM game) RETURNING id),"

@@ -14,7 +14,10 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from app.main import create_app
 from app.notify import asyncpg_dsn
+from app.rooms import SNAPSHOT_EVERY
+from app.settings import Settings
 from app.store import DuplicateMoveId, SeatTaken, Store, create_pool
 from tests.app.clients import bearer, open_room
 from tests.app.conftest import GAMES
@@ -42,14 +45,15 @@ async def stores(
 
 
 async def stored_snapshot(engine: AsyncEngine, room_id: str) -> tuple[int, dict]:
+    """The version the snapshot is at, and the snapshot."""
     async with engine.connect() as conn:
         row = (
             await conn.execute(
-                text("SELECT version, snapshot FROM games WHERE room_id = :r"),
+                text("SELECT snapshot_version, snapshot FROM games WHERE room_id = :r"),
                 {"r": room_id},
             )
         ).one()
-    return row.version, row.snapshot
+    return row.snapshot_version, row.snapshot
 
 
 @pytest.mark.parametrize("game_module", GAMES)
@@ -64,10 +68,55 @@ async def test_replaying_the_log_reproduces_the_snapshot(
     await play_over_http(http, room_id, tokens, seed=7)
     setup, actions = await game_record(database_url, room_id)
     version, snapshot = await stored_snapshot(engines[0], room_id)
-    assert version == len(actions)
+    assert version == len(actions), "the last move writes the snapshot"
     replayed = rules.replay(setup, actions)
     assert normal(rules.encode_state(replayed)) == snapshot
     assert rules.is_over(replayed)
+
+
+@pytest.mark.parametrize("game_module", GAMES)
+async def test_mid_game_the_snapshot_plus_the_moves_after_it_is_the_game(
+    http: httpx.AsyncClient,
+    database_url: str,
+    engines: list[AsyncEngine],
+    room_settings: Settings,
+    game_module: str,
+) -> None:
+    rules = importlib.import_module(game_module)
+    room_id, _host, tokens = await open_room(http, 4)
+    for _ in range(SNAPSHOT_EVERY + 3):
+        view = (await http.get(f"/api/rooms/{room_id}/view")).json()
+        token = tokens[view["view"]["current"]]
+        mine = (
+            await http.get(f"/api/rooms/{room_id}/view", headers=bearer(token))
+        ).json()
+        body = {
+            "move": mine["legal"][0]["action"],
+            "expected_version": mine["version"],
+            "move_id": f"m{mine['version']}",
+        }
+        assert (
+            await http.post(
+                f"/api/rooms/{room_id}/moves", json=body, headers=bearer(token)
+            )
+        ).status_code == 200
+    setup, actions = await game_record(database_url, room_id)
+    at, snapshot = await stored_snapshot(engines[0], room_id)
+    assert at == SNAPSHOT_EVERY < len(actions)
+    assert normal(rules.encode_state(rules.replay(setup, actions[:at]))) == snapshot
+    # A process that never saw this game (a restart, another instance) gets it exactly.
+    live = (
+        await http.get(f"/api/rooms/{room_id}/view", headers=bearer(tokens[0]))
+    ).json()
+    fresh_app = create_app(room_settings)
+    async with fresh_app.router.lifespan_context(fresh_app):
+        transport = httpx.ASGITransport(app=fresh_app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as fresh:
+            again = (
+                await fresh.get(f"/api/rooms/{room_id}/view", headers=bearer(tokens[0]))
+            ).json()
+    assert again == live
+    assert again["version"] == len(actions)
 
 
 async def started_game(http: httpx.AsyncClient, engine: AsyncEngine) -> tuple[str, int]:
