@@ -295,6 +295,10 @@ class Hub:
         game_id = channel.game_id
         events = []
         expected = channel.published + 1
+        if expected <= channel.target and expected not in channel.pending:
+            # The notice of a move of ours can overtake its commit: let our commits in
+            # this room land (they hand their events over) before reading anything back.
+            await self.service.settled(channel.room_id)
         while expected in channel.pending:
             events.append(channel.pending.pop(expected))
             expected += 1

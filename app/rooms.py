@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -95,6 +96,11 @@ class RoomService:
         ] = []
         self._games: dict[str, GameContext] = {}
         self._announcing: set[asyncio.Task[None]] = set()
+        # Rooms with a commit of this process in flight, and their waiters (the hub: a
+        # NOTIFY can overtake the commit it announces, and the move is about to be handed
+        # to it by `on_commit`; no need to read it back from the database).
+        self._landing: Counter[str] = Counter()
+        self._settled: dict[str, asyncio.Event] = {}
         self._colours = self._catalogue_colours()
 
     def _catalogue_colours(self) -> list[str | None]:
@@ -516,7 +522,7 @@ class RoomService:
                     )
                 raise
             try:
-                event = await self.store.commit_move(
+                event = await self._commit_move(
                     room_id=room_id,
                     game_id=game.game_id,
                     expected_version=position.version,
@@ -547,6 +553,24 @@ class RoomService:
         raise ServiceError(
             "stale_version", "The game moved on; try again.", version=position.version
         )
+
+    async def _commit_move(self, room_id: str, **move: Any) -> Event | None:
+        self._landing[room_id] += 1
+        try:
+            return await self.store.commit_move(room_id=room_id, **move)
+        finally:
+            self._landing[room_id] -= 1
+            if not self._landing[room_id]:
+                del self._landing[room_id]
+                # The waiter wakes after our caller's on_commit has handed the event over.
+                waiter = self._settled.pop(room_id, None)
+                if waiter is not None:
+                    waiter.set()
+
+    async def settled(self, room_id: str) -> None:
+        """Once no commit of this process is in flight in the room (at once if none is)."""
+        if room_id in self._landing:
+            await self._settled.setdefault(room_id, asyncio.Event()).wait()
 
     def _announce(self, room_id: str, version: int) -> None:
         """Tell the other instances, in the background: the mover's ack need not wait.
