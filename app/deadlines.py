@@ -161,8 +161,12 @@ class DeadlineWatch:
                         "instance": self.instance,
                     },
                 )
-                if due.policy == "wait":
-                    await _announce(conn, due.room_id)
+        # Told in transactions of their own: a move that ends a game locks its room before
+        # the deadline row, so taking the room here could deadlock with it. Should this
+        # process die before telling, every instance's heartbeat re-sends room statuses.
+        for due in claimed:
+            if due.policy == "wait":
+                await self.announce(due.room_id)
         for due in claimed:
             log.info(
                 "deadline of seat %s in room %s at version %s: %s",
@@ -187,8 +191,15 @@ class DeadlineWatch:
                     ),
                     {"game": due.game_id, "version": due.version},
                 )
-                if marked.rowcount:
-                    await _announce(conn, due.room_id)
+            if marked.rowcount:
+                await self.announce(due.room_id)
+
+    async def announce(self, room_id: str) -> None:
+        try:
+            async with self.service.store.engine.begin() as conn:
+                await _announce(conn, room_id)
+        except Exception as error:
+            log.warning("room %s not told of its late seat: %s", room_id, error)
 
     async def _play(self, due: Due) -> None:
         service = self.service
