@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.gardener import Gardener, wait_until
+from tests.e2e.test_play import to_play
 from tests.support.live import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -89,7 +90,7 @@ def test_undo_in_the_browser_is_seen_by_the_other_player(
     ana.start()
     for p in (ana, bjorn):
         wait_until(p.page, "() => window.__ishtar?.phase === 'choose'")
-    first = ana if ana.my_turn() else bjorn
+    first = to_play(ana, bjorn)
     other = bjorn if first is ana else ana
     first.play_step(next(a for a in first.legal() if a["type"] == "choose"))
     expect(first.page.locator("[data-act='undo']")).to_have_count(0)
