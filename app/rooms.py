@@ -388,15 +388,18 @@ class RoomService:
         return await self._from_snapshot(game_id)
 
     async def _from_snapshot(self, game_id: int) -> Position:
-        """Decode the stored snapshot and replay the few moves logged after it."""
+        """Decode the stored snapshot and replay the few moves logged after it.
+
+        Replayed here, not through the cache: concurrent callers may evict its entries.
+        """
         at, snapshot = await self.store.snapshot(game_id)
-        position = self.positions.load(game_id, at, snapshot)
-        for event in await self.store.moves_since(game_id, at):
-            following = self.positions.advance(game_id, event.action, event.seq)
-            if following is None:  # pragma: no cover - advance follows what load put
-                raise RuntimeError(f"game {game_id}: cannot replay move {event.seq}")
-            position = following
-        return position
+        events = await self.store.moves_since(game_id, at)
+        rules = self.rules
+        state = rules.decode_state(snapshot)
+        for event in events:
+            state = rules.apply(state, rules.decode_action(event.action))
+        version = events[-1].seq if events else at
+        return self.positions.put(game_id, Position(rules, version, state))
 
     # --- reading ----------------------------------------------------------------------------
 

@@ -52,6 +52,8 @@ CONNECTION_ERRORS = (
     asyncpg.InterfaceError,
     asyncpg.CannotConnectNowError,
     asyncpg.AdminShutdownError,
+    # A connection whose protocol is stuck mid-operation (seen after PostgreSQL restarts).
+    asyncpg.InternalClientError,
 )
 
 
@@ -221,7 +223,13 @@ class Store:
     async def _conn(self) -> AsyncIterator[asyncpg.Connection]:
         try:
             async with self.pool.acquire() as conn:
-                yield conn
+                try:
+                    yield conn
+                except asyncpg.InternalClientError:
+                    # Seen after a PostgreSQL restart: the connection's protocol is stuck
+                    # in a state no query can use. Drop it; the pool opens a fresh one.
+                    conn.terminate()
+                    raise
         except CONNECTION_ERRORS as error:
             raise Unavailable(str(error)) from error
 
