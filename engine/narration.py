@@ -61,10 +61,10 @@ def _before_last(state: State) -> State:
 def _deed(state: State, action: Action) -> str:
     """What the current player does with ``action``, without the subject."""
     t = action.type
-    if t == "choose":
+    if t == "choose" and action.pile is not None:
         counts = as_counts(action.pay) or (0, 0, 0)
         paid = "" if not action.pay else f" (paying {describe(counts)})"
-        top = face_up_top(state, action.pile) if action.pile is not None else None
+        top = face_up_top(state, action.pile)
         what = f"a {TILES[top].shape} tile" if top else "the face-down tile"
         verb = (
             "put the watering can on"
