@@ -102,12 +102,6 @@ class Positions:
             history.popitem(last=False)
         return position
 
-    def load(self, game_id: int, version: int, snapshot: dict[str, Any]) -> Position:
-        """The position decoded from a stored snapshot."""
-        return self.put(
-            game_id, Position(self.rules, version, self.rules.decode_state(snapshot))
-        )
-
     def advance(
         self, game_id: int, action: dict[str, Any], version: int
     ) -> Position | None:
