@@ -231,6 +231,14 @@ async def test_tampered_records_are_refused_with_a_reason(
         error = answer.json()["error"]
         assert error["code"] == "bad_record"
         assert words.lower() in error["reason"].lower(), (what, error["reason"])
+    older = copy.deepcopy(record)
+    older["engine_version"] = "0.9.0"
+    older["moves"][3]["text"] = "Blue did what the old engine said"
+    answer = await http.post("/api/records", json=older)
+    assert answer.status_code == 201, (
+        "another engine's words are a warning, not a fault"
+    )
+    assert [w[:8] for w in answer.json()["warnings"]] == ["The game", "Log line"]
     not_json = await http.post(
         "/api/records", content=b"{nope", headers={"Content-Type": "application/json"}
     )
