@@ -256,16 +256,16 @@ export class SeatMenu {
     const clock = room.status === "playing" ? room.clock : null;
     this.clock.classList.toggle("late", !!clock?.overdue);
     if (!clock) {
-      this.clock.textContent = `⏱ ${per}`;
+      this.clock.textContent = per;
       return;
     }
     const seat = room.seats.find((s) => s.seat === clock.seat);
     const who = clock.seat === this.you?.seat ? "You" : seat?.name || `Seat ${clock.seat}`;
     if (clock.overdue) {
-      this.clock.textContent = `⏱ ${who} ${who === "You" ? "are" : "is"} late`;
+      this.clock.textContent = `${who} ${who === "You" ? "are" : "is"} late`;
     } else {
       const left = (Date.parse(clock.due_at) - Date.now()) / 1000;
-      this.clock.textContent = `⏱ ${who}: ${span(left)} left`;
+      this.clock.textContent = `${who}: ${span(left)} left`;
     }
     this.clock.title = `Time per move: ${span(control.per_move_s)}; then ${control.policy === "bot" ? "a bot plays the turn" : "the game waits"}.`;
   }
