@@ -97,12 +97,21 @@ def describe_validation(exc: ValidationError) -> str:
 
 
 def unavailable(exc: BaseException) -> bool:
-    """Whether an exception means the database cannot be reached (retry later: 503)."""
-    if isinstance(
-        exc, (Unavailable, *CONNECTION_ERRORS, OperationalError, InterfaceError)
-    ):
-        return True
-    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+    """Whether an exception means the database cannot be reached (retry later: 503).
+
+    The cause chain counts too: SQLAlchemy wraps a connection that broke while being
+    opened (PostgreSQL restarting) in a plain DBAPIError, not flagged as invalidated.
+    """
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(
+            seen, (Unavailable, *CONNECTION_ERRORS, OperationalError, InterfaceError)
+        ):
+            return True
+        if isinstance(seen, DBAPIError) and seen.connection_invalidated:
+            return True
+        seen = seen.__cause__
+    return False
 
 
 # --- inputs ---------------------------------------------------------------------------------

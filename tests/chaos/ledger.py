@@ -6,7 +6,9 @@ After a chaos run, `check_games` reads every game's move log and snapshot and as
 - every move a client saw acknowledged is in the log, at the acknowledged version, with the
   action the client sent (no acknowledged move lost), and appears exactly once (none
   applied twice: the retries of a move reused its id);
-- replaying the log from the game's set-up reproduces the stored snapshot exactly.
+- replaying the log from the game's set-up reproduces the stored snapshot exactly (the
+  snapshot is of ``snapshot_version``: kept every few moves and at the end), and the whole
+  log replays to a finished game exactly when the game is stored as finished.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class GameRecord:
     setup: dict[str, Any]
     seed: int
     snapshot: dict[str, Any]
+    snapshot_version: int  # the snapshot is the state after this many moves
     moves: list[dict[str, Any]]
 
 
@@ -41,7 +44,8 @@ async def read_games(database_url: str) -> dict[str, GameRecord]:
             games = (
                 await conn.execute(
                     text(
-                        "SELECT id, room_id, status, version, setup, seed, snapshot FROM games"
+                        "SELECT id, room_id, status, version, setup, seed, snapshot,"
+                        " snapshot_version FROM games"
                     )
                 )
             ).all()
@@ -61,6 +65,7 @@ async def read_games(database_url: str) -> dict[str, GameRecord]:
                     game.setup,
                     game.seed,
                     game.snapshot,
+                    game.snapshot_version,
                     [row._asdict() for row in rows],
                 )
             return out
@@ -97,5 +102,9 @@ def check_games(games: dict[str, GameRecord], players: Iterable[Player]) -> None
                 assert row["seq"] == version
                 assert row["seat"] == player.seat
                 assert canonical(row["action"]) == canonical(move)
-        state = engine.replay(replay_setup(game), [row["action"] for row in game.moves])
+        # The snapshot is written every few moves (app/rooms.py SNAPSHOT_EVERY) and at the end.
+        actions = [row["action"] for row in game.moves]
+        state = engine.replay(replay_setup(game), actions[: game.snapshot_version])
         assert canonical(engine.encode_state(state)) == canonical(game.snapshot)
+        final = engine.replay(replay_setup(game), actions)
+        assert engine.is_over(final) == (game.status == "finished")

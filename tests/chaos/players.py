@@ -159,7 +159,8 @@ class Player:
             if (message.get("view") or {}).get("phase") == "over":
                 self.over = True
                 return
-            self.legal = [entry["action"] for entry in message.get("legal") or []]
+            legal = message.get("legal") or []  # never undo: games end sooner
+            self.legal = [e["action"] for e in legal if e["action"]["type"] != "undo"]
         await self._maybe_act(ws)
 
     async def _maybe_act(self, ws: ClientConnection) -> None:
