@@ -256,3 +256,25 @@ async def test_my_games_refuses_bad_input(
     http: httpx.AsyncClient, body: dict[str, Any]
 ) -> None:
     refused(await http.post("/api/my-games", json=body), 400, "malformed")
+
+
+@pytest.mark.parametrize("game_module", ["engine"])
+async def test_a_seat_handed_to_a_bot_keeps_its_history(
+    http: httpx.AsyncClient, game_module: str
+) -> None:
+    room_id, host, tokens = await open_room(http, 2)
+    await play_one(http, room_id, tokens)
+    handed = await http.post(
+        f"/api/rooms/{room_id}/seats/1/bot",
+        headers=bearer(host),
+        json={"level": "easy"},
+    )
+    assert handed.status_code == 200, handed.text
+    refused(
+        await http.get(f"/api/rooms/{room_id}/view", headers=bearer(tokens[1])),
+        401,
+        "bad_token",
+    )
+    holders = (await http.get(f"/api/rooms/{room_id}/seat-history")).json()["holders"]
+    seat1 = [(h["name"], h["bot"], h["ended"]) for h in holders if h["seat"] == 1]
+    assert seat1 == [("P1", None, "bot"), ("P1", "easy", None)]
