@@ -25,7 +25,7 @@ from app.gamerecord import (
     check_record,
     seed_commitment,
 )
-from app.positions import Rules
+from app.positions import Rules, catalogue_colours
 from app.protocol import ServiceError
 from app.record_store import GameFacts, RecordStore
 from app.rooms import RoomService
@@ -238,17 +238,3 @@ class Archive:
         while len(self._replays) > CACHED_REPLAYS:
             self._replays.popitem(last=False)
         return replay
-
-
-def catalogue_colours(rules: Rules) -> list[str | None]:
-    """The colour of each seat, from the engine's catalogue (as the room status names them)."""
-    try:
-        catalogue = rules.catalogue()
-    except Exception:
-        return []
-    colours = catalogue.get("player_colours", catalogue.get("colours"))
-    if isinstance(colours, list):
-        return [c if isinstance(c, str) else None for c in colours]
-    if isinstance(colours, dict):
-        return [str(c) for c in colours]
-    return []

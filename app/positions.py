@@ -114,3 +114,17 @@ class Positions:
             return None
         state = self.rules.apply(before.state, self.rules.decode_action(action))
         return self.put(game_id, Position(self.rules, version, state))
+
+
+def catalogue_colours(rules: Rules) -> list[str | None]:
+    """The colour of each seat, from the engine's catalogue (as the room status names them)."""
+    try:
+        catalogue = rules.catalogue()
+    except Exception:
+        return []
+    colours = catalogue.get("player_colours", catalogue.get("colours"))
+    if isinstance(colours, list):
+        return [c if isinstance(c, str) else None for c in colours]
+    if isinstance(colours, dict):
+        return [str(c) for c in colours]
+    return []

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app import clock, tokens
-from app.positions import Position, Positions, Rules
+from app.positions import Position, Positions, Rules, catalogue_colours
 from app.presence import Presence
 from app.protocol import (
     CreateRoom,
@@ -101,18 +101,7 @@ class RoomService:
         # to it by `on_commit`; no need to read it back from the database).
         self._landing: Counter[str] = Counter()
         self._settled: dict[str, asyncio.Event] = {}
-        self._colours = self._catalogue_colours()
-
-    def _catalogue_colours(self) -> list[str | None]:
-        try:
-            colours = self.rules.catalogue().get("colours")
-        except Exception:
-            colours = None
-        if isinstance(colours, list) and all(isinstance(c, str) for c in colours):
-            return list(colours)
-        if isinstance(colours, dict):
-            return [str(c) for c in colours]
-        return []
+        self._colours = catalogue_colours(self.rules)
 
     # --- rooms and seats --------------------------------------------------------------------
 

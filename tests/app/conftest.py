@@ -1,7 +1,7 @@
 """Fixtures of the server tests: the toy game and the real engine, in-process and live.
 
 `game_module` is parametrised by tests that should hold for any game following the
-contract: ``tests.app.toygame`` always, ``engine`` (Ishtar) once its import surface exists.
+contract: ``tests.app.toygame`` always, and ``engine`` (Ishtar).
 """
 
 from __future__ import annotations
@@ -25,26 +25,7 @@ TOY = "tests.app.toygame"
 ISHTAR = "engine"
 
 
-def engine_ready() -> bool:
-    try:
-        engine = importlib.import_module(ISHTAR)
-    except Exception:
-        return False
-    needed = (
-        "new_game",
-        "apply",
-        "legal_actions",
-        "view_for",
-        "encode_state",
-        "decode_state",
-    )
-    return all(hasattr(engine, name) for name in needed)
-
-
-needs_engine = pytest.mark.skipif(
-    not engine_ready(), reason="the engine's import surface is not there yet"
-)
-GAMES = [TOY, pytest.param(ISHTAR, marks=needs_engine)]
+GAMES = [TOY, ISHTAR]
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from tests.app.clients import bearer, open_room, pick
-from tests.app.conftest import GAMES
+from tests.app.conftest import GAMES, ISHTAR
 
 
 async def play_over_http(
@@ -68,3 +68,18 @@ async def test_a_whole_game_over_http(
     final = (await http.get(f"/api/rooms/{room_id}/view")).json()
     assert final["status"] == "finished"
     assert final["view"]["scores"]["winners"]
+
+
+@pytest.mark.parametrize("game_module", [ISHTAR])
+async def test_seats_show_the_engines_player_colours(
+    http: httpx.AsyncClient, game_module: str
+) -> None:
+    """Each seat of the room status wears the colour the engine gives that seat."""
+    import engine
+
+    room_id, _host, _tokens = await open_room(http, 4)
+    status = (await http.get(f"/api/rooms/{room_id}")).json()
+    colours = [
+        seat["colour"] for seat in sorted(status["seats"], key=lambda s: s["seat"])
+    ]
+    assert colours == engine.catalogue()["player_colours"]

@@ -33,7 +33,7 @@ def artifacts() -> Path:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+        pytest.fail(f"{CHROMIUM} is missing (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

@@ -31,7 +31,7 @@ INJECTED = "img[src='x'], svg[onload], [onerror], [onload]:not(body), script:not
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
-        pytest.skip("Chromium is missing (apt-get install chromium)")
+        pytest.fail("Chromium is missing (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
     from tests.e2e.gardener import CHROMIUM_ARGS
