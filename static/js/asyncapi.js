@@ -3,22 +3,9 @@
  * handing a seat on, seat history and the seat's turn webhook.
  */
 
-import { ApiError } from "./api.js";
+import { request } from "./api.js";
 
-async function call(method, path, { body, token } = {}) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  let data = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) throw new ApiError(res.status, data);
-  return data;
-}
+const call = request;
 
 const room = (id) => `/api/rooms/${encodeURIComponent(id)}`;
 
