@@ -2,13 +2,13 @@
 
 Each candidate action is played in many determinizations of the seat's view (hidden piles and
 tree deck filled at random by `engine.sample_state`), followed by a playout: the rest of the
-seat's turn with the medium bot's greedy policy (bots/medium), then the opponents' turns with
-a cheaper greedy policy, up to the horizon (the start of the seat's next turn, at most two
+seat's turn and the opponents' turns with the medium bot's greedy policy (bots/medium), up to
+the horizon (the start of the seat's next turn, at most two
 opponents' turns). The position reached is valued by bots/evaluation (the seat's lead over the
 best other seat). Candidates are compared on the same determinizations (common random
 numbers) and thinned by successive halving, so most playouts go to the actions that matter.
-Candidates themselves come from the medium bot's ranking: every pile, the best-valued
-placements, one payment per skill, one cell per tree card.
+Candidates themselves come from the medium bot's ranking: every pile, the placements best
+valued with the special action they open, one payment per skill, one cell per tree card.
 
 The budget is a number of playouts (reproducible, for `simulate`), optionally capped by a time
 limit in seconds (for live rooms).
@@ -33,7 +33,7 @@ class HardBot:
 
     def __init__(
         self,
-        playouts: int = 64,
+        playouts: int = 48,
         time_limit: float | None = None,
         width: int = 8,
         horizon_turns: int | None = 2,
@@ -46,7 +46,7 @@ class HardBot:
         self.width = width
         self.horizon_turns = horizon_turns
         self.rounds = rounds
-        self.rollout = rollout or Greedy(place_width=3, choose_width=1)
+        self.rollout = rollout or Greedy()
         self.ranker = ranker or Greedy()
 
     def act(self, view: dict[str, Any], legal: Sequence[Any], seed: int) -> Any:
@@ -96,7 +96,12 @@ class HardBot:
         kinds = {as_dict(a)["type"] for a in legal}
         if "place" in kinds:
             ranked = self.ranker.rank_placements(state, legal, seat)[: 2 * self.width]
-            return self._best(state, ranked, seat)
+            scored = sorted(
+                range(len(ranked)),
+                key=lambda i: self.ranker.after_place(state, ranked[i], seat),
+                reverse=True,
+            )
+            return [ranked[i] for i in scored[: self.width]]
         candidates = cheapest_payments(legal)
         if "plant" in kinds:
             candidates = one_cell_per_card(candidates)

@@ -41,7 +41,7 @@ class Greedy:
             return self._choose(state, legal, seat)
         if "place" in kinds:
             ranked = self.rank_placements(state, legal, seat)[: self.place_width]
-            return max(ranked, key=lambda a: self._after_place(state, a, seat))
+            return max(ranked, key=lambda a: self.after_place(state, a, seat))
         candidates = cheapest_payments(legal)
         if "plant" in kinds:
             candidates = one_cell_per_card(candidates)
@@ -78,7 +78,7 @@ class Greedy:
         if not legal or as_dict(legal[0])["type"] not in ("place", "discard"):
             return self.value(state, seat), None
         ranked = self.rank_placements(state, legal, seat)[:width]
-        scored = [(self._after_place(state, a, seat), i) for i, a in enumerate(ranked)]
+        scored = [(self.after_place(state, a, seat), i) for i, a in enumerate(ranked)]
         value, index = max(scored)
         return value, ranked[index]
 
@@ -100,7 +100,7 @@ class Greedy:
             )
         return state
 
-    def _after_place(self, state: Any, action: Any, seat: int) -> float:
+    def after_place(self, state: Any, action: Any, seat: int) -> float:
         """The value of a placement, counting the best special action it opens."""
         after = apply(state, as_action(action))
         legal = playable_actions(after) if current_player(after) == seat else []
