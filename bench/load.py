@@ -24,6 +24,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -149,6 +150,12 @@ async def measure(
         out = summarise(stats, sampler, plan)
         out["postgres_cpu"] = round(postgres.stop(), 1)
         out["driver_cpu"] = round(driver.cpu_percent, 1)
+        # CPU per move: steadier than wall-clock figures on a machine shared with others
+        moves = max(1, stats.moves)
+        out["cpu_ms_per_move"] = round(1000 * sampler.cpu_seconds / moves, 3)
+        out["pg_ms_per_move"] = round(
+            out["postgres_cpu"] * sampler.wall * 10 / moves, 3
+        )
         return out
     except BaseException:
         sys.stderr.write(server.tail() + "\n")
@@ -167,24 +174,60 @@ def postgres() -> Iterator[str]:
             yield embedded
 
 
-async def bench(plan: Plan, which: str, floor_moves: int | None) -> dict[str, Any]:
-    report: dict[str, Any] = {"plan": plan.__dict__.copy()}
+async def bench(
+    plan: Plan,
+    which: str,
+    floor_moves: int | None,
+    repeat: int = 1,
+    baseline: Path | None = None,
+) -> dict[str, Any]:
+    """Run ours and the floor `repeat` times, alternating, each on a fresh database.
+
+    Alternating spreads whatever else the machine is doing over both; the report keeps
+    every run and, per figure, the median of the runs.
+    """
+    report: dict[str, Any] = {"plan": plan.__dict__.copy(), "loadavg": os.getloadavg()}
+    runs: dict[str, list[dict[str, Any]]] = {"ishtar": [], "baseline": [], "floor": []}
     with postgres() as url:
-        ours: dict[str, Any] | None = None
-        if which in ("both", "ishtar"):
-            db = await procs.fresh_database(url, "ishtar_bench")
-            server = procs.ishtar_server(db, procs.free_port())
-            ours = await measure(server, "/readyz", IshtarTarget(), plan)
-            report["ishtar"] = ours
-        if which in ("both", "floor"):
-            moves = floor_moves or round(ours["moves_per_game"] if ours else 0) or 120
-            db = await procs.fresh_database(url, "ishtar_bench_floor")
-            floor = procs.floor_server(
-                db, procs.free_port(), plan.floor_ws, plan.floor_notify
-            )
-            target = FloorTarget(plan.players, moves)
-            report["floor"] = await measure(floor, "/healthz", target, plan)
+        for _ in range(repeat):
+            if which in ("both", "ishtar"):
+                db = await procs.fresh_database(url, "ishtar_bench")
+                server = procs.ishtar_server(db, procs.free_port())
+                result = await measure(server, "/readyz", IshtarTarget(), plan)
+                runs["ishtar"].append(result)
+            if baseline is not None:
+                db = await procs.fresh_database(url, "ishtar_bench_baseline")
+                server = procs.ishtar_server(db, procs.free_port(), baseline)
+                result = await measure(server, "/readyz", IshtarTarget(), plan)
+                runs["baseline"].append(result)
+            if which in ("both", "floor"):
+                ours = runs["ishtar"][0]["moves_per_game"] if runs["ishtar"] else 0
+                moves = floor_moves or round(ours) or 120
+                db = await procs.fresh_database(url, "ishtar_bench_floor")
+                floor = procs.floor_server(
+                    db, procs.free_port(), plan.floor_ws, plan.floor_notify
+                )
+                target = FloorTarget(plan.players, moves)
+                runs["floor"].append(await measure(floor, "/healthz", target, plan))
+    for name, results in runs.items():
+        if results:
+            report[name] = median_run(results)
+            report[f"{name}_runs"] = results
     return report
+
+
+def median_run(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per numeric figure, the median over runs; error kinds added up."""
+    out: dict[str, Any] = {}
+    for key, value in results[0].items():
+        if isinstance(value, int | float):
+            out[key] = round(statistics.median(r[key] for r in results), 2)
+    out["errors"] = sum(r["errors"] for r in results)
+    kinds: Counter[str] = Counter()
+    for r in results:
+        kinds.update(r["error_kinds"])
+    out["error_kinds"] = dict(kinds)
+    return out
 
 
 def headline(report: dict[str, Any]) -> dict[str, Any]:
@@ -215,25 +258,23 @@ def print_table(result: dict[str, Any]) -> None:
     print(
         f"rooms={plan['rooms']} players={plan['players']} spectators={plan['spectators']}"
         f" policy={plan['policy']} seed={plan['seed']}"
+        f" load average before={detail['loadavg'][0]:.2f}"
     )
-    keys = [
-        "moves",
-        "moves_per_s",
-        "p50_ms",
-        "p95_ms",
-        "p99_ms",
-        "errors",
-        "cpu",
+    keys = ["moves", "moves_per_s", "p50_ms", "p95_ms", "p99_ms", "errors", "cpu"]
+    keys += [
         "peak_rss_mb",
+        "postgres_cpu",
+        "driver_cpu",
+        "cpu_ms_per_move",
+        "pg_ms_per_move",
     ]
-    keys += ["postgres_cpu", "driver_cpu"]
-    print(f"{'':8}" + "".join(f"{k:>14}" for k in keys))
-    for name in ("ishtar", "floor"):
-        if name in detail:
-            row = detail[name]
-            print(f"{name:8}" + "".join(f"{row.get(k, '')!s:>14}" for k in keys))
-            if row["error_kinds"]:
-                print(f"{'':8}errors: {row['error_kinds']}")
+    names = [n for n in ("ishtar", "baseline", "floor") if n in detail]
+    print(f"{'':16}" + "".join(f"{n:>12}" for n in names))
+    for key in keys:
+        print(f"{key:16}" + "".join(f"{detail[n].get(key, '')!s:>12}" for n in names))
+    for name in names:
+        if detail[name]["error_kinds"]:
+            print(f"{name} errors: {detail[name]['error_kinds']}")
     if "ratio_moves_per_s" in result:
         print(
             f"ratio to floor: moves/s {result['ratio_moves_per_s']}, p99 {result['ratio_p99']}"
@@ -257,6 +298,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--floor-notify", action="store_true", help="the floor NOTIFYs in each move too"
     )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs of each, alternated"
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="DIR",
+        help="also serve this checkout's code (A/B)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     rooms, spectators = (
@@ -266,7 +316,11 @@ def main(argv: list[str] | None = None) -> None:
     plan.profile, plan.floor_ws = args.profile, args.floor_ws
     plan.floor_notify = args.floor_notify
     started = time.perf_counter()
-    result = headline(asyncio.run(bench(plan, args.target, args.floor_moves)))
+    result = headline(
+        asyncio.run(
+            bench(plan, args.target, args.floor_moves, args.repeat, args.baseline)
+        )
+    )
     result["wall_s"] = round(time.perf_counter() - started, 1)
     if args.json:
         print(json.dumps(result))

@@ -81,6 +81,7 @@ class Server:
     argv: list[str]
     port: int
     env: dict[str, str] = field(default_factory=dict)
+    cwd: Path | None = None
     proc: subprocess.Popen[bytes] | None = None
     log: Path | None = None
 
@@ -142,12 +143,17 @@ UNLIMITED = {
 }
 
 
-def ishtar_server(database_url: str, port: int) -> Server:
-    """The product: ``ishtar serve`` against ``database_url``, flood limits lifted."""
-    argv = [*ishtar_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
-    return Server(
-        argv, port, {"DATABASE_URL": sqlalchemy_url(database_url), **UNLIMITED}
-    )
+def ishtar_server(database_url: str, port: int, app_dir: Path | None = None) -> Server:
+    """The product: ``ishtar serve`` against ``database_url``, flood limits lifted.
+
+    With `app_dir` (another checkout, e.g. ``git worktree add /tmp/before HEAD~1``), the
+    code of that checkout is served instead: the A/B comparisons of docs/benchmarks.md."""
+    command = ishtar_command() if app_dir is None else [sys.executable, "-m", "app"]
+    argv = [*command, "serve", "--host", "127.0.0.1", "--port", str(port)]
+    env = {"DATABASE_URL": sqlalchemy_url(database_url), **UNLIMITED}
+    if app_dir is not None:
+        env["PYTHONPATH"] = str(app_dir)
+    return Server(argv, port, env, cwd=app_dir)
 
 
 def floor_server(

@@ -68,7 +68,10 @@ class IshtarRoom:
 
 @dataclass
 class IshtarTarget:
-    """The product's protocol (docs/protocol.md): HTTP for the room, a websocket per seat."""
+    """The product's protocol (docs/protocol.md): HTTP for the room, a websocket per seat.
+
+    Scripted players never take a step back (``undo``): the games stay the length of
+    games people play, and comparable from one run to the next."""
 
     name: str = "ishtar"
 
@@ -106,7 +109,9 @@ class IshtarTarget:
         if kind not in ("welcome", "sync", "update"):
             return Update()
         view = msg.get("view") or {}
-        legal = [entry["action"] for entry in msg.get("legal") or []]
+        legal = [
+            e["action"] for e in msg.get("legal") or [] if e["action"]["type"] != "undo"
+        ]
         return Update(
             # only an update counts as this connection having the new version
             version=msg["version"] if kind == "update" else None,
