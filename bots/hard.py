@@ -3,8 +3,7 @@
 Each candidate action is played in many determinizations of the seat's view (hidden piles and
 tree deck filled at random by `engine.sample_state`), followed by a playout: the rest of the
 seat's turn and the opponents' turns with the medium bot's greedy policy (bots/medium), up to
-the horizon (the start of the seat's next turn, at most two
-opponents' turns). The position reached is valued by bots/evaluation (the seat's lead over the
+the horizon: the start of the seat's next turn, at most two opponents' turns. The position reached is valued by bots/evaluation (the seat's lead over the
 best other seat). Candidates are compared on the same determinizations (common random
 numbers) and thinned by successive halving, so most playouts go to the actions that matter.
 Candidates themselves come from the medium bot's ranking: every pile, the placements best
@@ -18,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from bots.base import as_action, as_dict, derive_seed, playable
 from bots.evaluation import evaluate, utility
@@ -31,9 +30,13 @@ class HardBot:
 
     level = "hard"
 
+    #: Playouts per move by player count when none is given: a playout looks at more turns
+    #: with more players, so fewer of them keep a move near the same time.
+    PLAYOUTS: ClassVar[dict[int, int]] = {2: 48, 3: 28, 4: 28}
+
     def __init__(
         self,
-        playouts: int = 48,
+        playouts: int | None = None,
         time_limit: float | None = None,
         width: int = 8,
         horizon_turns: int | None = 2,
@@ -57,6 +60,7 @@ class HardBot:
             None if self.time_limit is None else time.perf_counter() + self.time_limit
         )
         seat = int(view["current"])
+        budget = self.playouts or self.PLAYOUTS.get(len(view["players"]), 28)
         base = sample_state(view, derive_seed(seed, "rank"))
         candidates = self.candidates(base, legal, seat)
         if len(candidates) == 1:
@@ -67,8 +71,8 @@ class HardBot:
         spent = 0
         rounds = max(1, (len(alive) - 1).bit_length())
         sample = 0
-        while len(alive) > 1 and spent < self.playouts:
-            per = max(1, (self.playouts - spent) // (len(alive) * rounds))
+        while len(alive) > 1 and spent < budget:
+            per = max(1, (budget - spent) // (len(alive) * rounds))
             for _ in range(per):
                 state = sample_state(view, derive_seed(seed, sample))
                 sample += 1
