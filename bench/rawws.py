@@ -32,7 +32,7 @@ def frame(opcode: int, payload: bytes) -> bytes:
         head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, n)
     else:
         head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, n)
-    key = int.from_bytes(mask * (n // 4 + 1), "big") >> (8 * (4 - n % 4) % 32)
+    key = int.from_bytes((mask * (n // 4 + 1))[:n], "big")
     body = (int.from_bytes(payload, "big") ^ key).to_bytes(n, "big") if n else b""
     return head + mask + body
 
