@@ -16,7 +16,7 @@ limit in seconds (for live rooms).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from bots.base import as_action, as_dict, derive_seed, playable
@@ -98,29 +98,22 @@ class HardBot:
     def candidates(self, state: Any, legal: Sequence[Any], seat: int) -> list[Any]:
         """The actions worth searching: one payment per choice, the best-ranked placements."""
         kinds = {as_dict(a)["type"] for a in legal}
+        ranker = self.ranker
         if "place" in kinds:
-            ranked = self.ranker.rank_placements(state, legal, seat)[: 2 * self.width]
-            scored = sorted(
-                range(len(ranked)),
-                key=lambda i: self.ranker.after_place(state, ranked[i], seat),
-                reverse=True,
-            )
-            return [ranked[i] for i in scored[: self.width]]
+            ranked = ranker.rank_placements(state, legal, seat)[: 2 * self.width]
+            return self._best(ranked, lambda a: ranker.after_place(state, a, seat))
         candidates = cheapest_payments(legal)
         if "plant" in kinds:
             candidates = one_cell_per_card(candidates)
         if len(candidates) > self.width and "choose" not in kinds:
-            candidates = self._best(state, candidates, seat)
+            candidates = self._best(
+                candidates, lambda a: ranker.value(apply(state, as_action(a)), seat)
+            )
         return candidates
 
-    def _best(self, state: Any, actions: Sequence[Any], seat: int) -> list[Any]:
-        """The `width` actions whose immediate result the evaluation likes best."""
-        scored = sorted(
-            range(len(actions)),
-            key=lambda i: self.ranker.value(apply(state, as_action(actions[i])), seat),
-            reverse=True,
-        )
-        return [actions[i] for i in scored[: self.width]]
+    def _best(self, actions: Sequence[Any], value: Callable[[Any], float]) -> list[Any]:
+        """The `width` actions that `value` likes best."""
+        return sorted(actions, key=value, reverse=True)[: self.width]
 
     def playout(self, state: Any, action: Any, seat: int) -> float:
         """Play `action`, then the greedy policy up to the horizon; the value for `seat`.

@@ -38,7 +38,7 @@ class Greedy:
             return legal[0]
         kinds = {as_dict(a)["type"] for a in legal}
         if "choose" in kinds:
-            return self._choose(state, legal, seat)
+            return self.best_choice(state, legal, seat)[0]
         if "place" in kinds:
             ranked = self.rank_placements(state, legal, seat)[: self.place_width]
             return max(ranked, key=lambda a: self.after_place(state, a, seat))
@@ -48,9 +48,6 @@ class Greedy:
         return max(
             candidates, key=lambda a: self.value(apply(state, as_action(a)), seat)
         )
-
-    def _choose(self, state: Any, legal: Sequence[Any], seat: int) -> Any:
-        return self.best_choice(state, legal, seat)[0]
 
     def best_choice(
         self, state: Any, legal: Sequence[Any], seat: int, max_pay: int | None = None
@@ -67,10 +64,6 @@ class Greedy:
             if value > best_value:
                 best, best_value = (action, after, placement), value
         return best
-
-    def follow_choose(self, state: Any, seat: int) -> float:
-        """The value of a state just after choosing: that of the best placement of the tile."""
-        return self.best_placement(state, seat, self.choose_width)[0]
 
     def best_placement(self, state: Any, seat: int, width: int) -> tuple[float, Any]:
         """The best of the `width` best-ranked placements, valued with what they open."""
