@@ -10,8 +10,9 @@ is the engine itself, replayed from the stored set-up. Required throughout:
 - a refused message gets an error with a code and changes nothing: no update reaches anyone,
   and the version over HTTP stays put;
 - the server never closes a connection it should keep, and never answers 5xx;
-- at the end, the database holds exactly the accepted moves, its snapshot equals the model's
-  state, and replaying the log reproduces the snapshot.
+- after every step, the database holds exactly the accepted moves, its snapshot equals the
+  model's state at the snapshot's version, replaying the log reproduces the snapshot, and
+  the engine's invariants (tests/engine/invariants.py) hold on the stored and current state.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from hypothesis.stateful import (
 
 import engine
 from tests.chaos.ledger import canonical
+from tests.engine.invariants import check_all
 from tests.fuzz.audit import Audit, expected_legal
 from tests.fuzz.wire import Line, Predicate
 from tests.support.live import LiveServer
@@ -431,6 +433,10 @@ class ProtocolMachine(RuleBasedStateMachine):
         assert canonical(snapshot) == canonical(expected)
         replayed = engine.replay(self.audit.setup, [m[1] for m in moves[:upto]])
         assert canonical(engine.encode_state(replayed)) == canonical(snapshot)
+        # the engine's invariants (conservation of gems, trees, assistants, tokens;
+        # gardens; hidden information) on the stored state and on the current one
+        check_all(engine.decode_state(snapshot))
+        check_all(self.audit.state)
 
 
 def test_protocol_state_machine(
