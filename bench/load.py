@@ -156,12 +156,14 @@ async def measure(
         out["pg_ms_per_move"] = round(
             out["postgres_cpu"] * sampler.wall * 10 / moves, 3
         )
-        return out
     except BaseException:
-        sys.stderr.write(server.tail() + "\n")
-        raise
-    finally:
+        sys.stderr.write(f"server log kept in {server.log}:\n{server.tail()}\n")
         server.stop()
+        raise
+    server.stop()
+    if server.log is not None and not out["errors"]:
+        server.log.unlink(missing_ok=True)  # kept when the run failed or saw errors
+    return out
 
 
 @contextlib.contextmanager
@@ -314,6 +316,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     plan = Plan(rooms, args.players, spectators, args.seed, args.policy)
     plan.profile, plan.floor_ws = args.profile, args.floor_ws
+    if args.profile:
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
     plan.floor_notify = args.floor_notify
     started = time.perf_counter()
     result = headline(
