@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 
 from alembic import context
-from sqlalchemy import pool
+from sqlalchemy import pool, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -46,11 +46,21 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
+# Several instances may start at once on one fresh database: each upgrades to head at start.
+# A transaction-scoped advisory lock makes them take turns; the later ones then find the
+# schema at head and do nothing (instead of racing to CREATE TABLE alembic_version).
+MIGRATION_LOCK = 0x15_47_A2  # any constant shared by every instance
+
+
 def _run_migrations(connection: Connection) -> None:
     context.configure(
         connection=connection, target_metadata=target_metadata, compare_type=True
     )
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            connection.execute(
+                text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+            )
         context.run_migrations()
 
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
 import pytest
 
 from app import migrate, readiness
 from app.models import NAMING_CONVENTION, Base
+from tests.support.live import LiveServer
 
 
 def test_history_has_a_single_head() -> None:
@@ -63,3 +67,21 @@ def test_next_revision_id_follows_the_highest() -> None:
         int(rev[:4]) for rev in migrate.known_revisions() if rev[:4].isdigit()
     )
     assert migrate.next_revision_id() == f"{highest + 1:04d}"
+
+
+def test_instances_starting_together_on_a_fresh_database_both_serve(
+    empty_database_url: str, tmp_path: Path
+) -> None:
+    """Each `ishtar serve` upgrades at start; two at once take turns (an advisory lock)
+    instead of racing to create Alembic's version table."""
+    servers = [
+        LiveServer(tmp_path / f"server-{n}.log", database_url=empty_database_url)
+        for n in range(3)
+    ]
+    try:
+        with ThreadPoolExecutor(len(servers)) as pool:
+            list(pool.map(lambda server: server.start(90.0), servers))
+        assert migrate.current(empty_database_url) == migrate.head()
+    finally:
+        for server in servers:
+            server.stop()
