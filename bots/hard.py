@@ -3,7 +3,8 @@
 Each candidate action is played in many determinizations of the seat's view (hidden piles and
 tree deck filled at random by `engine.sample_state`), followed by a playout: the rest of the
 seat's turn and the opponents' turns with the medium bot's greedy policy (bots/medium), up to
-the horizon: the start of the seat's next turn, at most two opponents' turns. The position reached is valued by bots/evaluation (the seat's lead over the
+the horizon: the start of the seat's next turn (with two players, of the turn after it, so
+that where the watering can is left counts twice), at most two opponents' turns a round. The position reached is valued by bots/evaluation (the seat's lead over the
 best other seat). Candidates are compared on the same determinizations (common random
 numbers) and thinned by successive halving, so most playouts go to the actions that matter.
 Candidates themselves come from the medium bot's ranking: every pile, the placements best
@@ -30,9 +31,11 @@ class HardBot:
 
     level = "hard"
 
-    #: Playouts per move by player count when none is given: a playout looks at more turns
-    #: with more players, so fewer of them keep a move near the same time.
-    PLAYOUTS: ClassVar[dict[int, int]] = {2: 48, 3: 28, 4: 28}
+    #: Playouts per move by player count when none is given, and rounds of the horizon: with
+    #: two players a playout looks two rounds ahead (the seat's next choice of tile counts),
+    #: with more players one round, so that a move takes about the same time.
+    PLAYOUTS: ClassVar[dict[int, int]] = {2: 32, 3: 28, 4: 28}
+    ROUNDS: ClassVar[dict[int, int]] = {2: 2, 3: 1, 4: 1}
 
     def __init__(
         self,
@@ -40,7 +43,7 @@ class HardBot:
         time_limit: float | None = None,
         width: int = 8,
         horizon_turns: int | None = 2,
-        rounds: int = 1,
+        rounds: int | None = None,
         rollout: Greedy | None = None,
         ranker: Greedy | None = None,
     ) -> None:
@@ -60,7 +63,9 @@ class HardBot:
             None if self.time_limit is None else time.perf_counter() + self.time_limit
         )
         seat = int(view["current"])
-        budget = self.playouts or self.PLAYOUTS.get(len(view["players"]), 28)
+        players = len(view["players"])
+        budget = self.playouts or self.PLAYOUTS.get(players, 28)
+        rounds_ahead = self.rounds or self.ROUNDS.get(players, 1)
         base = sample_state(view, derive_seed(seed, "rank"))
         candidates = self.candidates(base, legal, seat)
         if len(candidates) == 1:
@@ -77,7 +82,7 @@ class HardBot:
                 state = sample_state(view, derive_seed(seed, sample))
                 sample += 1
                 for i in alive:
-                    totals[i] += self.playout(state, candidates[i], seat)
+                    totals[i] += self.playout(state, candidates[i], seat, rounds_ahead)
                     counts[i] += 1
                     spent += 1
                 if deadline is not None and time.perf_counter() > deadline:
@@ -115,16 +120,17 @@ class HardBot:
         """The `width` actions that `value` likes best."""
         return sorted(actions, key=value, reverse=True)[: self.width]
 
-    def playout(self, state: Any, action: Any, seat: int) -> float:
+    def playout(self, state: Any, action: Any, seat: int, rounds: int = 1) -> float:
         """Play `action`, then the greedy policy up to the horizon; the value for `seat`.
 
-        The horizon is the start of the seat's next turn, or the end of the game, or the end of
-        `horizon_turns` opponents' turns when set (to keep 4-player searches within budget).
+        The horizon is the start of the seat's turn after `rounds` rounds (its own turns in
+        between played by the policy too), or the end of the game; in each round at most
+        `horizon_turns` opponents' turns are played (to keep 4-player searches within budget).
         """
         state = apply(state, as_action(action))
         if current_player(state) == seat:
             state = self.ranker.play_turn(state, seat, max_pay=None)
-        for round_ in range(self.rounds):
+        for round_ in range(rounds):
             opponent_turns = 0
             while (actor := current_player(state)) is not None and actor != seat:
                 opponent_turns += 1
@@ -134,6 +140,6 @@ class HardBot:
                 ):
                     break
                 state = self.rollout.play_turn(state, actor)
-            if round_ + 1 < self.rounds and current_player(state) == seat:
+            if round_ + 1 < rounds and current_player(state) == seat:
                 state = self.rollout.play_turn(state, seat)
         return utility(evaluate(state), seat)
