@@ -3,8 +3,9 @@
 A seat's equity is the engine's own projection (`final_scores` as if the game ended now: tree
 cards, flowers, fountains, upper skills) plus what it holds that turns into points later:
 gems (tree cards to buy, weighted by how many turns it has left to spend them), assistants in
-supply (flowerbeds to claim), a lower skill that opens an upper one, watering-can discounts
-and the reserved card. Only the contract is used: `final_scores`, `view_for` and `catalogue`.
+supply (flowerbeds to claim), a lower skill that opens an upper one (valued by what the upper
+skill would score now, times the chance of unlocking it in the turns left), watering-can
+discounts and the reserved card. Only the contract is used: `final_scores`, `view_for` and `catalogue`.
 """
 
 from __future__ import annotations

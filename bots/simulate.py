@@ -40,14 +40,14 @@ def run(
     tasks = [(seating(bots, g), seed + g) for g in range(games)]
     records: dict[int, GameRecord] = {}
     if jobs <= 1:
-        with _progress(progress, games) as advance:
+        with ProgressBar(progress, games) as advance:
             for g, task in enumerate(tasks):
                 records[g] = _play(task)
                 advance()
     else:
         with (
             ProcessPoolExecutor(max_workers=jobs) as pool,
-            _progress(progress, games) as advance,
+            ProgressBar(progress, games) as advance,
         ):
             futures = {pool.submit(_play, task): g for g, task in enumerate(tasks)}
             for future in as_completed(futures):
@@ -56,7 +56,7 @@ def run(
     return [records[g] for g in range(games)]
 
 
-class _progress:
+class ProgressBar:
     """A rich progress bar on stderr when asked for, else nothing."""
 
     def __init__(self, enabled: bool, total: int) -> None:
