@@ -12,10 +12,10 @@ from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 
 from app import ws
 from app.archive import MAX_RECORD_BYTES
+from app.assets import Assets, VersionedStatic
 from app.async_play import start_async_play
 from app.bot_runner import BotRunner
 from app.db import create_engine, create_sessionmaker
@@ -78,6 +78,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_bytes=settings.max_message_bytes,
         larger={"/api/records": MAX_RECORD_BYTES},
     )
+    # The static tree is hashed once, here: pages link /static/<hash>/... (app/assets.py).
+    app.state.assets = Assets.scan(settings.static_dir)
     if settings.static_dir.is_dir():
-        app.mount("/static", StaticFiles(directory=settings.static_dir), name="static")
+        app.mount("/static", VersionedStatic(app.state.assets), name="static")
     return app

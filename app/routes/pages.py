@@ -15,6 +15,8 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
+from app.assets import install_template_globals
+
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
 # 12 URL-safe characters (protocol.md); a little slack so a change of length is not fatal.
@@ -23,7 +25,10 @@ ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{4,64}$")
 
 @lru_cache(maxsize=4)
 def _templates(directory: Path) -> Jinja2Templates:
-    return Jinja2Templates(directory=str(directory))
+    found = Jinja2Templates(directory=str(directory))
+    # Templates link static files only as {{ asset('js/main.js') }}: /static/<hash>/...
+    install_template_globals(found.env)
+    return found
 
 
 def templates(request: Request) -> Jinja2Templates:
