@@ -19,6 +19,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.positions import Position
 from app.presence import Presence
 from app.protocol import (
     ServiceError,
@@ -324,17 +325,25 @@ class Hub:
                     if conn.version is not None and conn.version < position.version:
                         conn.want_sync()
                 return
-            self._fan_out(channel, event, position)
+            before = positions.get(game_id, event.seq - 1)
+            self._fan_out(channel, event, position, before)
             channel.published = event.seq
 
-    def _fan_out(self, channel: Channel, event: Event, position: Any) -> None:
+    def _fan_out(
+        self,
+        channel: Channel,
+        event: Event,
+        position: Position,
+        before: Position | None,
+    ) -> None:
+        """An `update` to each connection at the version before: what changed in its view."""
         version = position.version
         event_json = dumps(event.as_dict())
         messages: dict[int | None, str] = {}
         for conn in channel.conns:
             if conn.version is None or conn.syncing or conn.version >= version:
                 continue
-            if conn.version < version - 1:
+            if conn.version < version - 1 or before is None:
                 conn.want_sync()
                 continue
             audience = conn.audience
@@ -343,7 +352,7 @@ class Hub:
                 message = messages[audience] = update_message(
                     version,
                     event_json,
-                    position.view_json(audience),
+                    position.changes_json(audience, before),
                     position.legal_json(audience),
                 )
             conn.put(message)

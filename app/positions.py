@@ -19,9 +19,26 @@ EMPTY_LIST = "[]"
 
 
 class Position:
-    """The state of a game at `version`, with its views computed on demand, once."""
+    """The state of a game at `version`, with its views computed on demand, once.
 
-    __slots__ = ("_legal", "_views", "current", "over", "rules", "state", "version")
+    Each view is kept as its top-level entries, each serialised once: an entry whose value
+    is the very object of another audience's view, or of the previous version's view (the
+    engine shares the parts of a view that did not change, docs/contract.md), reuses that
+    JSON text instead of serialising it again. `changes_json` is what an `update` carries:
+    the entries that differ from the previous version's view.
+    """
+
+    __slots__ = (
+        "_legal",
+        "_parts",
+        "_texts",
+        "_views",
+        "current",
+        "over",
+        "rules",
+        "state",
+        "version",
+    )
 
     def __init__(self, rules: Rules, version: int, state: Any) -> None:
         self.rules = rules
@@ -29,15 +46,57 @@ class Position:
         self.state = state
         self.current: int | None = rules.current_player(state)
         self.over: bool = bool(rules.is_over(state))
+        self._parts: dict[int | None, dict[str, Part]] = {}
+        self._texts: dict[int, Part] = {}  # id(value) -> (value, its JSON text)
         self._views: dict[int | None, str] = {}
         self._legal: str | None = None
+
+    def parts(
+        self, seat: int | None, before: Position | None = None
+    ) -> dict[str, Part]:
+        """The entries of `view_for(state, seat)`, each with its JSON text."""
+        parts = self._parts.get(seat)
+        if parts is not None:
+            return parts
+        view: dict[str, Any] = self.rules.view_for(self.state, seat)
+        earlier = before._parts.get(seat) if before is not None else None
+        texts = self._texts
+        parts = {}
+        for key, value in view.items():
+            part = texts.get(id(value))
+            if part is None or part[0] is not value:
+                old = earlier.get(key) if earlier is not None else None
+                part = (
+                    old
+                    if old is not None and old[0] is value
+                    else (value, dumps(value))
+                )
+                if not _is_atom(value):
+                    texts[id(value)] = part
+            parts[key] = part
+        self._parts[seat] = parts
+        return parts
 
     def view_json(self, seat: int | None) -> str:
         """`view_for(state, seat)` as JSON text (seat None: the public view)."""
         text = self._views.get(seat)
         if text is None:
-            text = self._views[seat] = dumps(self.rules.view_for(self.state, seat))
+            text = self._views[seat] = _object_json(self.parts(seat))
         return text
+
+    def changes_json(self, seat: int | None, before: Position) -> str:
+        """The entries of the view that differ from `before`'s, as a JSON object."""
+        mine = self.parts(seat, before)
+        theirs = before.parts(seat)
+        changed = {
+            key: part
+            for key, part in mine.items()
+            if (old := theirs.get(key)) is None
+            or (old[0] is not part[0] and old[1] != part[1])
+        }
+        for key in theirs.keys() - mine.keys():  # an entry gone from the view
+            changed[key] = (None, "null")
+        return _object_json(changed)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         view: dict[str, Any] = self.rules.view_for(self.state, seat)
@@ -46,6 +105,9 @@ class Position:
     def legal(self) -> list[dict[str, Any]]:
         """Every legal action of the seat to act, with its public preview."""
         rules, state = self.rules, self.state
+        fast = getattr(rules, "legal_with_previews", None)
+        if fast is not None:
+            return list(fast(state))
         return [
             {
                 "action": rules.encode_action(action),
@@ -65,6 +127,31 @@ class Position:
     def encoded(self) -> str:
         """The full state (hidden information included) for the database, never for clients."""
         return dumps(self.rules.encode_state(self.state))
+
+
+Part = tuple[Any, str]  # a value of a view and its JSON text
+
+
+def _is_atom(value: Any) -> bool:
+    """Small immutable values (ids of which are shared by unrelated views) are not memoised."""
+    return value is None or isinstance(value, (bool, int, float, str))
+
+
+_KEYS: dict[str, str] = {}  # a view's keys as JSON strings
+
+
+def _key_json(key: str) -> str:
+    text = _KEYS.get(key)
+    if text is None:
+        text = dumps(key)
+        if len(_KEYS) < 4096:
+            _KEYS[key] = text
+    return text
+
+
+def _object_json(parts: dict[str, Part]) -> str:
+    items = ",".join(f"{_key_json(key)}:{text}" for key, (_, text) in parts.items())
+    return "{" + items + "}"
 
 
 class Positions:

@@ -245,12 +245,15 @@ def presence_message(version: int, presence: dict[str, Any]) -> str:
 
 
 def update_message(
-    version: int, event_json: str, view_json: str, legal_json: str
+    version: int, event_json: str, changes_json: str, legal_json: str
 ) -> str:
-    """An update from pre-serialised parts (shared by every connection of one audience)."""
+    """An update from pre-serialised parts (shared by every connection of one audience).
+
+    `changes` holds the top-level entries of the view that differ from the previous
+    version's: the client merges them into the view it holds (docs/protocol.md)."""
     return (
         f'{{"type":"update","version":{version},"event":{event_json},'
-        f'"view":{view_json},"legal":{legal_json}}}'
+        f'"changes":{changes_json},"legal":{legal_json}}}'
     )
 
 

@@ -108,7 +108,7 @@ class IshtarTarget:
             return Update(error=msg["code"])
         if kind not in ("welcome", "sync", "update"):
             return Update()
-        view = msg.get("view") or {}
+        view = msg.get("view") or msg.get("changes") or {}  # an update: what changed
         legal = [
             e["action"] for e in msg.get("legal") or [] if e["action"]["type"] != "undo"
         ]

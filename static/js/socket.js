@@ -3,6 +3,9 @@
  * automatic reconnect with backoff, and gap detection — an update whose version is not the
  * last one + 1 triggers a fresh hello with `since`, so the server sends what was missed.
  *
+ * An update carries only the entries of the view that changed (`changes`); the socket keeps
+ * the view of its version and hands every welcome, sync and update on with a complete `view`.
+ *
  * Emits to `handlers`: status(state), welcome/sync/update/ack/error/presence/room(msg).
  */
 
@@ -14,6 +17,7 @@ export class RoomSocket {
     this.token = token || null;
     this.handlers = handlers;
     this.version = null; // last version seen
+    this.view = null; // the view at that version
     this.ws = null;
     this.attempt = 0;
     this.closed = false;
@@ -84,18 +88,20 @@ export class RoomSocket {
     if (msg.type === "welcome" || msg.type === "sync") {
       this.attempt = 0;
       if (typeof v === "number") this.version = v;
+      this.view = msg.view || null;
       if (msg.type === "welcome") {
         this.emit("status", "online");
         clearInterval(this.ping);
         this.ping = setInterval(() => this.send({ type: "ping" }), PING_MS);
       }
     } else if (msg.type === "update") {
-      if (this.version !== null && v !== this.version + 1) {
-        if (v <= this.version) return; // already seen
-        this.resync();
+      if (this.version !== null && v <= this.version) return; // already seen
+      if (this.version === null || v !== this.version + 1 || !this.view) {
+        this.resync(); // a gap, or nothing to apply the changes to
         return;
       }
       this.version = v;
+      this.view = msg.view = { ...this.view, ...msg.changes };
     }
     this.emit(msg.type, msg);
   }

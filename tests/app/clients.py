@@ -91,10 +91,11 @@ class WsClient:
         kind = message["type"]
         if "you" in message:
             self.you = message["you"]
+        if kind == "update":  # the changed entries, merged into the view we hold
+            assert message["version"] == self.version + 1, (self.version, message)
+            assert self.view is not None, message
+            message["view"] = {**self.view, **message["changes"]}
         if kind in ("welcome", "update", "sync"):
-            assert message["version"] >= self.version or kind != "update", message[
-                "type"
-            ]
             self.version = message["version"]
             self.view = message["view"]
             self.legal = message["legal"]

@@ -156,7 +156,10 @@ class Player:
             if message["version"] < self.version:
                 return
             self.version = message["version"]
-            if (message.get("view") or {}).get("phase") == "over":
+            view = (
+                message.get("view") or message.get("changes") or {}
+            )  # update: changes
+            if view.get("phase") == "over":
                 self.over = True
                 return
             legal = message.get("legal") or []  # never undo: games end sooner

@@ -7,7 +7,9 @@ version, and for each message to a viewer asserts:
   face-down tile (every pile tile but the face-up tops, and the tiles removed at set-up);
 - no key naming a secret (``seed``, ``host_token``, ``deck``, …) with a value anywhere in
   the JSON (the seed may be revealed once the game is over, for replays);
-- a ``view`` is exactly ``engine.view_for(state, viewer)`` at the message's version, and
+- a ``view`` is exactly ``engine.view_for(state, viewer)`` at the message's version, an
+  update's ``changes`` exactly the entries of that view that differ from the version before,
+  and
   ``legal`` exactly the engine's legal actions with their previews for the seat to act (and
   empty for everyone else), so nothing beyond what the engine chose to show is ever sent.
 """
@@ -98,6 +100,11 @@ class Audit:
                 assert f'"{tile}"' not in text, f"face-down tile {tile} was sent"
             if message.get("view") is not None:
                 assert message["view"] == as_json(engine.view_for(state, seat))
+            if message.get("type") == "update":  # exactly the entries that changed
+                now = as_json(engine.view_for(state, seat))
+                then = as_json(engine.view_for(self.states[version - 1], seat))
+                changed = {k: v for k, v in now.items() if then.get(k) != v}
+                assert message["changes"] == changed, (version, seat)
             if "legal" in message and message.get("type") != "error":
                 assert message["legal"] == as_json(expected_legal(state, seat))
         return message
