@@ -1,16 +1,23 @@
-"""Limits on what one client may send: message rate (token buckets) and request body size.
+"""Limits on what one client may send: message rate and request body size.
 
-Rates are per websocket connection, per seat token (HTTP moves) and per client address
-(room creation). They are kept in this process: a guard against floods, not a shared
-quota, so several instances each apply their own.
+Rates are per websocket connection and per seat token (HTTP moves, why-questions): token
+buckets kept in this process, a guard against floods rather than a shared quota, so several
+instances each apply their own. Rooms per client address per minute are the exception:
+`SharedRoomLimit` counts them in PostgreSQL, so all instances behind one load balancer share
+one limit (instances coordinate only through PostgreSQL).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
 
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.protocol import ServiceError, dumps
@@ -54,6 +61,103 @@ class RateLimits:
             self._buckets.move_to_end(key)
         if not bucket.take():
             raise ServiceError("rate_limited", f"Too many {what}; slow down and retry.")
+
+
+# The current minute and how far into it we are, on the database's clock so that every
+# instance agrees. A creation is allowed while the previous minute's count, weighted by the
+# part of it still inside the last 60 seconds, plus this minute's count (this one included)
+# stays within the limit: a sliding window of one minute, two rows per address. The check
+# and the count are one statement: the upsert's row lock orders concurrent creations (on
+# any instance), and a refused creation counts for nothing.
+_CHECK_AND_COUNT = text(
+    """
+    WITH clock AS (
+        SELECT floor(t)::bigint AS minute, (t - floor(t))::float8 AS elapsed
+        FROM (SELECT extract(epoch FROM clock_timestamp()) / 60 AS t) AS now
+    ), earlier AS (
+        SELECT coalesce(sum(c.created), 0)::float8 * (1 - clock.elapsed) AS weight
+        FROM clock
+        LEFT JOIN room_creations AS c
+            ON c.address_hash = CAST(:address AS bytea) AND c.minute = clock.minute - 1
+        GROUP BY clock.elapsed
+    )
+    INSERT INTO room_creations AS c (address_hash, minute, created)
+    SELECT CAST(:address AS bytea), clock.minute, 1
+    FROM clock, earlier
+    WHERE earlier.weight + 1 <= CAST(:limit AS float8)
+    ON CONFLICT (address_hash, minute) DO UPDATE SET created = c.created + 1
+    WHERE c.created + 1 + (SELECT weight FROM earlier) <= CAST(:limit AS float8)
+    RETURNING c.created
+    """
+)
+_PRUNE = text(
+    "DELETE FROM room_creations"
+    " WHERE minute < floor(extract(epoch FROM clock_timestamp()) / 60)::bigint - 1"
+)
+_OFFER_KEY = text(
+    "INSERT INTO room_creation_key (id, key) VALUES (1, :key) ON CONFLICT (id) DO NOTHING"
+)
+_READ_KEY = text("SELECT key FROM room_creation_key WHERE id = 1")
+
+
+class SharedRoomLimit:
+    """Rooms one client address may create per minute, shared by every instance.
+
+    Counted in PostgreSQL (tables of migration 0006), per keyed hash of the address: the
+    raw address is never stored. The key is random, written once by the first instance that
+    needs it and read by the others. Rows older than the previous minute are pruned by each
+    instance about once a minute.
+    """
+
+    PRUNE_EVERY_S = 60.0
+
+    def __init__(self, engine: AsyncEngine, per_minute: float) -> None:
+        self.engine, self.per_minute = engine, per_minute
+        self._key: bytes | None = None
+        self._pruned = time.monotonic()
+
+    async def check(self, address: str, what: str = "requests") -> None:
+        """Count a room created from `address`, or raise rate_limited (it is not counted)."""
+        if time.monotonic() - self._pruned >= self.PRUNE_EVERY_S:
+            await self.prune()
+        digest = self.address_hash(await self.shared_key(), address)
+        async with self.engine.begin() as conn:
+            allowed = (
+                await conn.execute(
+                    _CHECK_AND_COUNT,
+                    {"address": digest, "limit": float(self.per_minute)},
+                )
+            ).first()
+        if allowed is None:
+            raise ServiceError("rate_limited", f"Too many {what}; slow down and retry.")
+
+    async def prune(self) -> int:
+        """Delete the counts no check reads any more; how many rows went."""
+        self._pruned = time.monotonic()
+        async with self.engine.begin() as conn:
+            return (await conn.execute(_PRUNE)).rowcount
+
+    @staticmethod
+    def address_hash(key: bytes, address: str) -> bytes:
+        """What room_creations keeps of an address: HMAC-SHA256 under `key`, 16 bytes.
+
+        >>> len(SharedRoomLimit.address_hash(b"k" * 32, "203.0.113.7"))
+        16
+        >>> a = SharedRoomLimit.address_hash(b"k" * 32, "203.0.113.7")
+        >>> a == SharedRoomLimit.address_hash(b"j" * 32, "203.0.113.7")
+        False
+        """
+        return hmac.new(key, address.encode(), hashlib.sha256).digest()[:16]
+
+    async def shared_key(self) -> bytes:
+        """The key of the address hash, the same for every instance (read once)."""
+        if self._key is None:
+            async with self.engine.begin() as conn:
+                await conn.execute(_OFFER_KEY, {"key": secrets.token_bytes(32)})
+            # A new statement (so a new snapshot): sees the key of whoever offered first.
+            async with self.engine.connect() as conn:
+                self._key = bytes((await conn.execute(_READ_KEY)).scalar_one())
+        return self._key
 
 
 class BodyLimit:

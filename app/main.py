@@ -19,7 +19,7 @@ from app.assets import Assets, VersionedStatic
 from app.async_play import start_async_play
 from app.bot_runner import BotRunner
 from app.db import create_engine, create_sessionmaker
-from app.limits import BodyLimit
+from app.limits import BodyLimit, SharedRoomLimit
 from app.routes import async_play, bots, health, pages, records, rooms
 from app.runtime import start_rooms
 from app.security import SecurityHeaders
@@ -43,6 +43,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
         runtime = await start_rooms(app, settings, engine)
+        # Rooms per address per minute: one count in PostgreSQL for all instances.
+        app.state.room_limit = SharedRoomLimit(engine, settings.rooms_per_minute)
         records.install(app, engine)
         app.state.bots = BotRunner(
             runtime.service, delay_s=settings.bot_delay_s, think_s=settings.bot_think_s

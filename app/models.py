@@ -362,3 +362,33 @@ class ImportedRecord(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
+
+
+# --- the room-creation limit shared by instances (migration 0006, app/limits.py) -----------
+
+
+class RoomCreations(Base):
+    """Rooms created from one client address (a keyed hash of it) in one minute."""
+
+    __tablename__ = "room_creations"
+    __table_args__ = (
+        CheckConstraint("octet_length(address_hash) = 16", name="address_hash"),
+        CheckConstraint("created >= 1", name="created"),
+    )
+
+    address_hash: Mapped[bytes] = mapped_column(LargeBinary, primary_key=True)
+    minute: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    created: Mapped[int] = mapped_column(Integer)
+
+
+class RoomCreationKey(Base):
+    """The one random key of the address hash in room_creations, shared by instances."""
+
+    __tablename__ = "room_creation_key"
+    __table_args__ = (
+        CheckConstraint("id = 1", name="id"),
+        CheckConstraint("octet_length(key) >= 32", name="key"),
+    )
+
+    id: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    key: Mapped[bytes] = mapped_column(LargeBinary)

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy.exc import DBAPIError
 
 from app import tokens
-from app.limits import RateLimits
+from app.limits import RateLimits, SharedRoomLimit
 from app.protocol import (
     CreateRoom,
     JoinSeat,
@@ -67,7 +67,9 @@ class WhyRequest(BaseModel):
 async def create_room(
     body: CreateRoom, request: Request, rooms: Service
 ) -> dict[str, Any]:
-    limit(request, "rooms", request.client.host if request.client else "?")
+    # Shared by every instance through PostgreSQL (app/limits.py), unlike the other limits.
+    room_limit: SharedRoomLimit = request.app.state.room_limit
+    await room_limit.check(request.client.host if request.client else "?")
     return await rooms.create_room(body)
 
 
