@@ -5,11 +5,16 @@ row order) so that the rules work on small integers and tuples. Everything that 
 cannot change is here: terrain, neighbour tables, and for each tile shape every position
 ``(at, rotation)`` whose three cells are sand or rock (a "placement id" ``at * 6 + rotation``),
 indexed by the cells each one covers.
+
+``memo`` holds JSON-ready data derived from the geometry alone (the layout as JSON, each
+placement's action and preview cells), built on first use by engine.views and
+engine.previews and shared, read-only, by every state of every game on this layout.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from engine.components import (
     BOARD_SIDES,
@@ -58,6 +63,7 @@ class Geometry:
         "placeable",
         "placements",
         "through",
+        "memo",
     )
 
     def __init__(self, layout: Layout) -> None:
@@ -101,6 +107,8 @@ class Geometry:
         self.through: dict[str, tuple[tuple[int, ...], ...]] = {}
         for shape in SHAPES:
             self._index_shape(shape)
+        self.memo: dict[str, Any] = {}
+        """JSON-ready derived data, filled on first use (read-only once built)."""
 
     def _index_shape(self, shape: str) -> None:
         placements: dict[int, tuple[int, int, int]] = {}

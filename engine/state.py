@@ -13,6 +13,13 @@ Undo (engine.rules.undo): ``steps`` are the current player's steps of this turn 
 last one that revealed hidden information, and ``checkpoint`` the state before the first of
 them; taking a step back replays ``steps[:-1]`` from the checkpoint. Both are server-side
 only, like the piles: views never show them.
+
+View lineage (engine.views): once a state's view is built (``cache[VIEW]``), ``evolve``
+gives the new state ``cache[LINEAGE] = (that state, names of the fields passed to evolve
+since, evolves since)``, carried on through the intermediate states of one ``apply`` (whose
+views are never built), so the new state's view can reuse the parts whose fields did not
+change. A lineage is dropped after ``MAX_LINEAGE`` evolves (a bot's playout from a viewed
+state then stops paying for it).
 """
 
 from __future__ import annotations
@@ -88,6 +95,13 @@ class PlacedToken(NamedTuple):
     cells: tuple[int, ...]
 
 
+VIEW = "view"
+"""Cache key of the state's memoised viewer-independent view (engine.views)."""
+LINEAGE = "view_lineage"
+"""Cache key of (nearest viewed ancestor, fields passed to evolve since, evolves since)."""
+MAX_LINEAGE = 64
+"""Evolves after which a lineage is dropped (an ``apply`` takes a few; an undo replays a turn)."""
+
 Gems = tuple[int, int, int]
 """Gem counts in the order purple, red, white."""
 
@@ -150,14 +164,32 @@ class State:
     """Derived data memoised per state (gardens, legal placements); never encoded."""
 
     def evolve(self, **changes: Any) -> State:
-        """A copy with ``changes``; untouched containers are shared, the cache is not."""
+        """A copy with ``changes``; untouched containers are shared, the cache is not.
+
+        The new cache holds only the view lineage (see the module docstring), if any.
+        """
         new = object.__new__(State)
         for name in _FIELD_NAMES:
             object.__setattr__(
                 new, name, changes[name] if name in changes else getattr(self, name)
             )
-        object.__setattr__(new, "cache", {})
+        cache = self.cache
+        object.__setattr__(
+            new,
+            "cache",
+            _lineage(self, changes) if VIEW in cache or LINEAGE in cache else {},
+        )
         return new
+
+
+def _lineage(parent: State, changes: dict[str, Any]) -> dict[str, Any]:
+    """The cache of a state evolved from ``parent``: its view lineage, if still short."""
+    if VIEW in parent.cache:
+        return {LINEAGE: (parent, frozenset(changes), 1)}
+    ancestor, changed, depth = parent.cache[LINEAGE]
+    if depth >= MAX_LINEAGE:
+        return {}
+    return {LINEAGE: (ancestor, changed.union(changes), depth + 1)}
 
 
 _FIELD_NAMES: tuple[str, ...] = tuple(
