@@ -8,7 +8,15 @@ one core even when other work shares the machine:
   per-state memo does not help; the positions are frozen out of the garbage collector's
   view first, as the harness's own heap is not the engine's cost);
 - ``apply`` latency (p50) over all actions of those games;
-- complete random games per second for 2, 3 and 4 players (uniform random legal actions).
+- complete random games per second for 2, 3 and 4 players (uniform random legal actions);
+- ``view_for`` as the server uses it (``view_for_ms``): after ``apply``, the views of three
+  audiences (the seat to act, another seat, a spectator) of the new state, mean, p50 and p99
+  per move of seeded games, once with every state viewed as the game goes (the parent's
+  view is built, so its unchanged parts are inherited, see engine.views) and once from
+  scratch (on a fresh copy of each new state);
+- ``legal_with_previews`` in the place step (``legal_with_previews_place_ms``, p50 best of 3
+  on fresh copies of the placement positions), and the same list built the slow way, one
+  ``encode_action`` and ``preview`` per legal action (``legal_previews_slow_place_ms``).
 """
 
 from __future__ import annotations
@@ -21,13 +29,24 @@ import statistics
 import time
 from typing import Any
 
-from engine import apply, is_over, legal_actions, new_game
+from engine import (
+    apply,
+    encode_action,
+    is_over,
+    legal_actions,
+    legal_with_previews,
+    new_game,
+    preview,
+    view_for,
+)
 from engine.state import State
 
 
 def _fresh(state: State) -> State:
-    """The same position without its memoised derived data."""
-    return state.evolve()
+    """The same position without its memoised derived data (nor a view lineage)."""
+    copy = state.evolve()
+    copy.cache.clear()
+    return copy
 
 
 def _percentile(samples: list[float], fraction: float) -> float:
@@ -96,6 +115,65 @@ def games_per_second(players: int, games: int, seed: int = 11) -> float:
     return games / (time.process_time() - start)
 
 
+def measure_views(games: int, inherited: bool, seed: int = 23) -> list[float]:
+    """Per move of seeded random 4-player games: CPU time of the views of the new state for
+    three audiences (the seat to act, the next seat, a spectator), right after ``apply``.
+
+    With ``inherited`` the games go on as on the server: every state is viewed, so a new
+    state reuses the unchanged parts of its parent's view (and an undo those of the state it
+    returns to). Without, each new state is viewed on a fresh copy, from scratch.
+    """
+    times = []
+    for game in range(games):
+        rng = random.Random(seed + game)
+        state = new_game(4, seed + game, "random" if game % 2 else None)
+        if inherited:
+            view_for(state, None)
+        while not is_over(state):
+            state = apply(state, rng.choice(legal_actions(state)))
+            viewed = state if inherited else _fresh(state)
+            seat = viewed.current
+            audiences = (seat, (seat + 1) % viewed.players, None)
+            start = time.process_time()
+            for audience in audiences:
+                view_for(viewed, audience)
+            times.append((time.process_time() - start) * 1000)
+    return times
+
+
+def slow_legal_with_previews(state: State) -> list[dict[str, Any]]:
+    """The legal actions with previews, one ``encode_action`` and ``preview`` each."""
+    return [
+        {"action": encode_action(a), "preview": preview(state, a)}
+        for a in legal_actions(state)
+    ]
+
+
+def measure_previews(
+    positions: list[State], slow: bool, repeats: int = 3
+) -> list[float]:
+    """Per position: the best of ``repeats`` timings on fresh copies."""
+    build = slow_legal_with_previews if slow else legal_with_previews
+    best = []
+    for state in positions:
+        runs = []
+        for _ in range(repeats):
+            fresh = _fresh(state)
+            start = time.process_time()
+            build(fresh)
+            runs.append((time.process_time() - start) * 1000)
+        best.append(min(runs))
+    return best
+
+
+def _summary(samples: list[float]) -> dict[str, float]:
+    return {
+        "mean": round(statistics.fmean(samples), 4),
+        "p50": round(statistics.median(samples), 4),
+        "p99": round(_percentile(samples, 0.99), 4),
+    }
+
+
 def run(games: int, positions: int) -> dict[str, Any]:
     sample = placement_positions(positions)
     # The harness keeps hundreds of positions alive; freeze them so that the collector's
@@ -104,6 +182,11 @@ def run(games: int, positions: int) -> dict[str, Any]:
     gc.freeze()
     legal, single = measure_legal(sample)
     applied = measure_apply(max(1, games // 4))
+    fast_previews = measure_previews(sample, slow=False)
+    slow_previews = measure_previews(sample, slow=True)
+    view_games = max(1, games // 4)
+    views_inherited = measure_views(view_games, inherited=True)
+    views_fresh = measure_views(view_games, inherited=False)
     return {
         "legal_actions_p50_ms": round(statistics.median(legal), 3),
         "legal_actions_p99_ms": round(_percentile(legal, 0.99), 3),
@@ -111,6 +194,13 @@ def run(games: int, positions: int) -> dict[str, Any]:
         "apply_p50_ms": round(statistics.median(applied), 3),
         "games_per_s": {
             str(n): round(games_per_second(n, games), 1) for n in (2, 3, 4)
+        },
+        "legal_with_previews_place_ms": _summary(fast_previews),
+        "legal_previews_slow_place_ms": _summary(slow_previews),
+        "view_for_ms": {
+            "inherited": _summary(views_inherited),
+            "fresh": _summary(views_fresh),
+            "moves": len(views_inherited),
         },
         "positions": len(legal),
         "games": games,
@@ -141,6 +231,22 @@ def main() -> None:
         f"  single-shot p99 {result['legal_actions_single_shot_p99_ms']:.3f} ms (collector passes included)"
     )
     print(f"apply p50 {result['apply_p50_ms']:.3f} ms")
+    fast, slow = (
+        result["legal_with_previews_place_ms"],
+        result["legal_previews_slow_place_ms"],
+    )
+    print("legal actions with previews (place step, best of 3):")
+    print(
+        f"  legal_with_previews p50 {fast['p50']:.4f} ms   p99 {fast['p99']:.4f} ms"
+        f"   (slow comprehension p50 {slow['p50']:.4f} ms   p99 {slow['p99']:.4f} ms)"
+    )
+    views = result["view_for_ms"]
+    print(f"view_for, 3 audiences of a new state after apply ({views['moves']} moves):")
+    for mode in ("inherited", "fresh"):
+        v = views[mode]
+        print(
+            f"  {mode:9} mean {v['mean']:.4f} ms   p50 {v['p50']:.4f} ms   p99 {v['p99']:.4f} ms"
+        )
     for n, rate in result["games_per_s"].items():
         print(f"random complete games, {n} players: {rate:.1f} games/s")
 
