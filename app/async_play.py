@@ -30,9 +30,13 @@ class AsyncPlay:
     chained: Callable[[str, Event], None]
 
     def committed(self, room_id: str, event: Event) -> None:
-        """A move committed here: its webhook call (if any) is in the outbox already."""
+        """A move committed here: its webhook call (if any) is in the outbox already.
+
+        The courier looks at once only when the seat to act has a webhook; otherwise the
+        outbox has nothing new (its poll still runs, for calls queued by other instances)."""
         self.chained(room_id, event)
-        self.courier.poke()
+        if event.webhook:
+            self.courier.poke()
 
     async def stop(self) -> None:
         self.service.on_commit = self.chained

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app import clock, tokens
+from app.announcer import Announcer
 from app.positions import Position, Positions, Rules, catalogue_colours
 from app.presence import Presence
 from app.protocol import (
@@ -37,6 +38,7 @@ from app.store import (
     SeatTaken,
     Store,
     iso,
+    notice,
 )
 
 log = logging.getLogger("ishtar.rooms")
@@ -95,7 +97,7 @@ class RoomService:
             Callable[[RoomRow], Awaitable[dict[str, Any]]]
         ] = []
         self._games: dict[str, GameContext] = {}
-        self._announcing: set[asyncio.Task[None]] = set()
+        self.announcer = Announcer(store.announce_many)
         # Rooms with a commit of this process in flight, and their waiters (the hub: a
         # NOTIFY can overtake the commit it announces, and the move is about to be handed
         # to it by `on_commit`; no need to read it back from the database).
@@ -570,17 +572,7 @@ class RoomService:
         Should this process die before the notice is out, the others still catch up within
         their heartbeat (app/runtime.py), reading the version from the database.
         """
-        notice = self.store.announce(room_id, "m", version)
-        task = asyncio.get_running_loop().create_task(notice)
-        self._announcing.add(task)
-        task.add_done_callback(self._announced)
-
-    def _announced(self, task: asyncio.Task[None]) -> None:
-        self._announcing.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.warning(
-                "notice of a move not sent (%s); others catch up", task.exception()
-            )
+        self.announcer.announce(notice(room_id, "m", version))
 
     async def _earlier(self, game_id: int, seat: int, move_id: str) -> Accepted | None:
         event = await self.store.move_by_id(game_id, move_id)

@@ -102,6 +102,8 @@ class Event:
     action: dict[str, Any]
     text: str
     at: datetime
+    # The seat to act next has a turn webhook (a call was queued with this move): not public.
+    webhook: bool = field(default=False, compare=False, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -199,6 +201,7 @@ def _seat(row: Any) -> SeatRow:
 _SEAT_COLUMNS = "id, seat, name, bot_level, is_host, token_hash"
 _MOVE_COLUMNS = "seq, seat, action, text, created_at"
 _NOTIFY = "SELECT pg_notify($1, $2)"
+_NOTIFY_MANY = "SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i"
 
 
 class Store:
@@ -251,6 +254,14 @@ class Store:
         try:
             async with self.light.acquire() as conn:
                 await conn.execute(_NOTIFY, CHANNEL, notice(room_id, kind, number))
+        except CONNECTION_ERRORS as error:
+            raise Unavailable(str(error)) from error
+
+    async def announce_many(self, notices: list[str]) -> None:
+        """NOTIFY every instance of several changes in one statement, in their order."""
+        try:
+            async with self.light.acquire() as conn:
+                await conn.execute(_NOTIFY_MANY, CHANNEL, notices)
         except CONNECTION_ERRORS as error:
             raise Unavailable(str(error)) from error
 
@@ -526,7 +537,12 @@ class Store:
         if row is None:
             return None
         return Event(
-            seq=version, seat=seat, action=action, text=text_, at=row["created_at"]
+            seq=version,
+            seat=seat,
+            action=action,
+            text=text_,
+            at=row["created_at"],
+            webhook=row["webhook"],
         )
 
     # --- presence ---------------------------------------------------------------------------
@@ -611,5 +627,7 @@ _COMMIT_MOVE = (
     " move AS ("
     " INSERT INTO moves (game_id, seq, seat, action, move_id, text)"
     " SELECT id, $3, $7, $8, $9, $10 FROM game RETURNING created_at)"
-    " SELECT move.created_at FROM move"
+    " SELECT move.created_at, EXISTS (SELECT 1 FROM seats s"
+    " JOIN seat_webhooks w ON w.seat_id = s.id WHERE s.room_id = $12 AND s.seat = $6)"
+    " AS webhook FROM move"
 )

@@ -452,3 +452,18 @@ async def test_a_call_claimed_by_a_dead_instance_is_made_after_its_lease(
     assert len(receiver.calls) == 1
     [row] = await outbox(db)
     assert (row.status, row.attempts) == ("delivered", 2)
+
+
+async def test_a_move_giving_the_turn_to_a_seat_with_a_webhook_calls_at_once(
+    http: httpx.AsyncClient, receiver: Receiver, room_app: Any
+) -> None:
+    """The commit says the seat to act has a webhook, and the courier looks at once: the
+    call does not wait for the courier's poll (set here far beyond the wait)."""
+    room_id, host, tokens = await seated_room(http, receiver.url, first_player=0)
+    await start(http, room_id, host)
+    room_app.state.async_play.courier.poll_s = 3600.0
+    await asyncio.sleep(0.2)  # its current wait (0.05 s) ends; the next is long
+    await move(http, room_id, tokens[0])
+    passed = await move(http, room_id, tokens[0])  # Björn's turn now
+    await receiver.wait_calls(1)
+    assert receiver.bodies()[-1]["version"] == passed["version"]
