@@ -98,6 +98,8 @@ class RoomService:
         ] = []
         self._games: dict[str, GameContext] = {}
         self.announcer = Announcer(store.announce_many)
+        # Whether another instance listens (app/peers.py); until told, assume one does.
+        self.others_listen: Callable[[], bool] = lambda: True
         # Rooms with a commit of this process in flight, and their waiters (the hub: a
         # NOTIFY can overtake the commit it announces, and the move is about to be handed
         # to it by `on_commit`; no need to read it back from the database).
@@ -570,9 +572,11 @@ class RoomService:
         """Tell the other instances, in the background: the mover's ack need not wait.
 
         Should this process die before the notice is out, the others still catch up within
-        their heartbeat (app/runtime.py), reading the version from the database.
+        their heartbeat (app/runtime.py), reading the version from the database. With no
+        other instance listening (app/peers.py), no notice is sent at all.
         """
-        self.announcer.announce(notice(room_id, "m", version))
+        if self.others_listen():
+            self.announcer.announce(notice(room_id, "m", version))
 
     async def _earlier(self, game_id: int, seat: int, move_id: str) -> Accepted | None:
         event = await self.store.move_by_id(game_id, move_id)

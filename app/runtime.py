@@ -20,6 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.hub import Hub
 from app.limits import RateLimits
 from app.notify import Listener, asyncpg_dsn
+from app.peers import KINDS as PEER_KINDS
+from app.peers import Peers
 from app.positions import Positions
 from app.presence import Presence
 from app.rooms import RoomService
@@ -39,12 +41,16 @@ class RoomsRuntime:
     presence: Presence
     listener: Listener
     heartbeat: asyncio.Task[None]
+    peers: Peers
 
     async def stop(self) -> None:
         self.heartbeat.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.heartbeat
         await self.listener.stop()
+        self.peers.bye()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.service.announcer.flush(), 2.0)
         await self.hub.close()
         await self.presence.close()
         await self.service.store.pool.close()
@@ -68,7 +74,21 @@ async def start_rooms(
     presence = Presence(store, instance)
     service = RoomService(store, rules, Positions(rules), presence)
     hub = Hub(service, presence)
-    listener = Listener(settings.database_url, hub.notice, hub.resync)
+    peers = Peers(instance, service.announcer.announce)
+    service.others_listen = peers.any
+
+    def on_notice(room_id: str, kind: str, number: int) -> None:
+        if kind in PEER_KINDS:
+            peers.heard(room_id, kind)
+        else:
+            hub.notice(room_id, kind, number)
+
+    async def on_reconnect() -> None:
+        peers.hello()  # out before we serve: the others notify us from now on
+        await service.announcer.flush()
+        await hub.resync()
+
+    listener = Listener(settings.database_url, on_notice, on_reconnect)
     await listener.start()
     app.state.rooms = service
     app.state.hub = hub
@@ -77,16 +97,17 @@ async def start_rooms(
         "why": RateLimits(settings.http_moves_per_s, settings.http_moves_per_s * 2),
         "rooms": RateLimits(settings.rooms_per_minute / 60, settings.rooms_per_minute),
     }
-    heartbeat = asyncio.get_running_loop().create_task(_beat(presence, hub))
+    heartbeat = asyncio.get_running_loop().create_task(_beat(presence, hub, peers))
     log.info("rooms service up as instance %s", instance)
-    return RoomsRuntime(instance, service, hub, presence, listener, heartbeat)
+    return RoomsRuntime(instance, service, hub, presence, listener, heartbeat, peers)
 
 
-async def _beat(presence: Presence, hub: Hub) -> None:
+async def _beat(presence: Presence, hub: Hub, peers: Peers) -> None:
     """Refresh presence and catch up rooms now and then, whatever notices were lost."""
     while True:
         await asyncio.sleep(HEARTBEAT_S)
         try:
+            peers.here()
             await presence.heartbeat()
             await hub.resync()
         except Exception as error:
