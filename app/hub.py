@@ -19,6 +19,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.outbox import Outbox
 from app.positions import Position
 from app.presence import Presence
 from app.protocol import (
@@ -59,7 +60,7 @@ class Connection:
         # The last version this client was sent; None until its welcome is queued.
         self.version: int | None = None
         self.syncing = False
-        self.queue: asyncio.Queue[object] = asyncio.Queue(queue_size)
+        self.queue = Outbox(queue_size)
 
     @property
     def audience(self) -> int | None:
