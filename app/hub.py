@@ -78,17 +78,14 @@ class Connection:
 
     def put(self, item: object) -> None:
         """Queue a message; a client too slow to keep up gets one `sync` instead."""
-        try:
-            self.queue.put_nowait(item)
-        except asyncio.QueueFull:
-            while not self.queue.empty():
-                self.queue.get_nowait()
+        if not self.queue.put(item):
+            self.queue.clear()
             self.want_sync()
 
     def want_sync(self) -> None:
         if not self.syncing:
             self.syncing = True
-            self.queue.put_nowait(SYNC)
+            self.queue.force(SYNC)
 
 
 @dataclass
