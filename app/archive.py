@@ -29,7 +29,7 @@ from app.positions import Rules, catalogue_colours
 from app.protocol import ServiceError
 from app.record_store import GameFacts, RecordStore
 from app.rooms import RoomService
-from app.store import RoomRow, iso
+from app.rows import RoomRow, iso
 
 RECORD_ID_CHARS = 16
 CACHED_REPLAYS = 32

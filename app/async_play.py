@@ -16,9 +16,9 @@ from fastapi import FastAPI
 from app.deadlines import DeadlineWatch
 from app.limits import RateLimits
 from app.rooms import RoomService
+from app.rows import Event
 from app.runtime import RoomsRuntime
 from app.settings import Settings
-from app.store import Event
 from app.webhooks import WebhookCourier
 
 

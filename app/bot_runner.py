@@ -28,9 +28,11 @@ from typing import Any
 
 from sqlalchemy import text
 
+from app.channel import _notify, notice
 from app.protocol import MoveRequest, ServiceError
+from app.room_store import RoomClosed, SeatTaken
 from app.rooms import RoomService
-from app.store import Event, RoomClosed, SeatTaken, _notify, notice
+from app.rows import Event
 from bots import LEVELS, HardBot, choose_action
 from bots.base import derive_seed
 

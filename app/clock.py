@@ -14,7 +14,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.protocol import ServiceError, TimeControl
-from app.store import iso
+from app.rows import iso
 
 
 def check(rules: Any, control: TimeControl) -> None:

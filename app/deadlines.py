@@ -32,9 +32,9 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.bot_runner import LOST_RACE, plays_ishtar, think
+from app.channel import CHANNEL, notice
 from app.protocol import MoveRequest, ServiceError
 from app.rooms import RoomService
-from app.store import CHANNEL, notice
 from bots.base import derive_seed
 
 log = logging.getLogger("ishtar.deadlines")

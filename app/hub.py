@@ -32,8 +32,9 @@ from app.protocol import (
     update_message,
     welcome_message,
 )
-from app.rooms import RoomService, stale_sync
-from app.store import Event, RoomRow, SeatRow
+from app.rooms import RoomService
+from app.rows import Event, RoomRow, SeatRow
+from app.submission import stale_sync
 from app.tokens import same_hash
 
 log = logging.getLogger("ishtar.hub")

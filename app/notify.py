@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy.engine import make_url
 
-from app.store import CHANNEL
+from app.channel import CHANNEL
 
 log = logging.getLogger("ishtar.notify")
 

@@ -18,7 +18,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
-from app.store import CONNECTION_ERRORS, Unavailable
+from app.pool import CONNECTION_ERRORS, Unavailable
 
 # --- errors ---------------------------------------------------------------------------------
 

@@ -18,7 +18,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.store import CHANNEL, Event, notice
+from app.channel import CHANNEL, notice
+from app.rows import Event
 
 
 @dataclass(frozen=True)

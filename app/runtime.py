@@ -22,11 +22,12 @@ from app.limits import RateLimits
 from app.notify import Listener, asyncpg_dsn
 from app.peers import KINDS as PEER_KINDS
 from app.peers import Peers
+from app.pool import create_pool
 from app.positions import Positions
 from app.presence import Presence
 from app.rooms import RoomService
 from app.settings import Settings
-from app.store import Store, create_pool
+from app.store import Store
 
 log = logging.getLogger("ishtar.runtime")
 

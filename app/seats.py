@@ -21,9 +21,10 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app import tokens
+from app.channel import CHANNEL, notice
 from app.protocol import ServiceError, valid_name
 from app.rooms import RoomService
-from app.store import CHANNEL, iso, notice
+from app.rows import iso
 
 MAX_ROOMS = 100
 

@@ -17,6 +17,7 @@ from sqlalchemy.exc import DBAPIError
 
 from app import tokens
 from app.limits import RateLimits, SharedRoomLimit
+from app.pool import Unavailable
 from app.protocol import (
     CreateRoom,
     JoinSeat,
@@ -26,7 +27,6 @@ from app.protocol import (
     unavailable,
 )
 from app.rooms import RoomService
-from app.store import Unavailable
 
 log = logging.getLogger("ishtar.api")
 router = APIRouter(prefix="/api", tags=["rooms"])

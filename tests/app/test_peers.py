@@ -9,9 +9,9 @@ import asyncpg  # type: ignore[import-untyped]
 import httpx
 import pytest
 
+from app.channel import CHANNEL
 from app.notify import asyncpg_dsn, parse_notice
 from app.peers import BYE, HELLO, HERE, Peers, peer_notice
-from app.store import CHANNEL
 from tests.app.clients import WsClient, open_room
 from tests.support.live import LiveServer
 

@@ -14,11 +14,14 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from app.game_store import DuplicateMoveId
 from app.main import create_app
 from app.notify import asyncpg_dsn
-from app.rooms import SNAPSHOT_EVERY
+from app.pool import create_pool
+from app.room_store import SeatTaken
 from app.settings import Settings
-from app.store import DuplicateMoveId, SeatTaken, Store, create_pool
+from app.store import Store
+from app.submission import SNAPSHOT_EVERY
 from tests.app.clients import bearer, open_room
 from tests.app.conftest import GAMES
 from tests.app.hidden import game_record, normal
