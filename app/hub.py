@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.outbox import Outbox
 from app.positions import Position
@@ -42,6 +42,13 @@ log = logging.getLogger("ishtar.hub")
 SYNC = object()  # queue marker: build a fresh `sync` for this connection when sending
 
 
+class Versioned(NamedTuple):
+    """Queue item: a message that brings its connection to `version` (welcome, update…)."""
+
+    version: int
+    text: str
+
+
 @dataclass(frozen=True)
 class Close:
     """Queue marker: close the websocket with this code once what precedes is sent."""
@@ -60,6 +67,9 @@ class Connection:
         )
         # The last version this client was sent; None until its welcome is queued.
         self.version: int | None = None
+        # The last version actually written to its socket (what a `sync` starts from when
+        # queued messages had to be dropped).
+        self.delivered: int | None = None
         self.syncing = False
         self.queue = Outbox(queue_size)
 
@@ -81,7 +91,13 @@ class Connection:
         """Queue a message; a client too slow to keep up gets one `sync` instead."""
         if not self.queue.put(item):
             self.queue.clear()
+            self.version = self.delivered  # the sync brings every event since then
             self.want_sync()
+
+    def put_version(self, version: int, text: str) -> None:
+        """Queue a message that brings this client to `version`."""
+        self.version = version
+        self.put(Versioned(version, text))
 
     def want_sync(self) -> None:
         if not self.syncing:
@@ -141,7 +157,8 @@ class Hub:
             "connected_seats": [s["seat"] for s in status["seats"] if s["connected"]],
             "spectators": status["spectators"],
         }
-        conn.put(
+        conn.put_version(
+            version,
             welcome_message(
                 version=version,
                 you=conn.you(),
@@ -150,9 +167,8 @@ class Hub:
                 legal_json=legal,
                 events_json=events,
                 presence=presence,
-            )
+            ),
         )
-        conn.version = version
         if channel.published < 0:
             channel.published = version
         elif channel.published > version:
@@ -354,8 +370,7 @@ class Hub:
                     position.changes_json(audience, before),
                     position.legal_json(audience),
                 )
-            conn.put(message)
-            conn.version = version
+            conn.put_version(version, message)
 
     async def _publish_presence(self, channel: Channel) -> None:
         snapshot = await self.presence.snapshot(channel.room_id)
@@ -393,8 +408,7 @@ class Hub:
         version = error.version or 0
         if conn.version is not None and version < conn.version:
             return  # the client already has newer updates queued
-        conn.put(stale_sync(error, conn.you()))
-        conn.version = version
+        conn.put_version(version, stale_sync(error, conn.you()))
 
     async def close(self) -> None:
         tasks = [channel.task for channel in self.channels.values() if channel.task]

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from app.hub import SYNC, Close, Connection, Hub
+from app.hub import SYNC, Close, Connection, Hub, Versioned
 from app.limits import TokenBucket
 from app.protocol import (
     Hello,
@@ -120,9 +120,13 @@ async def _send_queued(websocket: WebSocket, conn: Connection, hub: Hub) -> None
                 continue
             if text is None:
                 continue
+            delivered = conn.version
+        elif isinstance(item, Versioned):
+            text, delivered = item.text, item.version
         else:
-            text = str(item)
+            text, delivered = str(item), conn.delivered
         await websocket.send_text(text)
+        conn.delivered = delivered
 
 
 class Session:

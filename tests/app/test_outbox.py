@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from app.hub import SYNC, Connection, Versioned
 from app.outbox import Outbox
 
 
@@ -36,3 +37,23 @@ async def test_a_writer_cancelled_while_waiting_leaves_the_outbox_usable() -> No
     await asyncio.gather(writer, return_exceptions=True)
     assert outbox.put("x")
     assert await outbox.get() == "x"
+
+
+async def test_a_connection_that_overflows_resyncs_from_what_it_was_really_sent() -> (
+    None
+):
+    """Dropped updates were never written: the `sync` that replaces them must list every
+    event since the last version the client actually got, not since the last one queued."""
+    conn = Connection("room", queue_size=3)
+    conn.put_version(1, "update 1")
+    item = await conn.queue.get()
+    assert isinstance(item, Versioned)
+    conn.delivered = item.version  # what the writer records once it has sent it
+    for version in (2, 3, 4):
+        conn.put_version(version, f"update {version}")
+    assert conn.version == 4 and not conn.syncing
+    conn.put_version(5, "update 5")  # one too many: the queue is dropped
+    assert conn.version == 1, "the sync starts from the version the client holds"
+    assert conn.syncing
+    assert await conn.queue.get() is SYNC
+    assert len(conn.queue) == 0

@@ -1,0 +1,63 @@
+"""The benchmark scripts keep working: each runs a small load end to end and prints its JSON.
+
+Their figures are for docs/benchmarks.md, not for assertions (the machine is shared): these
+tests check only that every documented key is there, that no move failed and that every
+game was played to its end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.slow
+
+
+def run_json(*argv: str, timeout: float = 300) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    done = subprocess.run(
+        [sys.executable, "-m", *argv, "--json"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_the_load_benchmark_plays_complete_games_against_us_and_the_floor() -> None:
+    result = run_json("bench.load", "--rooms", "2", "--spectators", "1")
+    for key in (
+        "moves_per_s",
+        "p99_ms",
+        "floor_moves_per_s",
+        "floor_p99_ms",
+        "ratio_moves_per_s",
+        "errors",
+    ):
+        assert key in result, key
+    assert result["errors"] == 0
+    detail = result["detail"]
+    assert isinstance(detail, dict)
+    assert detail["ishtar"]["games_over"] == 2, "both rooms played to the end"
+    assert detail["ishtar"]["error_kinds"] == {}
+    assert isinstance(result["moves_per_s"], float) and result["moves_per_s"] > 0
+    assert isinstance(result["floor_moves_per_s"], float)
+    assert result["floor_moves_per_s"] > 0
+
+
+def test_the_engine_benchmark_reports_its_figures() -> None:
+    result = run_json("bench.engine", "--games", "2", "--positions", "20")
+    for key in ("legal_actions_p99_ms", "apply_p50_ms", "games_per_s"):
+        assert key in result, key
