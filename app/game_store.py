@@ -168,3 +168,13 @@ _COMMIT_MOVE = (
     " JOIN seat_webhooks w ON w.seat_id = s.id WHERE s.room_id = $12 AND s.seat = $6)"
     " AS webhook FROM move"
 )
+
+
+async def warm_statements(conn: asyncpg.Connection) -> None:
+    """Prepare the statement of every move on a new pooled connection (see create_pool).
+
+    It runs for real, on a game that cannot exist (id 0: ids start at 1), so it matches no
+    row and changes nothing; asyncpg keeps the prepared statement and its types."""
+    await conn.fetchrow(
+        _COMMIT_MOVE, 0, 0, 1, None, "playing", None, 0, {}, "", "", False, ""
+    )

@@ -8,7 +8,7 @@ cannot be reached shows as `Unavailable`, whatever asyncpg raised.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -60,15 +60,36 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     """
 
 
-async def create_pool(dsn: str, max_size: int, *, durable: bool = True) -> asyncpg.Pool:
+Warm = Callable[[asyncpg.Connection], Awaitable[None]]
+
+
+async def create_pool(
+    dsn: str,
+    max_size: int,
+    *,
+    min_size: int = 0,
+    durable: bool = True,
+    warm: Warm | None = None,
+) -> asyncpg.Pool:
     """A pool; with ``durable=False`` its commits do not wait for the disk (notices, presence:
-    nothing there must survive a crash of PostgreSQL)."""
+    nothing there must survive a crash of PostgreSQL).
+
+    `min_size` connections are opened at once and kept. `warm` runs on each new connection
+    after the codecs are set: the first use of a statement on a connection costs a parse,
+    a plan and asyncpg's type introspection (tens of milliseconds under load), better paid
+    when the connection opens than by the move that happens to use it first."""
     settings = {} if durable else {"synchronous_commit": "off"}
+
+    async def init(conn: asyncpg.Connection) -> None:
+        await _init_connection(conn)
+        if warm is not None:
+            await warm(conn)
+
     pool: asyncpg.Pool = await asyncpg.create_pool(
         dsn,
-        min_size=0,
+        min_size=min(min_size, max_size),
         max_size=max_size,
-        init=_init_connection,
+        init=init,
         reset=_keep_session,
         command_timeout=30,
         server_settings=settings,

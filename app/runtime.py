@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.game_store import warm_statements
 from app.hub import Hub
 from app.limits import RateLimits
 from app.notify import Listener, asyncpg_dsn
@@ -28,6 +29,7 @@ from app.presence import Presence
 from app.rooms import RoomService
 from app.settings import Settings
 from app.store import Store
+from app.warmup import warm_rules
 
 log = logging.getLogger("ishtar.runtime")
 
@@ -65,9 +67,12 @@ async def start_rooms(
     assert settings.database_url is not None
     rules = importlib.import_module(settings.game_module)
     instance = secrets.token_hex(8)
+    warm_rules(rules)
     pool = await create_pool(
         asyncpg_dsn(settings.database_url),
         settings.db_pool_size + settings.db_max_overflow,
+        min_size=settings.db_pool_size,
+        warm=warm_statements,
     )
     # Notices and presence need no durability: their commits need not wait for the disk.
     light = await create_pool(asyncpg_dsn(settings.database_url), 2, durable=False)

@@ -113,7 +113,8 @@ class Settings(BaseSettings):
         description="Seconds /readyz waits for the database before answering 503.",
     )
     db_pool_size: int = Field(
-        default=5, description="Connections kept per server process."
+        default=10,
+        description="Connections kept open per server process (opened at start).",
     )
     db_max_overflow: int = Field(
         default=10, description="Extra connections under load."
