@@ -71,8 +71,7 @@ class Position:
                     if old is not None and old[0] is value
                     else (value, dumps(value))
                 )
-                if not _is_atom(value):
-                    texts[id(value)] = part
+                texts[id(value)] = part  # kept alive here, so its id stays unique
             parts[key] = part
         self._parts[seat] = parts
         return parts
@@ -95,7 +94,7 @@ class Position:
             or (old[0] is not part[0] and old[1] != part[1])
         }
         for key in theirs.keys() - mine.keys():  # an entry gone from the view
-            changed[key] = (None, "null")
+            changed[key] = GONE
         return _object_json(changed)
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -130,11 +129,7 @@ class Position:
 
 
 Part = tuple[Any, str]  # a value of a view and its JSON text
-
-
-def _is_atom(value: Any) -> bool:
-    """Small immutable values (ids of which are shared by unrelated views) are not memoised."""
-    return value is None or isinstance(value, (bool, int, float, str))
+GONE: Part = (None, "null")  # an entry that left the view
 
 
 _KEYS: dict[str, str] = {}  # a view's keys as JSON strings

@@ -9,7 +9,6 @@ audience, then spliced into each message, so a thousand spectators share the sam
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -191,7 +190,7 @@ def valid_name(name: str) -> bool:
 def parse_client_message(text: str) -> ClientMessage:
     """A websocket frame as one of the client messages, or a ServiceError saying why not."""
     try:
-        data = json.loads(text)
+        data = orjson.loads(text)
     except ValueError:
         raise ServiceError("malformed", "The message is not valid JSON.") from None
     if not isinstance(data, dict):
