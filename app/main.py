@@ -6,7 +6,6 @@ routers come from `app.routes`. Add a router by importing its module and includi
 
 from __future__ import annotations
 
-import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
@@ -18,6 +17,7 @@ from app.archive import MAX_RECORD_BYTES
 from app.assets import Assets, VersionedStatic
 from app.async_play import start_async_play
 from app.bot_runner import BotRunner
+from app.collector import Collector
 from app.db import create_engine, create_sessionmaker
 from app.limits import BodyLimit, SharedRoomLimit
 from app.routes import async_play, bots, health, pages, records, rooms
@@ -51,14 +51,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.bots.start()
         background = start_async_play(app, settings, runtime)
-        # Everything alive now lives as long as the process: out of the collector's reach,
-        # full collections walk only what play creates (135k objects -> 20k; the load
+        # Everything alive now lives as long as the process, and what survives play a while
+        # lives long too: out of the collector's reach (app/collector.py; the load
         # benchmark's full collections 145-183 ms -> 10-34 ms; docs/benchmarks.md "Load").
-        gc.freeze()
+        collector = Collector()
+        collector.start()
         try:
             yield
         finally:
-            gc.unfreeze()  # collectable again once stopped (tests start many apps)
+            await collector.stop()
             await background.stop()
             await app.state.bots.stop()
             await runtime.stop()
