@@ -8,6 +8,7 @@ make a fork or a double apply impossible).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +16,8 @@ import asyncpg  # type: ignore[import-untyped]
 
 from app.pool import Pools
 from app.rows import Event
+
+log = logging.getLogger("ishtar.store")
 
 
 class DuplicateMoveId(Exception):
@@ -174,7 +177,11 @@ async def warm_statements(conn: asyncpg.Connection) -> None:
     """Prepare the statement of every move on a new pooled connection (see create_pool).
 
     It runs for real, on a game that cannot exist (id 0: ids start at 1), so it matches no
-    row and changes nothing; asyncpg keeps the prepared statement and its types."""
-    await conn.fetchrow(
-        _COMMIT_MOVE, 0, 0, 1, None, "playing", None, 0, {}, "", "", False, ""
-    )
+    row and changes nothing; asyncpg keeps the prepared statement and its types. A schema
+    not migrated yet (/readyz says so) leaves the connection cold, not broken."""
+    try:
+        await conn.fetchrow(
+            _COMMIT_MOVE, 0, 0, 1, None, "playing", None, 0, {}, "", "", False, ""
+        )
+    except asyncpg.PostgresError as error:
+        log.info("statement of a move not prepared: %s", error)

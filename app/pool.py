@@ -8,6 +8,8 @@ cannot be reached shows as `Unavailable`, whatever asyncpg raised.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -67,17 +69,18 @@ async def create_pool(
     dsn: str,
     max_size: int,
     *,
-    min_size: int = 0,
     durable: bool = True,
     warm: Warm | None = None,
 ) -> asyncpg.Pool:
     """A pool; with ``durable=False`` its commits do not wait for the disk (notices, presence:
     nothing there must survive a crash of PostgreSQL).
 
-    `min_size` connections are opened at once and kept. `warm` runs on each new connection
-    after the codecs are set: the first use of a statement on a connection costs a parse,
-    a plan and asyncpg's type introspection (tens of milliseconds under load), better paid
-    when the connection opens than by the move that happens to use it first."""
+    No connection is opened here (the server starts, and /readyz explains, while the
+    database is down); once opened, a connection is kept. `warm` runs on each new
+    connection after the codecs are set: the first use of a statement on a connection costs
+    a parse, a plan and asyncpg's type introspection (tens of milliseconds under load),
+    better paid when the connection opens than by the move that happens to use it first
+    (see `open_connections`)."""
     settings = {} if durable else {"synchronous_commit": "off"}
 
     async def init(conn: asyncpg.Connection) -> None:
@@ -87,14 +90,34 @@ async def create_pool(
 
     pool: asyncpg.Pool = await asyncpg.create_pool(
         dsn,
-        min_size=min(min_size, max_size),
+        min_size=0,
         max_size=max_size,
+        max_inactive_connection_lifetime=0,  # kept: reopening is what warming avoids
         init=init,
         reset=_keep_session,
         command_timeout=30,
         server_settings=settings,
     )
     return pool
+
+
+async def open_connections(
+    pool: asyncpg.Pool, count: int, within_s: float = 5.0
+) -> int:
+    """Open (and warm) up to `count` connections of `pool` before they are needed; how many
+    are open. A database that is down or slow is not an error here (the server starts and
+    /readyz explains): connections then open on demand."""
+    held: list[asyncpg.Connection] = []
+    try:
+        async with asyncio.timeout(within_s):
+            for _ in range(count):
+                held.append(await pool.acquire())
+    except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+        logging.getLogger("ishtar.pool").info("pool not warmed: %s", e)
+    finally:
+        for conn in held:
+            await pool.release(conn)
+    return len(held)
 
 
 class Pools:

@@ -23,7 +23,7 @@ from app.limits import RateLimits
 from app.notify import Listener, asyncpg_dsn
 from app.peers import KINDS as PEER_KINDS
 from app.peers import Peers
-from app.pool import create_pool
+from app.pool import create_pool, open_connections
 from app.positions import Positions
 from app.presence import Presence
 from app.rooms import RoomService
@@ -71,9 +71,9 @@ async def start_rooms(
     pool = await create_pool(
         asyncpg_dsn(settings.database_url),
         settings.db_pool_size + settings.db_max_overflow,
-        min_size=settings.db_pool_size,
         warm=warm_statements,
     )
+    await open_connections(pool, settings.db_pool_size)
     # Notices and presence need no durability: their commits need not wait for the disk.
     light = await create_pool(asyncpg_dsn(settings.database_url), 2, durable=False)
     store = Store(pool, engine, light)

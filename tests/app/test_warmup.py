@@ -9,6 +9,7 @@ import asyncpg  # type: ignore[import-untyped]
 import engine
 from app.game_store import warm_statements
 from app.notify import asyncpg_dsn
+from app.pool import create_pool, open_connections
 from app.warmup import warm_rules
 from tests.app import toygame
 
@@ -40,3 +41,19 @@ async def test_warming_a_connection_changes_nothing(database_url: str) -> None:
         assert await conn.fetch("SELECT id, version FROM games ORDER BY id") == versions
     finally:
         await conn.close()
+
+
+async def test_connections_are_opened_before_use_and_a_dead_database_is_no_error(
+    database_url: str,
+) -> None:
+    pool = await create_pool(asyncpg_dsn(database_url), 4, warm=warm_statements)
+    try:
+        assert await open_connections(pool, 3) == 3
+        assert pool.get_size() == 3, "opened and kept"
+    finally:
+        await pool.close()
+    nowhere = await create_pool("postgresql://u@127.0.0.1:1/db", 4)
+    try:
+        assert await open_connections(nowhere, 3) == 0
+    finally:
+        await nowhere.close()
