@@ -8,9 +8,10 @@ or a cached game: walking them again and again finds nothing.
 So objects that have survived a while are frozen (`gc.freeze`: moved to a generation the
 collector never walks). Once a second the objects that survived the young collections are
 frozen too. Objects are still freed by reference counting when frozen; only garbage *cycles*
-among frozen objects wait. To bound those, when the frozen heap has grown by half since the
-last full collection, one full collection runs over everything (`gc.unfreeze`, `gc.collect`,
-`gc.freeze`): cyclic garbage can never be more than half of the heap it lives in.
+among frozen objects wait. To bound those, when the process's memory (its peak resident
+set, read in constant time: counting the frozen objects walks them all, and once a second
+that cost a tenth of the CPU of a move) has grown by half since the last full collection,
+one full collection runs over everything (`gc.unfreeze`, `gc.collect`, `gc.freeze`).
 """
 
 from __future__ import annotations
@@ -19,22 +20,35 @@ import asyncio
 import contextlib
 import gc
 import logging
+import resource
 import time
+from collections.abc import Callable
 
 log = logging.getLogger("ishtar.collector")
 
 FREEZE_EVERY_S = 1.0
-GROWTH = (
-    1.5  # a full collection once the frozen heap is this times its size after the last
-)
+
+
+def peak_memory() -> int:
+    """The process's peak resident set (the unit does not matter: only ratios are used)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+GROWTH = 1.5  # a full collection once memory is this times what it was after the last
 
 
 class Collector:
     """Freeze the survivors now and then; collect everything when the frozen heap grew."""
 
-    def __init__(self, every_s: float = FREEZE_EVERY_S, growth: float = GROWTH) -> None:
+    def __init__(
+        self,
+        every_s: float = FREEZE_EVERY_S,
+        growth: float = GROWTH,
+        size: Callable[[], int] = peak_memory,
+    ) -> None:
         self.every_s = every_s
         self.growth = growth
+        self.size = size
         self.baseline = 0
         self.full_collections = 0
         self._task: asyncio.Task[None] | None = None
@@ -42,7 +56,7 @@ class Collector:
     def start(self) -> None:
         """Freeze what exists (all of it lives as long as the process) and keep at it."""
         gc.freeze()
-        self.baseline = gc.get_freeze_count()
+        self.baseline = self.size()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
@@ -56,16 +70,16 @@ class Collector:
     def step(self) -> None:
         """Freeze the survivors; a full collection if the frozen heap grew too much."""
         gc.freeze()
-        if gc.get_freeze_count() > self.baseline * self.growth:
+        if self.size() > self.baseline * self.growth:
             started = time.perf_counter()
             gc.unfreeze()
-            gc.collect()
+            found = gc.collect()
             gc.freeze()
-            self.baseline = gc.get_freeze_count()
+            self.baseline = self.size()
             self.full_collections += 1
             log.info(
-                "full collection: %d objects kept, %.0f ms",
-                self.baseline,
+                "full collection: %d unreachable objects, %.0f ms",
+                found,
                 1000 * (time.perf_counter() - started),
             )
 

@@ -1,11 +1,11 @@
-"""The collector policy: survivors frozen, and a full collection once the frozen heap grew."""
+"""The collector policy: survivors frozen, and a full collection once memory grew by half."""
 
 from __future__ import annotations
 
 import gc
 import weakref
 
-from app.collector import Collector
+from app.collector import Collector, peak_memory
 
 
 class Node:
@@ -20,8 +20,9 @@ def cycle() -> weakref.ref[Node]:
     return weakref.ref(a)
 
 
-async def test_survivors_are_frozen_and_a_grown_heap_is_collected_whole() -> None:
-    collector = Collector(every_s=3600.0, growth=1.5)
+async def test_survivors_are_frozen_and_a_grown_process_is_collected_whole() -> None:
+    memory = [1000]
+    collector = Collector(every_s=3600.0, growth=1.5, size=lambda: memory[0])
     collector.start()
     try:
         frozen = gc.get_freeze_count()
@@ -31,15 +32,22 @@ async def test_survivors_are_frozen_and_a_grown_heap_is_collected_whole() -> Non
         assert collector.full_collections == 0
 
         garbage = cycle()
+        memory[0] = 1400  # grown, but not by half
         collector.step()  # the cycle is frozen with the rest: not collected yet
         gc.collect()
         assert garbage() is not None, "a frozen cycle waits"
+        assert collector.full_collections == 0
 
-        keep += [Node() for _ in range(collector.baseline)]  # the heap grows by half
+        memory[0] = 1600
         collector.step()
         assert collector.full_collections == 1
         assert garbage() is None, "the full collection freed the cycle"
-        assert collector.baseline >= len(keep)
+        assert collector.baseline == 1600, "the next one waits for growth from here"
+        assert len(keep) == 1000
     finally:
         await collector.stop()
     assert gc.get_freeze_count() == 0, "stopped: everything collectable again"
+
+
+def test_memory_is_read_in_constant_time_from_the_process() -> None:
+    assert peak_memory() > 0
