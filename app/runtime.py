@@ -101,7 +101,6 @@ async def start_rooms(
     app.state.rate_limits = {
         "moves": RateLimits(settings.http_moves_per_s, settings.http_moves_per_s * 2),
         "why": RateLimits(settings.http_moves_per_s, settings.http_moves_per_s * 2),
-        "rooms": RateLimits(settings.rooms_per_minute / 60, settings.rooms_per_minute),
     }
     heartbeat = asyncio.get_running_loop().create_task(_beat(presence, hub, peers))
     log.info("rooms service up as instance %s", instance)

@@ -14,10 +14,11 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.archive import Archive
+from app.limits import SharedRoomLimit
 from app.record_store import RecordStore
 from app.rematch import Rematches
 from app.routes.pages import ROOM_ID, templates
-from app.routes.rooms import Bearer, limit
+from app.routes.rooms import Bearer
 
 router = APIRouter(tags=["records"])
 
@@ -64,7 +65,9 @@ async def room_replay(
 async def import_record(
     request: Request, record: Annotated[Any, Body()]
 ) -> dict[str, Any]:
-    limit(request, "rooms", request.client.host if request.client else "?")
+    # An import counts as a room created: one budget per address, shared by every instance.
+    room_limit: SharedRoomLimit = request.app.state.room_limit
+    await room_limit.check(request.client.host if request.client else "?")
     return await _archive(request).import_record(record)
 
 

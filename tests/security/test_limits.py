@@ -198,3 +198,30 @@ async def test_rooms_created_per_address_per_minute_are_limited(
     assert codes[:5] == [201] * 5
     assert set(codes[5:]) == {429}
     assert elsewhere == 201
+
+
+async def test_record_imports_draw_on_the_same_budget_as_room_creations(
+    database_url: str, tmp_path: Path
+) -> None:
+    settings = Settings(
+        _env_file=None,
+        database_url=database_url,
+        data_dir=tmp_path,
+        rooms_per_minute=5,
+    )
+    app = create_app(settings)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app, client=("203.0.113.9", 5000))
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://testserver"
+        ) as c:
+            rooms = [
+                (await c.post("/api/rooms", json={"players": 2})).status_code
+                for _ in range(4)
+            ]
+            imported = (await c.post("/api/records", json={"format": 0})).status_code
+            room_after = (await c.post("/api/rooms", json={"players": 2})).status_code
+            import_after = (await c.post("/api/records", json={})).status_code
+    assert rooms == [201] * 4
+    assert imported != 429, "the fifth of five: allowed (and refused for its content)"
+    assert room_after == 429 and import_after == 429
