@@ -120,12 +120,15 @@ class Games(Seating):
     async def events(
         self, game_id: int, since: int | None, version: int
     ) -> list[Event]:
-        """What a client that saw `since` missed (None: the recent log)."""
+        """What a client that saw `since` missed (None: the recent log), up to `version`: a
+        move committed since the position was read comes after, as its own update."""
         if since is None:
-            return await self.store.recent_moves(game_id, RECENT_EVENTS)
-        if since >= version:
+            events = await self.store.recent_moves(game_id, RECENT_EVENTS)
+        elif since >= version:
             return []
-        return await self.store.moves_since(game_id, since)
+        else:
+            events = await self.store.moves_since(game_id, since)
+        return [event for event in events if event.seq <= version]
 
     async def why(self, room_id: str, move: dict[str, Any]) -> dict[str, Any]:
         game = await self.game(room_id)

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
+from fastapi import FastAPI
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -252,3 +253,35 @@ async def test_racing_joins_take_a_seat_once(
         )
     )
     assert sorted(free) == [0, 2, 3]
+
+
+async def test_missed_events_stop_at_the_version_they_are_sent_with(
+    http: httpx.AsyncClient, room_app: FastAPI
+) -> None:
+    """A welcome or sync at version v lists the moves up to v only: a move committed after
+    its position was read reaches the client as its own update, never twice."""
+    room_id, _host, tokens = await open_room(
+        http, 2, first_player=0, seat_order="fixed"
+    )
+    for _ in range(4):
+        for token in tokens:
+            view = (
+                await http.get(f"/api/rooms/{room_id}/view", headers=bearer(token))
+            ).json()
+            if view["legal"]:
+                answer = await http.post(
+                    f"/api/rooms/{room_id}/moves",
+                    headers=bearer(token),
+                    json={
+                        "move": view["legal"][0]["action"],
+                        "expected_version": view["version"],
+                        "move_id": f"m{view['version']}",
+                    },
+                )
+                assert answer.status_code == 200, answer.text
+                break
+    service = room_app.state.rooms
+    game = await service.game(room_id)
+    assert [e.seq for e in await service.events(game.game_id, 0, 2)] == [1, 2]
+    assert [e.seq for e in await service.events(game.game_id, None, 3)] == [1, 2, 3]
+    assert [e.seq for e in await service.events(game.game_id, 1, 4)] == [2, 3, 4]
