@@ -27,6 +27,7 @@ from tests.app.clients import bearer, open_room
 from tests.app.conftest import GAMES
 from tests.app.hidden import game_record, normal
 from tests.app.test_http_game import play_over_http
+from tests.app.test_seats import play_one
 
 
 @pytest.fixture
@@ -264,22 +265,7 @@ async def test_missed_events_stop_at_the_version_they_are_sent_with(
         http, 2, first_player=0, seat_order="fixed"
     )
     for _ in range(4):
-        for token in tokens:
-            view = (
-                await http.get(f"/api/rooms/{room_id}/view", headers=bearer(token))
-            ).json()
-            if view["legal"]:
-                answer = await http.post(
-                    f"/api/rooms/{room_id}/moves",
-                    headers=bearer(token),
-                    json={
-                        "move": view["legal"][0]["action"],
-                        "expected_version": view["version"],
-                        "move_id": f"m{view['version']}",
-                    },
-                )
-                assert answer.status_code == 200, answer.text
-                break
+        await play_one(http, room_id, tokens)
     service = room_app.state.rooms
     game = await service.game(room_id)
     assert [e.seq for e in await service.events(game.game_id, 0, 2)] == [1, 2]

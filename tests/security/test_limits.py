@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import websockets
+from fastapi import FastAPI
 from websockets.asyncio.client import connect
 from websockets.typing import Origin
 
@@ -171,9 +172,11 @@ async def test_a_request_body_over_16_kib_is_refused(client: httpx.AsyncClient) 
     assert response.json()["error"]["code"] == "too_large"
 
 
-async def test_rooms_created_per_address_per_minute_are_limited(
+@pytest.fixture
+async def five_rooms_a_minute(
     database_url: str, tmp_path: Path
-) -> None:
+) -> AsyncIterator[FastAPI]:
+    """An app (started) that lets each client address create 5 rooms a minute."""
     settings = Settings(
         _env_file=None,
         database_url=database_url,
@@ -182,46 +185,41 @@ async def test_rooms_created_per_address_per_minute_are_limited(
     )
     app = create_app(settings)
     async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app, client=("203.0.113.7", 5000))
-        async with httpx.AsyncClient(
-            transport=transport, base_url="http://testserver"
-        ) as c:
-            codes = [
-                (await c.post("/api/rooms", json={"players": 2})).status_code
-                for _ in range(8)
-            ]
-        other = httpx.ASGITransport(app=app, client=("203.0.113.8", 5000))
-        async with httpx.AsyncClient(
-            transport=other, base_url="http://testserver"
-        ) as c:
-            elsewhere = (await c.post("/api/rooms", json={"players": 2})).status_code
+        yield app
+
+
+def client_at(app: FastAPI, address: str) -> httpx.AsyncClient:
+    """A client of `app` calling from `address`."""
+    transport = httpx.ASGITransport(app=app, client=(address, 5000))
+    return httpx.AsyncClient(transport=transport, base_url="http://testserver")
+
+
+async def test_rooms_created_per_address_per_minute_are_limited(
+    five_rooms_a_minute: FastAPI,
+) -> None:
+    async with client_at(five_rooms_a_minute, "203.0.113.7") as c:
+        codes = [
+            (await c.post("/api/rooms", json={"players": 2})).status_code
+            for _ in range(8)
+        ]
+    async with client_at(five_rooms_a_minute, "203.0.113.8") as c:
+        elsewhere = (await c.post("/api/rooms", json={"players": 2})).status_code
     assert codes[:5] == [201] * 5
     assert set(codes[5:]) == {429}
     assert elsewhere == 201
 
 
 async def test_record_imports_draw_on_the_same_budget_as_room_creations(
-    database_url: str, tmp_path: Path
+    five_rooms_a_minute: FastAPI,
 ) -> None:
-    settings = Settings(
-        _env_file=None,
-        database_url=database_url,
-        data_dir=tmp_path,
-        rooms_per_minute=5,
-    )
-    app = create_app(settings)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app, client=("203.0.113.9", 5000))
-        async with httpx.AsyncClient(
-            transport=transport, base_url="http://testserver"
-        ) as c:
-            rooms = [
-                (await c.post("/api/rooms", json={"players": 2})).status_code
-                for _ in range(4)
-            ]
-            imported = (await c.post("/api/records", json={"format": 0})).status_code
-            room_after = (await c.post("/api/rooms", json={"players": 2})).status_code
-            import_after = (await c.post("/api/records", json={})).status_code
+    async with client_at(five_rooms_a_minute, "203.0.113.9") as c:
+        rooms = [
+            (await c.post("/api/rooms", json={"players": 2})).status_code
+            for _ in range(4)
+        ]
+        imported = (await c.post("/api/records", json={"format": 0})).status_code
+        room_after = (await c.post("/api/rooms", json={"players": 2})).status_code
+        import_after = (await c.post("/api/records", json={})).status_code
     assert rooms == [201] * 4
     assert imported != 429, "the fifth of five: allowed (and refused for its content)"
     assert room_after == 429 and import_after == 429
