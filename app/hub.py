@@ -47,6 +47,16 @@ class Versioned(NamedTuple):
 
     version: int
     text: str
+    update: bool = False  # an `update` (which can carry the mover's ack)
+
+
+class Ack(NamedTuple):
+    """Queue item: the ack of this client's move; sent inside the move's update when that
+    update is the next item (docs/protocol.md), else on its own."""
+
+    version: int
+    move_id: str
+    duplicate: bool
 
 
 @dataclass(frozen=True)
@@ -94,10 +104,10 @@ class Connection:
             self.version = self.delivered  # the sync brings every event since then
             self.want_sync()
 
-    def put_version(self, version: int, text: str) -> None:
+    def put_version(self, version: int, text: str, update: bool = False) -> None:
         """Queue a message that brings this client to `version`."""
         self.version = version
-        self.put(Versioned(version, text))
+        self.put(Versioned(version, text, update))
 
     def want_sync(self) -> None:
         if not self.syncing:
@@ -370,7 +380,7 @@ class Hub:
                     position.changes_json(audience, before),
                     position.legal_json(audience),
                 )
-            conn.put_version(version, message)
+            conn.put_version(version, message, update=True)
 
     async def _publish_presence(self, channel: Channel) -> None:
         snapshot = await self.presence.snapshot(channel.room_id)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable
 
 
 class Outbox:
@@ -40,6 +41,12 @@ class Outbox:
             self._waiter = None
             if not waiter.done():
                 waiter.set_result(None)
+
+    def take_if(self, wanted: Callable[[object], bool]) -> object | None:
+        """The oldest item if there is one and `wanted(item)` (then removed), else None."""
+        if self._items and wanted(self._items[0]):
+            return self._items.popleft()
+        return None
 
     def clear(self) -> None:
         self._items.clear()

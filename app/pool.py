@@ -81,7 +81,11 @@ async def create_pool(
     a parse, a plan and asyncpg's type introspection (tens of milliseconds under load),
     better paid when the connection opens than by the move that happens to use it first
     (see `open_connections`)."""
-    settings = {} if durable else {"synchronous_commit": "off"}
+    # Every statement is a lookup by key: a generic plan from the first execution on, rather
+    # than five planned executions per statement and connection first (PostgreSQL's default).
+    settings = {"plan_cache_mode": "force_generic_plan"}
+    if not durable:
+        settings["synchronous_commit"] = "off"
 
     async def init(conn: asyncpg.Connection) -> None:
         await _init_connection(conn)

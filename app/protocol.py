@@ -235,6 +235,12 @@ def ack_message(move_id: str, version: int, duplicate: bool) -> str:
     )
 
 
+def with_ack(update_text: str, move_id: str) -> str:
+    """An update (from `update_message`) that is also the ack of the mover's move."""
+    ack = dumps({"move_id": move_id, "duplicate": False})
+    return f'{update_text[:-1]},"ack":{ack}}}'
+
+
 def pong_message(version: int) -> str:
     return dumps({"type": "pong", "version": version})
 

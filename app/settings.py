@@ -117,7 +117,9 @@ class Settings(BaseSettings):
         description="Connections kept open per server process (opened at start).",
     )
     db_max_overflow: int = Field(
-        default=10, description="Extra connections under load."
+        default=0,
+        description="Extra connections opened under load (0: a burst waits its turn, "
+        "a fraction of a millisecond, rather than paying for a new connection).",
     )
     static_dir: Path = Field(
         default=PROJECT_ROOT / "static", description="Directory served at /static."

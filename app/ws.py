@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from app.hub import SYNC, Close, Connection, Hub, Versioned
+from app.hub import SYNC, Ack, Close, Connection, Hub, Versioned
 from app.limits import TokenBucket
 from app.protocol import (
     Hello,
@@ -27,6 +27,7 @@ from app.protocol import (
     parse_client_message,
     pong_message,
     unavailable,
+    with_ack,
 )
 from app.rooms import RoomService
 from app.settings import Settings
@@ -123,10 +124,28 @@ async def _send_queued(websocket: WebSocket, conn: Connection, hub: Hub) -> None
             delivered = conn.version
         elif isinstance(item, Versioned):
             text, delivered = item.text, item.version
+        elif isinstance(item, Ack):
+            text, delivered = _ack_text(item, conn)
         else:
             text, delivered = str(item), conn.delivered
         await websocket.send_text(text)
         conn.delivered = delivered
+
+
+def _ack_text(ack: Ack, conn: Connection) -> tuple[str, int | None]:
+    """The ack of a move: inside its update when that is next in the queue (one message
+    instead of two; the usual case, as the update is queued as soon as the move commits)."""
+    update = conn.queue.take_if(
+        lambda item: (
+            isinstance(item, Versioned)
+            and item.update
+            and item.version == ack.version
+            and not ack.duplicate
+        )
+    )
+    if isinstance(update, Versioned):
+        return with_ack(update.text, ack.move_id), update.version
+    return ack_message(ack.move_id, ack.version, ack.duplicate), conn.delivered
 
 
 class Session:
@@ -261,6 +280,4 @@ class Session:
                 "forbidden", "Spectators cannot move: take a seat first."
             )
         accepted = await self.service.submit(self.conn.room_id, self.conn.seat, message)
-        self.conn.put(
-            ack_message(message.move_id, accepted.version, accepted.duplicate)
-        )
+        self.conn.put(Ack(accepted.version, message.move_id, accepted.duplicate))

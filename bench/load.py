@@ -28,7 +28,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,7 @@ class Plan:
     spectators: int
     seed: int
     policy: str  # "first" or "random"
-    profile: str | None = None  # folder for py-spy flame graphs of each server
+    profile: str | None = None  # folder for py-spy collapsed stacks of each server
     floor_ws: str = "auto"  # uvicorn websocket implementation of the floor
     floor_notify: bool = False  # the floor also NOTIFYs in each move's transaction
     idle_timeout: float = 30.0
@@ -55,8 +55,19 @@ class Plan:
     settle_s: float = 0.5
 
 
-async def run_load(target: Target, base: str, plan: Plan) -> Stats:
-    """Create the rooms, connect everyone, then play every game to its end."""
+async def run_load(
+    target: Target,
+    base: str,
+    plan: Plan,
+    on_connected: Callable[[], None] | None = None,
+    on_play: Callable[[], None] | None = None,
+) -> Stats:
+    """Create the rooms, connect everyone, then play every game to its end.
+
+    `on_connected` is called once every client is connected, before the settle (a
+    profiler needs that time to attach); `on_play` as the first moves go out: the meters
+    start there, so setup (room creation, connections, welcomes) is not counted as play.
+    """
     stats = Stats()
     created = await asyncio.gather(
         *(
@@ -97,7 +108,11 @@ async def run_load(target: Target, base: str, plan: Plan) -> Stats:
             chooser = rng if plan.policy == "random" else None
             tasks.append(play(ws, target, room, seat, chooser, plan.idle_timeout))
         tasks += [watcher.watch(plan.idle_timeout) for watcher in watchers]
+    if on_connected is not None:
+        on_connected()
     await asyncio.sleep(plan.settle_s)
+    if on_play is not None:
+        on_play()
     await asyncio.gather(*tasks)
     return stats
 
@@ -142,18 +157,25 @@ async def measure(
         sampler = procs.Sampler(server.proc.pid)
         driver, postgres = procs.Sampler(os.getpid()), procs.CpuMeter("postgres")
         profilers: list[procs.Profiler] = []
-        if plan.profile:
-            for suffix in (".svg", ".txt"):
-                out_file = Path(plan.profile) / f"{target.name}{suffix}"
+
+        def on_connected() -> None:
+            if (
+                plan.profile
+            ):  # py-spy samples only busy moments: the settle is not in it
+                out_file = Path(plan.profile) / f"{target.name}.txt"
                 profilers.append(procs.Profiler(server.proc.pid, out_file))
-        sampler.start()
-        driver.start()
-        postgres.start()
+
+        def on_play() -> None:
+            # Play only: room creation, connections and welcomes are not measured.
+            sampler.start()
+            driver.start()
+            postgres.start()
+
         # The driver's own garbage collections stopped every room's clock at once (a
         # thousand sockets' worth of objects): the harness is not what is measured.
         gc.disable()
         try:
-            stats = await run_load(target, server.base, plan)
+            stats = await run_load(target, server.base, plan, on_connected, on_play)
         finally:
             gc.enable()
         for profiler in profilers:
@@ -309,7 +331,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--target", choices=["both", "ishtar", "floor"], default="both")
     parser.add_argument("--floor-moves", type=int, help="moves per floor game")
     parser.add_argument("--floor-ws", default="auto", help="the floor's uvicorn ws")
-    parser.add_argument("--profile", metavar="DIR", help="py-spy flame graphs here")
+    parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="py-spy collapsed stacks of play here (read with bench.flame)",
+    )
     parser.add_argument(
         "--floor-notify", action="store_true", help="the floor NOTIFYs in each move too"
     )

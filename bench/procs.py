@@ -170,7 +170,15 @@ class Profiler:
     def __init__(self, pid: int, output: Path) -> None:
         formats = {".json": "speedscope", ".txt": "raw"}
         fmt = formats.get(output.suffix, "flamegraph")
-        argv = ["py-spy", "record", "--pid", str(pid), "--rate", "250", "--nonblocking"]
+        argv = [
+            "py-spy",
+            "record",
+            "--pid",
+            str(pid),
+            "--rate",
+            "1000",
+            "--nonblocking",
+        ]
         self.proc = subprocess.Popen(
             [*argv, "--format", fmt, "--output", str(output)],
             stdout=subprocess.DEVNULL,

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+import orjson
 
 from bench.players import Update
 
@@ -102,7 +103,7 @@ class IshtarTarget:
         return json.dumps({"type": "hello", "token": token, "since": None})
 
     def parse(self, text: str | bytes, seat: int | None) -> Update:
-        msg = json.loads(text)
+        msg = orjson.loads(text)
         kind = msg["type"]
         if kind == "error":
             return Update(error=msg["code"])

@@ -50,7 +50,8 @@ const socket = new RoomSocket(roomId, {
       pendingMove = null;
     },
     update: (m) => {
-      if (pendingMove && m.event && m.event.seat === you?.seat) pendingMove = null;
+      // The update of our own move usually carries its ack (docs/protocol.md).
+      if (pendingMove && (m.ack?.move_id === pendingMove.move_id || m.event?.seat === you?.seat)) pendingMove = null;
       if (room && room.status === "open") setRoom({ ...room, status: "playing" });
       if (m.view?.phase === "over" && room) {
         room.status = "finished";

@@ -11,6 +11,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from tests.support.acks import unfold
+
 
 def ws_url(base_url: str, room_id: str) -> str:
     return base_url.replace("http://", "ws://") + f"/ws/rooms/{room_id}"
@@ -76,11 +78,11 @@ class WsClient:
         try:
             async for raw in self.ws:
                 assert isinstance(raw, str), "the server sends text frames"
-                message = json.loads(raw)
-                self.raw.append(raw)
-                self.received.append(message)
-                self._track(message)
-                self.inbox.put_nowait(message)
+                for message in unfold(json.loads(raw)):
+                    self.raw.append(raw)  # beside each message read from it
+                    self.received.append(message)
+                    self._track(message)
+                    self.inbox.put_nowait(message)
         except Exception:
             pass
         finally:

@@ -7,7 +7,7 @@ import types
 import asyncpg  # type: ignore[import-untyped]
 
 import engine
-from app.game_store import warm_statements
+from app.game_store import COMMIT_MOVE, warm_statements
 from app.notify import asyncpg_dsn
 from app.pool import create_pool, open_connections
 from app.warmup import warm_rules
@@ -34,11 +34,13 @@ async def test_warming_a_connection_changes_nothing(database_url: str) -> None:
         await conn.set_type_codec(
             "jsonb", schema="pg_catalog", encoder=str, decoder=str, format="text"
         )
-        before = await conn.fetchval("SELECT count(*) FROM moves")
+        counts = "SELECT (SELECT count(*) FROM moves), (SELECT count(*) FROM rooms)"
+        before = await conn.fetchrow(counts)
         versions = await conn.fetch("SELECT id, version FROM games ORDER BY id")
         await warm_statements(conn)
-        assert await conn.fetchval("SELECT count(*) FROM moves") == before
+        assert await conn.fetchrow(counts) == before, "the rehearsal is rolled back"
         assert await conn.fetch("SELECT id, version FROM games ORDER BY id") == versions
+        assert not conn.is_in_transaction()
     finally:
         await conn.close()
 
@@ -57,3 +59,22 @@ async def test_connections_are_opened_before_use_and_a_dead_database_is_no_error
         assert await open_connections(nowhere, 3) == 0
     finally:
         await nowhere.close()
+
+
+async def test_a_warmed_connection_has_rehearsed_the_move_with_a_generic_plan(
+    database_url: str,
+) -> None:
+    pool = await create_pool(asyncpg_dsn(database_url), 2, warm=warm_statements)
+    try:
+        await open_connections(pool, 1)
+        async with pool.acquire() as conn:
+            plans = await conn.fetchrow(
+                "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                " WHERE statement = $1",
+                COMMIT_MOVE,
+            )
+    finally:
+        await pool.close()
+    assert plans is not None, "the statement of a move is prepared"
+    assert plans["generic_plans"] >= 2, "two moves rehearsed"
+    assert plans["custom_plans"] == 0, "no planning per execution"

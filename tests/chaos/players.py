@@ -21,6 +21,8 @@ import httpx
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from tests.support.acks import unfold
+
 
 @dataclass
 class Table:
@@ -118,10 +120,9 @@ class Player:
             await self._send(ws, self.pending)
         loop = asyncio.get_running_loop()
         while loop.time() < deadline:
-            message = json.loads(
-                await asyncio.wait_for(ws.recv(), deadline - loop.time())
-            )
-            await self._handle(ws, message)
+            raw = await asyncio.wait_for(ws.recv(), deadline - loop.time())
+            for message in unfold(json.loads(raw)):
+                await self._handle(ws, message)
             if self.over:
                 return
 

@@ -17,6 +17,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.fuzz.audit import Audit
+from tests.support.acks import unfold
 
 BULKY = {"view", "legal", "room", "events"}
 NOISE = {"presence", "room", "pong"}
@@ -32,6 +33,7 @@ class Line:
     ) -> None:
         self.url, self.seat, self.token, self.audit = url, seat, token, audit
         self.history: deque[dict[str, Any]] = deque(maxlen=8)  # for failure reports
+        self.unfolded: deque[dict[str, Any]] = deque()  # an ack read out of its update
         self.stack = contextlib.ExitStack()
         self.ws: ClientConnection = self.stack.enter_context(
             connect(url, max_size=None, open_timeout=TIMEOUT)
@@ -47,9 +49,11 @@ class Line:
         return self.expect(lambda m: m["type"] == "welcome", "welcome")
 
     def receive(self) -> dict[str, Any]:
-        text = self.ws.recv(timeout=TIMEOUT)
-        assert isinstance(text, str), "the server sent a binary frame"
-        message = self.audit.check(text, self.seat)
+        if not self.unfolded:
+            text = self.ws.recv(timeout=TIMEOUT)
+            assert isinstance(text, str), "the server sent a binary frame"
+            self.unfolded.extend(unfold(self.audit.check(text, self.seat)))
+        message = self.unfolded.popleft()
         self.history.append({k: v for k, v in message.items() if k not in BULKY})
         return message
 

@@ -1,0 +1,68 @@
+"""The ack of a move travels inside the move's update when that update is next in line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from app.hub import Ack, Close, Connection, Versioned
+from app.protocol import update_message
+from app.ws import _send_queued
+from tests.support.acks import unfold
+
+
+class Socket:
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+    async def close(self, code: int) -> None:
+        self.sent.append({"closed": code})
+
+
+def update(version: int) -> Versioned:
+    text = update_message(version, '{"seq":%d}' % version, "{}", "[]")
+    return Versioned(version, text, update=True)
+
+
+async def written(*items: object) -> tuple[list[dict[str, Any]], Connection]:
+    conn = Connection("room")
+    for item in (*items, Close(1000)):
+        conn.queue.put(item)
+    socket = Socket()
+    await asyncio.wait_for(_send_queued(socket, conn, hub=None), 5)  # type: ignore[arg-type]
+    return socket.sent[:-1], conn
+
+
+async def test_the_ack_rides_in_the_update_of_its_version() -> None:
+    sent, conn = await written(Ack(3, "m3", False), update(3), update(4))
+    assert [m["version"] for m in sent] == [3, 4], "two messages, not three"
+    assert sent[0]["type"] == "update"
+    assert sent[0]["ack"] == {"move_id": "m3", "duplicate": False}
+    assert "ack" not in sent[1]
+    assert conn.delivered == 4
+    read = [m for message in sent for m in unfold(message)]
+    assert [m["type"] for m in read] == ["ack", "update", "update"]
+    assert read[0] == {"type": "ack", "move_id": "m3", "version": 3, "duplicate": False}
+
+
+async def test_an_ack_with_nothing_to_ride_on_goes_alone() -> None:
+    sent, conn = await written(Ack(3, "m3", False))
+    assert sent == [{"type": "ack", "move_id": "m3", "version": 3, "duplicate": False}]
+    assert conn.delivered is None, "an ack brings no version"
+
+
+async def test_an_update_of_another_version_or_a_welcome_carries_no_ack() -> None:
+    welcome = Versioned(3, '{"type":"welcome","version":3}')
+    sent, _ = await written(Ack(3, "a", False), welcome, Ack(5, "b", False), update(4))
+    assert [m["type"] for m in sent] == ["ack", "welcome", "ack", "update"]
+    assert all("ack" not in m for m in sent if m["type"] != "ack")
+
+
+async def test_a_repeated_move_id_is_acked_alone_as_a_duplicate() -> None:
+    sent, _ = await written(Ack(3, "m3", True), update(3))
+    assert sent[0] == {"type": "ack", "move_id": "m3", "version": 3, "duplicate": True}
+    assert "ack" not in sent[1]
