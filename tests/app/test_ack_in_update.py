@@ -24,7 +24,7 @@ class Socket:
 
 
 def update(version: int) -> Versioned:
-    text = update_message(version, '{"seq":%d}' % version, "{}", "[]")
+    text = update_message(version, f'{{"seq":{version}}}', "{}", "[]")
     return Versioned(version, text, update=True)
 
 
