@@ -100,6 +100,22 @@ class GameStore(Pools):
             )
         return None if row is None else _event(row)
 
+    async def save_snapshot(
+        self, game_id: int, version: int, snapshot_json: str
+    ) -> None:
+        """Store the state at `version` as the game's snapshot, unless a later one is there.
+
+        Through the light pool: a snapshot is a cache (app/snapshots.py), its commit need
+        not wait for the disk."""
+        async with self._light_transaction() as conn:
+            await conn.execute(
+                "UPDATE games SET snapshot = $3::jsonb, snapshot_version = $2"
+                " WHERE id = $1 AND snapshot_version < $2 AND version >= $2",
+                game_id,
+                version,
+                snapshot_json,
+            )
+
     async def commit_move(
         self,
         *,

@@ -21,6 +21,7 @@ from app.games import GameContext
 from app.positions import Positions, Rules, catalogue_colours
 from app.presence import Presence
 from app.rows import Event, RoomRow
+from app.snapshots import Snapshots
 from app.store import Store
 from app.submission import Submission
 
@@ -43,6 +44,7 @@ class RoomService(Submission):
         ] = []
         self._games: dict[str, GameContext] = {}
         self.announcer = Announcer(store.announce_many)
+        self.snapshots = Snapshots(store.save_snapshot)
         # Whether another instance listens (app/peers.py); until told, assume one does.
         self.others_listen: Callable[[], bool] = lambda: True
         # Rooms with a commit of this process in flight, and their waiters (the hub: a

@@ -54,6 +54,8 @@ class RoomsRuntime:
         self.peers.bye()
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self.service.announcer.flush(), 2.0)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.service.snapshots.flush(), 2.0)
         await self.hub.close()
         await self.presence.close()
         await self.service.store.pool.close()

@@ -22,12 +22,9 @@ from app.games import Games
 from app.positions import Position
 from app.protocol import MoveRequest, ServiceError, dumps, sync_message
 from app.rows import Event, SeatRow
+from app.snapshots import Snapshots
 
 log = logging.getLogger("ishtar.rooms")
-
-# The snapshot is written with every SNAPSHOT_EVERY-th move and the last one; in between a
-# commit is only the compare-and-set and the log insert (a third of the cost).
-SNAPSHOT_EVERY = 16
 
 
 @dataclass(frozen=True)
@@ -54,6 +51,7 @@ class Submission(Games):
 
     on_commit: Callable[[str, Event], None]
     announcer: Announcer
+    snapshots: Snapshots
     others_listen: Callable[[], bool]
     _landing: Counter[str]
     _settled: dict[str, asyncio.Event]
@@ -127,9 +125,7 @@ class Submission(Games):
                     action=action,
                     move_id=request.move_id,
                     text_=text,
-                    snapshot_json=after.encoded()
-                    if after.over or after.version % SNAPSHOT_EVERY == 0
-                    else None,
+                    snapshot_json=after.encoded() if after.over else None,
                     finished=after.over,
                     current_seat=after.current,
                 )
@@ -144,6 +140,8 @@ class Submission(Games):
                 self.positions.put(game.game_id, after)
                 self.on_commit(room_id, event)
                 self._announce(room_id, event.seq)
+                if not after.over and self.snapshots.due(after.version):
+                    self.snapshots.save(game.game_id, after.version, after.encoded)
                 return Accepted(event, duplicate=False)
             # Another writer moved first: judge again against what it made.
             position = await self.position(game.game_id)

@@ -21,8 +21,8 @@ from app.notify import asyncpg_dsn
 from app.pool import create_pool
 from app.room_store import SeatTaken
 from app.settings import Settings
+from app.snapshots import SNAPSHOT_EVERY
 from app.store import Store
-from app.submission import SNAPSHOT_EVERY
 from tests.app.clients import bearer, open_room
 from tests.app.conftest import GAMES
 from tests.app.hidden import game_record, normal
@@ -81,6 +81,7 @@ async def test_replaying_the_log_reproduces_the_snapshot(
 
 @pytest.mark.parametrize("game_module", GAMES)
 async def test_mid_game_the_snapshot_plus_the_moves_after_it_is_the_game(
+    room_app: FastAPI,
     http: httpx.AsyncClient,
     database_url: str,
     engines: list[AsyncEngine],
@@ -105,6 +106,8 @@ async def test_mid_game_the_snapshot_plus_the_moves_after_it_is_the_game(
                 f"/api/rooms/{room_id}/moves", json=body, headers=bearer(token)
             )
         ).status_code == 200
+    # Written after its move, off the move's path (app/snapshots.py): wait for it.
+    await room_app.state.rooms.snapshots.flush()
     setup, actions = await game_record(database_url, room_id)
     at, snapshot = await stored_snapshot(engines[0], room_id)
     assert at == SNAPSHOT_EVERY < len(actions)
