@@ -61,3 +61,16 @@ def test_the_engine_benchmark_reports_its_figures() -> None:
     result = run_json("bench.engine", "--games", "2", "--positions", "20")
     for key in ("legal_actions_p99_ms", "apply_p50_ms", "games_per_s"):
         assert key in result, key
+
+
+def test_the_per_move_benchmark_times_every_part_of_a_move() -> None:
+    result = run_json("bench.permove", "--games", "2", "--players", "3")
+    parts = ("judge", "view_for", "parts", "changes", "legal", "legal_json")
+    assert result["games"] == 2 and result["players"] == 3
+    moves = result["moves"]
+    assert isinstance(moves, int) and moves > 2 * 30, "two whole games"
+    for part in parts:
+        value = result[f"{part}_us"]
+        assert isinstance(value, float) and value > 0, part
+    total = sum(float(result[f"{part}_us"]) for part in parts)  # type: ignore[arg-type]
+    assert abs(float(result["total_us"]) - total) < 1  # type: ignore[arg-type]
