@@ -7,8 +7,9 @@ entry (and, for the last move, the final state). Every `SNAPSHOT_EVERY`-th posit
 afterwards, in the background, through the pool whose commits do not wait for the disk.
 
 Before, the snapshot rode in the move's own transaction: 3 KB of JSONB (TOASTed) in the WAL
-flush every client of the room waits for, 0.2 ms more per such commit alone and 8–11 ms when
-several games reached it together (docs/benchmarks.md, "Load"). A snapshot that is lost (a
+flush every client of the room waits for, 0.22 ms more per such commit alone, and such commits
+were among the slowest when several games reached them together (docs/benchmarks.md,
+"Load"). A snapshot that is lost (a
 crash before its commit, a failed write) costs the next reader a few more moves to replay;
 the write never goes backwards (`snapshot_version < version` in its WHERE clause).
 """
@@ -51,9 +52,8 @@ class Snapshots:
     ) -> None:
         try:
             await self._write(game_id, version, encode())
-        except (
-            Exception
-        ) as error:  # a cache: the next snapshot or a longer replay will do
+        except Exception as error:
+            # A cache: the next snapshot, or a few more moves to replay, will do.
             log.warning(
                 "snapshot of game %s at %s not written: %s", game_id, version, error
             )
