@@ -120,7 +120,10 @@ class Position:
         if seat is None or seat != self.current or self.over:
             return EMPTY_LIST
         if self._legal is None:
-            self._legal = dumps(self.legal())
+            fast = getattr(self.rules, "legal_json", None)
+            self._legal = (
+                fast(self.state, dumps) if fast is not None else dumps(self.legal())
+            )
         return self._legal
 
     def encoded(self) -> str:

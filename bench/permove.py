@@ -12,7 +12,8 @@ collector is off while timing):
 - ``parts``: their top-level entries as JSON (`Position.parts`: each changed value
   serialised once, shared by the audiences);
 - ``changes``: each audience's `changes` object for its update;
-- ``legal``: the next seat's legal actions with previews; ``legal_json``: that list as JSON.
+- ``legal``: the next seat's legal actions with previews; ``legal_json``: that list as JSON
+  (`Position.legal_json`, which uses `engine.legal_json`).
 
 The load benchmark (`bench.load`) measures everything else around it: uvicorn, Starlette,
 asyncpg, the sockets and PostgreSQL.
@@ -30,7 +31,6 @@ from typing import Any
 
 import engine
 from app.positions import Position, Positions
-from app.protocol import dumps
 
 PARTS = ("judge", "view_for", "parts", "changes", "legal", "legal_json")
 
@@ -63,9 +63,10 @@ def play(seed: int, players: int, rng: random.Random) -> dict[str, list[float]]:
         for audience in audiences:
             after.changes_json(audience, position)
         t4 = clock()
-        listed = after.legal() if not after.over else []
+        if not after.over:
+            after.legal()
         t5 = clock()
-        dumps(listed)
+        after.legal_json(after.current)
         t6 = clock()
         for part, took in zip(
             PARTS, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5), strict=True

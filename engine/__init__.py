@@ -19,7 +19,7 @@ from engine.game import (
 )
 from engine.layout import LayoutError
 from engine.narration import narrate, preview
-from engine.previews import legal_with_previews
+from engine.previews import legal_json, legal_with_previews
 from engine.sampling import sample_state
 from engine.scoring import final_scores
 from engine.setup import new_game
@@ -46,6 +46,7 @@ __all__ = [
     "final_scores",
     "is_over",
     "legal_actions",
+    "legal_json",
     "legal_with_previews",
     "narrate",
     "new_game",

@@ -6,6 +6,7 @@ import json
 import random
 from typing import Any
 
+import orjson
 import pytest
 
 from engine import (
@@ -14,6 +15,7 @@ from engine import (
     encode_action,
     is_over,
     legal_actions,
+    legal_json,
     legal_with_previews,
     new_game,
     preview,
@@ -51,6 +53,14 @@ def check_same(state: State) -> None:
     got = legal_with_previews(state)
     assert got == expected
     assert json.dumps(got) == json.dumps(expected)
+    # The same list as JSON text, joined from per-entry texts in a place step.
+    text = json.dumps(expected, separators=(",", ":"), ensure_ascii=False)
+    assert legal_json(state) == text
+    assert legal_json(fresh(state), _orjson) == text, "with the server's dumps"
+
+
+def _orjson(value: object) -> str:
+    return orjson.dumps(value).decode()
 
 
 @pytest.mark.parametrize(("players", "seed", "layout"), GAMES)
@@ -140,3 +150,11 @@ def test_same_placement_same_gems_shares_its_entry_between_states() -> None:
     common = a.keys() & b.keys()
     assert common
     assert all(a[k] is b[k] for k in common)
+
+
+def test_the_json_text_is_memoised_per_state() -> None:
+    state = new_game(2, 5)
+    while state.phase != "place":
+        state = apply(state, legal_actions(state)[0])
+    assert legal_json(state) is legal_json(state)
+    assert json.loads(legal_json(state)) == legal_with_previews(state)
