@@ -16,7 +16,8 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from app.hub import SYNC, Ack, Close, Connection, Hub, Versioned
+from app.connection import SYNC, Ack, Close, Connection, Versioned
+from app.hub import Hub
 from app.limits import TokenBucket
 from app.protocol import (
     Hello,

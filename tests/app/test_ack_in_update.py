@@ -6,7 +6,7 @@ import asyncio
 import json
 from typing import Any
 
-from app.hub import Ack, Close, Connection, Versioned
+from app.connection import Ack, Close, Connection, Versioned
 from app.protocol import update_message
 from app.ws import _send_queued
 from tests.support.acks import unfold

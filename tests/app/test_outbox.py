@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.hub import SYNC, Connection, Versioned
+from app.connection import SYNC, Connection, Versioned
 from app.outbox import Outbox
 
 
