@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from app import seats, webhooks
+from app import seats, webhook_targets, webhooks
 from app.protocol import Name, Token
 from app.routes.rooms import Bearer, Service, limit
 from app.settings import Settings
@@ -36,7 +36,7 @@ class NewPerson(BaseModel):
 
 class Webhook(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    url: Annotated[str, Field(min_length=1, max_length=webhooks.MAX_URL)]
+    url: Annotated[str, Field(min_length=1, max_length=webhook_targets.MAX_URL)]
 
 
 @router.post("/my-games", summary="Status of the rooms this browser holds tokens for")
@@ -82,7 +82,7 @@ async def put_webhook(
 ) -> dict[str, Any]:
     settings: Settings = request.app.state.settings
     seat = await rooms.seat_of(room_id, token)
-    url = webhooks.check_url(body.url, settings.webhook_allow_private)
+    url = webhook_targets.check_url(body.url, settings.webhook_allow_private)
     base_url = settings.public_url or str(request.base_url)
     await webhooks.set_hook(rooms.store.engine, seat.id, url, base_url)
     return {"seat": seat.seat, "url": url}

@@ -21,7 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.protocol import ServiceError
 from app.settings import Settings
-from app.webhooks import WebhookCourier, allowed_address, check_url
+from app.webhook_targets import allowed_address, check_url
+from app.webhooks import WebhookCourier
 from tests.app.clients import bearer
 from tests.support.live import free_port
 
