@@ -97,6 +97,15 @@ class PlacedToken(NamedTuple):
 
 VIEW = "view"
 """Cache key of the state's memoised viewer-independent view (engine.views)."""
+BOARD_DERIVED: dict[str, frozenset[str]] = {
+    "gardens": frozenset({"layout", "geo", "flowers", "assistants"}),
+    "frontier": frozenset({"layout", "geo", "flowers", "assistants"}),
+}
+"""Cache entries computed from these fields alone (engine.rules.gardens, ``place.frontier``):
+``evolve`` hands them on to the new state when it is given none of those fields. Most steps
+leave the vegetation and the assistants alone, so the garden analysis of one state serves the
+states after it: the next player's place step usually finds it made (at the special step)."""
+
 LINEAGE = "view_lineage"
 """Cache key of (nearest viewed ancestor, fields passed to evolve since, evolves since)."""
 MAX_LINEAGE = 64
@@ -166,7 +175,8 @@ class State:
     def evolve(self, **changes: Any) -> State:
         """A copy with ``changes``; untouched containers are shared, the cache is not.
 
-        The new cache holds only the view lineage (see the module docstring), if any.
+        The new cache holds the view lineage (see the module docstring), if any, and the
+        ``BOARD_DERIVED`` entries whose fields are not among ``changes``.
         """
         new = object.__new__(State)
         for name in _FIELD_NAMES:
@@ -174,11 +184,12 @@ class State:
                 new, name, changes[name] if name in changes else getattr(self, name)
             )
         cache = self.cache
-        object.__setattr__(
-            new,
-            "cache",
-            _lineage(self, changes) if VIEW in cache or LINEAGE in cache else {},
-        )
+        carried = _lineage(self, changes) if VIEW in cache or LINEAGE in cache else {}
+        for key, depends_on in BOARD_DERIVED.items():
+            found = cache.get(key)
+            if found is not None and depends_on.isdisjoint(changes):
+                carried[key] = found
+        object.__setattr__(new, "cache", carried)
         return new
 
 
