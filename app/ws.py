@@ -124,7 +124,7 @@ async def _send_queued(websocket: WebSocket, conn: Connection, hub: Hub) -> None
                 continue
             delivered = conn.version
         elif isinstance(item, Versioned):
-            text, delivered = item.text, item.version
+            text, delivered = _versioned_text(item, conn), item.version
         elif isinstance(item, Ack):
             text, delivered = _ack_text(item, conn)
         else:
@@ -133,9 +133,24 @@ async def _send_queued(websocket: WebSocket, conn: Connection, hub: Hub) -> None
         conn.delivered = delivered
 
 
+def _versioned_text(item: Versioned, conn: Connection) -> str:
+    """An update carries the ack of its move when that ack is next in the queue (the update
+    of a move is often queued by the committing task itself, just before its ack)."""
+    if not item.update:
+        return item.text
+    ack = conn.queue.take_if(
+        lambda queued: (
+            isinstance(queued, Ack)
+            and queued.version == item.version
+            and not queued.duplicate
+        )
+    )
+    return with_ack(item.text, ack.move_id) if isinstance(ack, Ack) else item.text
+
+
 def _ack_text(ack: Ack, conn: Connection) -> tuple[str, int | None]:
     """The ack of a move: inside its update when that is next in the queue (one message
-    instead of two; the usual case, as the update is queued as soon as the move commits)."""
+    instead of two, whichever of the two was queued first)."""
     update = conn.queue.take_if(
         lambda item: (
             isinstance(item, Versioned)

@@ -66,3 +66,10 @@ async def test_a_repeated_move_id_is_acked_alone_as_a_duplicate() -> None:
     sent, _ = await written(Ack(3, "m3", True), update(3))
     assert sent[0] == {"type": "ack", "move_id": "m3", "version": 3, "duplicate": True}
     assert "ack" not in sent[1]
+
+
+async def test_an_update_queued_before_its_ack_carries_it_too() -> None:
+    sent, conn = await written(update(3), Ack(3, "m3", False), update(4))
+    assert [m["version"] for m in sent] == [3, 4]
+    assert sent[0]["ack"] == {"move_id": "m3", "duplicate": False}
+    assert conn.delivered == 4
