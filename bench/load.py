@@ -11,8 +11,8 @@ load against `bench.floor` (commit + relay, no rules) and prints our figures as 
 
 Latency is from a move's submission until every connection of its room has the new version.
 CPU is the server process's CPU time over the wall time of play (100 % = one core), from the
-first move to the end: creating the rooms and connecting the clients are not counted; so are
-PostgreSQL's and the driver's. Play starts `--settle` seconds (0.5) after the last client
+first move to the end (the same window for PostgreSQL's and the driver's CPU): creating the
+rooms and connecting the clients are not counted. Play starts `--settle` seconds (0.5) after the last client
 connected, and the driver's own garbage collector is off while games are played; both apply
 to ours and the floor alike.
 """
