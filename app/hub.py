@@ -3,7 +3,8 @@
 Changes reach the hub in two ways: a move committed through this instance (`committed`)
 and a NOTIFY from PostgreSQL (`notice`: a move, a room change or a presence change made
 through any instance). Per room, one task publishes what happened, in version order, so
-every connection sees each version once. Each message is built once per audience (a seat,
+every connection sees each version once; a move of ours that is the next version while that
+task is idle is published at once by the task that committed it (`_publish_now`). Each message is built once per audience (a seat,
 or the public) and shared by every connection of that audience; the hub reads the database
 once per change and room, never once per connection.
 
