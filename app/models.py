@@ -108,8 +108,8 @@ class Game(Base):
 
     The seed and the move log are the source of truth. `version` is the number of moves
     applied; `snapshot` is the engine's encoded state at `snapshot_version`, written every
-    few moves and at the end (writing it with every move tripled the cost of a commit), so
-    the state at `version` is the snapshot plus the few moves logged after it.
+    few moves, after them (app/snapshots.py), and with the last one, so the state at
+    `version` is the snapshot plus the few moves logged after it.
     """
 
     __tablename__ = "games"
@@ -138,6 +138,9 @@ class Game(Base):
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
+    # Whether the room has a time control: set when the game starts (trigger
+    # games_mark_timed, migration 0007), so the turn trigger fires only when needed.
+    timed: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class Move(Base):
