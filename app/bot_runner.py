@@ -18,7 +18,6 @@ instance that died between two moves), so no notice needs to reach it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -33,6 +32,7 @@ from app.protocol import MoveRequest, ServiceError
 from app.room_store import RoomClosed, SeatTaken
 from app.rooms import RoomService
 from app.rows import Event
+from app.tasks import cancel_and_wait
 from bots import LEVELS, HardBot, choose_action
 from bots.base import derive_seed
 
@@ -95,12 +95,7 @@ class BotRunner:
     async def stop(self) -> None:
         if self._chained is not None:
             self.service.on_commit = self._chained
-        tasks = [t for t in (self._sweeper, *self._drivers.values()) if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_and_wait(self._sweeper, *self._drivers.values())
         if self._own_executor and self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None

@@ -17,12 +17,13 @@ one full collection runs over everything (`gc.unfreeze`, `gc.collect`, `gc.freez
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import resource
 import time
 from collections.abc import Callable
+
+from app.tasks import cancel_and_wait
 
 log = logging.getLogger("ishtar.collector")
 
@@ -60,11 +61,8 @@ class Collector:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
         gc.unfreeze()  # collectable again once stopped (tests start many apps)
 
     def step(self) -> None:

@@ -24,7 +24,6 @@ first, and a deadline set before a restart is handled after it:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from dataclasses import dataclass
 
@@ -35,6 +34,7 @@ from app.bot_runner import LOST_RACE, plays_ishtar, think
 from app.channel import CHANNEL, notice
 from app.protocol import MoveRequest, ServiceError
 from app.rooms import RoomService
+from app.tasks import cancel_and_wait
 from bots.base import derive_seed
 
 log = logging.getLogger("ishtar.deadlines")
@@ -117,10 +117,7 @@ class DeadlineWatch:
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_and_wait(self._task)
 
     async def _run(self) -> None:
         while True:

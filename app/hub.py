@@ -15,7 +15,6 @@ is sent a `sync` instead of the updates it missed.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from dataclasses import dataclass, field
 
@@ -35,6 +34,7 @@ from app.protocol import (
 from app.rooms import RoomService
 from app.rows import Event, RoomRow
 from app.submission import stale_sync
+from app.tasks import cancel_and_wait
 from app.tokens import same_hash
 
 log = logging.getLogger("ishtar.hub")
@@ -381,10 +381,5 @@ class Hub:
         conn.put_version(version, stale_sync(error, conn.you()))
 
     async def close(self) -> None:
-        tasks = [channel.task for channel in self.channels.values() if channel.task]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_and_wait(*(channel.task for channel in self.channels.values()))
         self.channels.clear()

@@ -18,6 +18,7 @@ import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy.engine import make_url
 
 from app.channel import CHANNEL
+from app.tasks import cancel_and_wait
 
 log = logging.getLogger("ishtar.notify")
 
@@ -73,10 +74,7 @@ class Listener:
             await asyncio.wait_for(self.connected.wait(), wait_s)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_and_wait(self._task)
 
     def _deliver(
         self, _conn: object, _pid: int, _channel: str, payload: object

@@ -9,13 +9,13 @@ instance's rows fresh; rows of an instance that died stop counting after `max_ag
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
 from app.store import Store
+from app.tasks import cancel_and_wait
 
 log = logging.getLogger("ishtar.presence")
 
@@ -94,10 +94,7 @@ class Presence:
         )
 
     async def close(self) -> None:
-        if self._flush is not None:
-            self._flush.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._flush
+        await cancel_and_wait(self._flush)
         self._local.clear()
         self._dirty.clear()
         try:

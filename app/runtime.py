@@ -29,6 +29,7 @@ from app.presence import Presence
 from app.rooms import RoomService
 from app.settings import Settings
 from app.store import Store
+from app.tasks import cancel_and_wait
 from app.warmup import warm_rules
 
 log = logging.getLogger("ishtar.runtime")
@@ -47,9 +48,7 @@ class RoomsRuntime:
     peers: Peers
 
     async def stop(self) -> None:
-        self.heartbeat.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.heartbeat
+        await cancel_and_wait(self.heartbeat)
         await self.listener.stop()
         self.peers.bye()
         with contextlib.suppress(asyncio.TimeoutError):

@@ -32,6 +32,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.protocol import dumps
+from app.tasks import cancel_and_wait
 from app.webhook_targets import Refused, resolve
 
 log = logging.getLogger("ishtar.webhooks")
@@ -123,11 +124,8 @@ class WebhookCourier:
         self._wake.set()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel_and_wait(self._task)
+        self._task = None
         if not self._client.is_closed:
             await self._client.aclose()
 

@@ -133,32 +133,28 @@ async def _send_queued(websocket: WebSocket, conn: Connection, hub: Hub) -> None
         conn.delivered = delivered
 
 
+def _belong(update: object, ack: object) -> bool:
+    """Whether `update` is the update of the move `ack` acknowledges (a first ack only)."""
+    return (
+        isinstance(update, Versioned)
+        and update.update
+        and isinstance(ack, Ack)
+        and update.version == ack.version
+        and not ack.duplicate
+    )
+
+
 def _versioned_text(item: Versioned, conn: Connection) -> str:
     """An update carries the ack of its move when that ack is next in the queue (the update
     of a move is often queued by the committing task itself, just before its ack)."""
-    if not item.update:
-        return item.text
-    ack = conn.queue.take_if(
-        lambda queued: (
-            isinstance(queued, Ack)
-            and queued.version == item.version
-            and not queued.duplicate
-        )
-    )
+    ack = conn.queue.take_if(lambda queued: _belong(item, queued))
     return with_ack(item.text, ack.move_id) if isinstance(ack, Ack) else item.text
 
 
 def _ack_text(ack: Ack, conn: Connection) -> tuple[str, int | None]:
     """The ack of a move: inside its update when that is next in the queue (one message
     instead of two, whichever of the two was queued first)."""
-    update = conn.queue.take_if(
-        lambda item: (
-            isinstance(item, Versioned)
-            and item.update
-            and item.version == ack.version
-            and not ack.duplicate
-        )
-    )
+    update = conn.queue.take_if(lambda queued: _belong(queued, ack))
     if isinstance(update, Versioned):
         return with_ack(update.text, ack.move_id), update.version
     return ack_message(ack.move_id, ack.version, ack.duplicate), conn.delivered

@@ -97,9 +97,14 @@ class PlacedToken(NamedTuple):
 
 VIEW = "view"
 """Cache key of the state's memoised viewer-independent view (engine.views)."""
+GARDENS = "gardens"
+"""Cache key of the garden analysis (engine.rules.gardens)."""
+FRONTIER = "frontier"
+"""Cache key of the placement frontier (engine.rules.place)."""
+
 BOARD_DERIVED: dict[str, frozenset[str]] = {
-    "gardens": frozenset({"layout", "geo", "flowers", "assistants"}),
-    "frontier": frozenset({"layout", "geo", "flowers", "assistants"}),
+    GARDENS: frozenset({"layout", "geo", "flowers", "assistants"}),
+    FRONTIER: frozenset({"layout", "geo", "flowers", "assistants"}),
 }
 """Cache entries computed from these fields alone (engine.rules.gardens, ``place.frontier``):
 ``evolve`` hands them on to the new state when it is given none of those fields. Most steps

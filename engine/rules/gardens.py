@@ -13,7 +13,7 @@ The analysis is derived from the state once and memoised in ``state.cache``.
 
 from __future__ import annotations
 
-from engine.state import State
+from engine.state import GARDENS, State
 
 
 class Gardens:
@@ -76,9 +76,9 @@ class Gardens:
 
 def gardens(state: State) -> Gardens:
     """The (memoised) flowerbed and garden analysis of ``state``."""
-    found = state.cache.get("gardens")
+    found = state.cache.get(GARDENS)
     if found is None:
-        found = state.cache["gardens"] = Gardens(state)
+        found = state.cache[GARDENS] = Gardens(state)
     assert isinstance(found, Gardens)
     return found
 

@@ -19,14 +19,14 @@ from engine.hexgrid import Hex
 from engine.rules.gardens import gardens, shares_assistant
 from engine.rules.special import enter_special
 from engine.rules.turn import to_plant
-from engine.state import Action, PlacedTile, State, replace_at
+from engine.state import FRONTIER, Action, PlacedTile, State, replace_at
 
 Masks = tuple[dict[int, int], dict[int, int]]
 
 
 def frontier(state: State) -> Masks:
     """For empty placeable cells next to a fountain or vegetation: fountain and assistant masks."""
-    found = state.cache.get("frontier")
+    found = state.cache.get(FRONTIER)
     if found is not None:
         return found  # type: ignore[no-any-return]
     geo = state.geo
@@ -51,7 +51,7 @@ def frontier(state: State) -> Masks:
                 if bed_bit:
                     assistant_mask[n] = assistant_mask.get(n, 0) | bed_bit
     result = (fountain_mask, assistant_mask)
-    state.cache["frontier"] = result
+    state.cache[FRONTIER] = result
     return result
 
 

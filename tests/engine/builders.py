@@ -118,3 +118,10 @@ def with_special(state: State, seat: int = 0) -> State:
 
 def with_plant(state: State, seat: int = 0) -> State:
     return state.evolve(phase="plant", current=seat, hand=None)
+
+
+def fresh(state: State) -> State:
+    """The same position with nothing memoised (its cache emptied)."""
+    copy = state.evolve()
+    copy.cache.clear()
+    return copy

@@ -12,13 +12,8 @@ import random
 from engine import apply, is_over, legal_actions, new_game
 from engine.rules.gardens import Gardens, gardens
 from engine.rules.place import frontier
-from engine.state import BOARD_DERIVED, State
-
-
-def fresh(state: State) -> State:
-    copy = state.evolve()
-    copy.cache.clear()
-    return copy
+from engine.state import BOARD_DERIVED
+from tests.engine.builders import fresh
 
 
 def same_gardens(a: Gardens, b: Gardens) -> bool:

@@ -21,7 +21,7 @@ from engine import (
     preview,
 )
 from engine.state import State
-from tests.engine.builders import game, with_hand
+from tests.engine.builders import fresh, game, with_hand
 
 GAMES = (
     (2, 31, None),
@@ -39,13 +39,6 @@ def slow(state: State) -> list[dict[str, Any]]:
         {"action": encode_action(a), "preview": preview(state, a)}
         for a in legal_actions(state)
     ]
-
-
-def fresh(state: State) -> State:
-    """The same position with nothing memoised."""
-    copy = state.evolve()
-    copy.cache.clear()
-    return copy
 
 
 def check_same(state: State) -> None:
