@@ -258,9 +258,10 @@ def _step(rules: Rules, state: Any, seq: int, move: Any) -> tuple[Any, str]:
         )
     try:
         action = rules.decode_action(move.get("action"))
-        text = str(rules.narrate(state, action))
+        # Legality first: the narration reads the state as the action names it (pile 99,
+        # card 999), so only a legal action may be narrated.
         after = rules.apply(state, action)
     except ValueError as error:
         reason = getattr(error, "reason", None) or str(error)
         raise RecordError(f"Move {seq} is not legal: {reason}.") from None
-    return after, text
+    return after, str(rules.narrate(state, action))

@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.channel import CHANNEL, notice
+from app.room_ids import is_room_id
 from app.rows import Event
 
 
@@ -66,6 +67,8 @@ class RecordStore:
     # --- games ------------------------------------------------------------------------------
 
     async def game(self, room_id: str) -> GameFacts | None:
+        if not is_room_id(room_id):
+            return None
         async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
