@@ -27,6 +27,7 @@ from app.gamerecord import (
 )
 from app.positions import Rules, catalogue_colours
 from app.protocol import ServiceError
+from app.provenance import Provenance
 from app.record_store import GameFacts, RecordStore
 from app.rooms import RoomService
 from app.rows import RoomRow, iso
@@ -54,8 +55,11 @@ def record_id(record: Any) -> str:
 class Archive:
     """Export, import and replay of game records, over the rooms service and its engine."""
 
-    def __init__(self, store: RecordStore, rooms: RoomService) -> None:
+    def __init__(
+        self, store: RecordStore, rooms: RoomService, provenance: Provenance
+    ) -> None:
         self.store = store
+        self.provenance = provenance
         self.rooms = rooms
         self.rules: Rules = rooms.rules
         self._replays: OrderedDict[tuple[str, str], _Replay] = OrderedDict()
@@ -98,7 +102,7 @@ class Archive:
         return replay
 
     async def record(self, room_id: str) -> dict[str, Any]:
-        """The game record of a room: the seed only once the game is over."""
+        """The game record of a room, signed: the seed only once the game is over."""
         facts = await self._facts(room_id)
         replay = await self._room_replay(facts)
         states, events = replay.states, replay.events[: facts.version]
@@ -117,7 +121,7 @@ class Archive:
         engine_version = facts.engine.rpartition(" ")[2] or str(
             getattr(self.rules, "ENGINE_VERSION", "?")
         )
-        return build_record(
+        record = build_record(
             self.rules,
             room_id=room_id,
             engine_version=engine_version,
@@ -130,6 +134,7 @@ class Archive:
             layout=self.rules.view_for(states[0], None).get("layout"),
             result=self.rules.final_scores(final) if finished else None,
         )
+        return await self.provenance.sign(record)
 
     async def room_view(self, room_id: str, move: int | None) -> dict[str, Any]:
         """The public view of a room's game after `move` (None: the latest)."""
@@ -163,11 +168,13 @@ class Archive:
     # --- imported records -------------------------------------------------------------------
 
     async def import_record(self, record: Any) -> dict[str, Any]:
-        """Check a record by replaying it and keep it; its id and link."""
+        """Check a record by replaying it and where it comes from, and keep it; its id,
+        link and what was checked (a forgery of a room here is refused)."""
         try:  # up to a few thousand engine steps: off the event loop
             checked = await asyncio.to_thread(check_record, self.rules, record)
         except RecordError as error:
             raise ServiceError("bad_record", error.reason) from None
+        provenance = await self.provenance.check(record)
         rid = record_id(record)
         await self.store.save_record(
             rid, json.dumps(record, ensure_ascii=False), len(checked.states) - 1
@@ -178,8 +185,15 @@ class Archive:
             "url": f"/records/{rid}",
             "version": len(checked.states) - 1,
             "status": record["status"],
+            "provenance": provenance,
             "warnings": checked.warnings,
         }
+
+    async def provenance_of(self, record: Any) -> dict[str, Any]:
+        """Where a record comes from (its signature, its room here), without replaying it."""
+        if not isinstance(record, dict):
+            raise ServiceError("bad_record", "A game record is a JSON object.")
+        return await self.provenance.check(record)
 
     async def imported(self, rid: str) -> dict[str, Any]:
         body = (

@@ -20,10 +20,13 @@ from typing import Any
 from app.positions import Rules
 
 RECORD_FORMAT = "ishtar-online/record"
-RECORD_VERSION = 1
-READABLE_VERSIONS = (1,)
+RECORD_VERSION = 2
+"""2 adds the server's `signature` (app/record_signing.py); 1 is 2 unsigned."""
+READABLE_VERSIONS = (1, 2)
 STATUSES = ("playing", "finished")
-SEED_DIGITS = re.compile(r"^[0-9]{1,30}$")
+SEED_DIGITS = re.compile(r"0|[1-9][0-9]{0,18}")
+"""A seed's one spelling: decimal, no sign, no leading zero (then at most 2**63 - 1)."""
+MAX_SEED = 2**63 - 1
 MAX_MOVES = 5000
 """More moves than any game has (about 300 steps, plus undos): a bound on the replay's work."""
 
@@ -137,8 +140,15 @@ def check_record(rules: Rules, record: Any, *, require_seed: bool = True) -> Rep
                 "once the game is over."
             )
         raise RecordError("Without its seed a record cannot be replayed.")
-    if not isinstance(seed, str) or not SEED_DIGITS.match(seed):
-        raise RecordError("The seed must be a string of decimal digits.")
+    if (
+        not isinstance(seed, str)
+        or not SEED_DIGITS.fullmatch(seed)
+        or int(seed) > MAX_SEED
+    ):
+        raise RecordError(
+            "The seed must be a string of decimal digits without leading zeros, "
+            f"from 0 to {MAX_SEED} (the one spelling the commitment is made of)."
+        )
     if record.get("seed_sha256") != seed_commitment(seed):
         raise RecordError(
             "The seed does not match the SHA-256 commitment published at the start "
@@ -258,9 +268,10 @@ def _step(rules: Rules, state: Any, seq: int, move: Any) -> tuple[Any, str]:
         )
     try:
         action = rules.decode_action(move.get("action"))
-        text = str(rules.narrate(state, action))
+        # Legality first: the narration reads the state as the action names it (pile 99,
+        # card 999), so only a legal action may be narrated.
         after = rules.apply(state, action)
     except ValueError as error:
         reason = getattr(error, "reason", None) or str(error)
         raise RecordError(f"Move {seq} is not legal: {reason}.") from None
-    return after, text
+    return after, str(rules.narrate(state, action))

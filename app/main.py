@@ -79,7 +79,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         BodyLimit,
         max_bytes=settings.max_message_bytes,
-        larger={"/api/records": MAX_RECORD_BYTES},
+        larger=dict.fromkeys(
+            ("/api/records", "/api/records/provenance"), MAX_RECORD_BYTES
+        ),
     )
     # The static tree is hashed once, here: pages link /static/<hash>/... (app/assets.py).
     app.state.assets = Assets.scan(settings.static_dir)

@@ -395,3 +395,22 @@ class RoomCreationKey(Base):
 
     id: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
     key: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+# --- the key that signs exported game records (migration 0008, app/record_signing.py) ------
+
+
+class RecordSigningKey(Base):
+    """The one random key of the records' signatures, unless ISHTAR_RECORD_SIGNING_KEY is set."""
+
+    __tablename__ = "record_signing_key"
+    __table_args__ = (
+        CheckConstraint("id = 1", name="id"),
+        CheckConstraint("octet_length(key) >= 32", name="key"),
+    )
+
+    id: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    key: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )

@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.channel import CHANNEL, notice
+from app.room_ids import is_room_id
 from app.rows import Event
 
 
@@ -66,6 +67,8 @@ class RecordStore:
     # --- games ------------------------------------------------------------------------------
 
     async def game(self, room_id: str) -> GameFacts | None:
+        if not is_room_id(room_id):
+            return None
         async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
@@ -132,6 +135,57 @@ class RecordStore:
         if row is None:
             return None, False, None
         return row.seed, row.status == "finished", row.rematch_id
+
+    async def room_exists(self, room_id: str) -> bool:
+        if not is_room_id(room_id):
+            return False
+        async with self.engine.connect() as conn:
+            found = (
+                await conn.execute(
+                    text("SELECT 1 FROM rooms WHERE id = :room"), {"room": room_id}
+                )
+            ).first()
+        return found is not None
+
+    async def seat_names(self, room_id: str) -> dict[int, set[str]]:
+        """Every name each seat of a room has had: its holder now and those before."""
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    text(
+                        "SELECT seat, name FROM seats WHERE room_id = :room UNION"
+                        " SELECT s.seat, h.name FROM seat_history h"
+                        " JOIN seats s ON s.id = h.seat_id WHERE h.room_id = :room"
+                    ),
+                    {"room": room_id},
+                )
+            ).all()
+        names: dict[int, set[str]] = {}
+        for row in rows:
+            names.setdefault(row.seat, set()).add(row.name)
+        return names
+
+    # --- the key of records' signatures -----------------------------------------------------
+
+    async def signing_key(self, offer: bytes) -> bytes:
+        """The records' signing key kept in the database; `offer` becomes it if there is none
+        yet (the first instance to offer wins, every other reads the same)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                text(
+                    "INSERT INTO record_signing_key (id, key) VALUES (1, :key)"
+                    " ON CONFLICT (id) DO NOTHING"
+                ),
+                {"key": offer},
+            )
+        # A new statement (so a new snapshot): sees the key of whoever offered first.
+        async with self.engine.connect() as conn:
+            key = (
+                await conn.execute(
+                    text("SELECT key FROM record_signing_key WHERE id = 1")
+                )
+            ).scalar_one()
+        return bytes(key)
 
     # --- imported records -------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import asyncpg  # type: ignore[import-untyped]
 
 from app.channel import CHANNEL, NOTIFY, notice
 from app.pool import Pools
+from app.room_ids import is_room_id
 from app.rows import GameRow, RoomRow, SeatRow
 
 
@@ -63,6 +64,8 @@ class RoomStore(Pools):
             )
 
     async def load_room(self, room_id: str) -> RoomRow | None:
+        if not is_room_id(room_id):  # names no room; may not even be sendable to SQL
+            return None
         async with self._conn() as conn:
             room = await conn.fetchrow(
                 "SELECT r.id, r.players, r.layout, r.first_player, r.seat_order, r.status,"
@@ -152,6 +155,8 @@ class RoomStore(Pools):
         return seat
 
     async def seat_by_token(self, room_id: str, token_hash: bytes) -> SeatRow | None:
+        if not is_room_id(room_id):
+            return None
         async with self._conn() as conn:
             row = await conn.fetchrow(
                 f"SELECT {_SEAT_COLUMNS} FROM seats WHERE room_id = $1 AND token_hash = $2",

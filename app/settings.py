@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import platformdirs
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 # The repository root when running from a checkout or an editable install.
@@ -176,6 +176,17 @@ class Settings(BaseSettings):
         description=(
             "Allow webhook URLs on loopback, private and link-local addresses (tests, "
             "closed networks). Off: such URLs are refused (server-side request forgery)."
+        ),
+    )
+
+    # --- game records: the key that signs exported records (docs/records.md) -----------------
+    record_signing_key: SecretStr | None = Field(
+        default=None,
+        min_length=32,
+        description=(
+            "Secret (32 characters or more) that signs exported game records (HMAC-SHA256); "
+            "the same on every instance. Unset: a random key generated once and kept in the "
+            "database. Never sent to clients."
         ),
     )
 

@@ -4,7 +4,11 @@ Reads a record from a file, or fetches it from a server (`/api/rooms/<id>/record
 checks what docs/records.md promises: the revealed seed hashes to the SHA-256 commitment
 published at the start, the set-up re-run from that seed draws the recorded layout, every
 move replays legally with the same log line, and the final scores are the recorded ones.
-Prints what was checked and VERIFIED, or FAILED with the first discrepancy.
+Then where it comes from: its signature (valid, unsigned, or another server's) and whether
+it is the game of the room it names, as the server it came from (or `--server`) says
+(`POST /api/records/provenance`: only the server holds its signing key), or with the key
+itself when `ISHTAR_RECORD_SIGNING_KEY` is set here. Prints each check and VERIFIED, or
+FAILED with the first discrepancy.
 
 Exit codes: 0 verified, 1 failed, 2 no record could be read, 3 the game is still in
 progress (its seed is not revealed yet: the commitment is printed to keep).
@@ -21,8 +25,9 @@ from typing import Any
 
 import httpx
 
+from app import record_signing
 from app.gamerecord import RecordError, check_record, seed_commitment
-from app.settings import get_settings
+from app.settings import Settings, get_settings
 
 Subparsers = Any
 
@@ -42,7 +47,10 @@ def register_verify(subparsers: Subparsers) -> None:
     )
     parser.add_argument(
         "--server",
-        help="base URL of the server for a bare room id (default: http://ISHTAR_HOST:ISHTAR_PORT)",
+        help=(
+            "base URL of the server for a bare room id (default: "
+            "http://ISHTAR_HOST:ISHTAR_PORT), or to ask about a record file's signature and room"
+        ),
     )
     parser.set_defaults(handler=verify)
 
@@ -51,8 +59,9 @@ class Unreadable(Exception):
     """No record could be obtained from the source."""
 
 
-def load(source: str, server: str | None) -> dict[str, Any]:
-    """The record named by `source`: a file, a room link, or a room id on `server`."""
+def load(source: str, server: str | None) -> tuple[dict[str, Any], str | None]:
+    """The record named by `source` (a file, a room link, or a room id on `server`), and the
+    server to ask about it (where it was fetched from, else `server`)."""
     link = ROOM_LINK.match(source)
     path = Path(source)
     if link is None and (path.suffix == ".json" or path.exists()):
@@ -60,7 +69,7 @@ def load(source: str, server: str | None) -> dict[str, Any]:
             data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
             raise Unreadable(f"cannot read {source}: {error}") from None
-        return data
+        return data, server.rstrip("/") if server else None
     if link is not None:
         base, room = link["base"], link["room"]
     elif ROOM_ID.match(source):
@@ -70,7 +79,8 @@ def load(source: str, server: str | None) -> dict[str, Any]:
         raise Unreadable(
             f"{source!r} is neither a record file, a room link nor a room id"
         )
-    url = f"{base.rstrip('/')}/api/rooms/{room}/record"
+    base = base.rstrip("/")
+    url = f"{base}/api/rooms/{room}/record"
     try:
         response = httpx.get(url, timeout=30)
     except httpx.HTTPError as error:
@@ -80,16 +90,17 @@ def load(source: str, server: str | None) -> dict[str, Any]:
             f"{url} answered {response.status_code}: {response.text[:200]}"
         )
     fetched: dict[str, Any] = response.json()
-    return fetched
+    return fetched, base
 
 
 def verify(args: argparse.Namespace) -> int:
     try:
-        record = load(args.source, args.server)
+        record, server = load(args.source, args.server)
     except Unreadable as error:
         print(f"ishtar verify: {error}")
         return 2
-    rules = importlib.import_module(get_settings().game_module)
+    settings = get_settings()
+    rules = importlib.import_module(settings.game_module)
     print(describe(record))
     if isinstance(record, dict) and record.get("seed") is None:
         print(
@@ -102,6 +113,12 @@ def verify(args: argparse.Namespace) -> int:
         checked = check_record(rules, record)
     except RecordError as error:
         print(f"  {error.reason}\nFAILED")
+        return 1
+    try:
+        for line in provenance(record, server, settings):
+            print(line)
+    except Forged as error:
+        print(f"  {error}\nFAILED")
         return 1
     seed = record["seed"]
     states = checked.states
@@ -129,6 +146,67 @@ def verify(args: argparse.Namespace) -> int:
         print(f"  note: {warning}")
     print("VERIFIED")
     return 0
+
+
+class Forged(Exception):
+    """The record's signature or its room says it is not what it claims to be."""
+
+
+def provenance(
+    record: dict[str, Any], server: str | None, settings: Settings
+) -> list[str]:
+    """The lines saying where the record comes from; Forged if it is not what it says."""
+    answer: dict[str, Any] | None = None
+    asked = ""
+    if server is not None:
+        answer, asked = ask(server, record)
+    signature = answer.get("signature") if answer else None
+    if settings.record_signing_key is not None:  # this machine holds the key itself
+        key = settings.record_signing_key.get_secret_value().encode("utf-8")
+        signature = record_signing.check(record, key).value
+        if signature == record_signing.Signature.INVALID:
+            raise Forged(
+                "The record carries a signature of ISHTAR_RECORD_SIGNING_KEY that does "
+                "not match it: it was changed after it was exported."
+            )
+    named = record.get("signature")
+    key_id = named.get("key_id") if isinstance(named, dict) else None
+    if signature == "valid":
+        by = server or "the server of ISHTAR_RECORD_SIGNING_KEY"
+        said = f"valid: exported by {by} (key {key_id}), unchanged since"
+    elif signature == "other_server":
+        said = f"signed by another server (key {key_id}): not checked here"
+    elif "signature" not in record or named is None:
+        said = "unsigned: exported before records were signed, or the signature removed"
+    else:
+        said = f"signed (key {key_id}), not checked: {asked or 'give --server'}"
+    room = answer.get("room") if answer else None
+    if room == "matches":
+        where = (
+            f"the game of room {record.get('room_id')} on {server}: same commitment, "
+        )
+        where += "set-up, players and moves"
+    elif room == "not_here":
+        where = f"names no room of {server}"
+    else:
+        where = f"not compared with its room: {asked or 'give --server'}"
+    return [f"  signature        {said}", f"  room             {where}"]
+
+
+def ask(server: str, record: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    """The server's word on the record's provenance (None, and why, if it gave none);
+    Forged when it refuses the record as a forgery."""
+    url = f"{server}/api/records/provenance"
+    try:
+        response = httpx.post(url, json=record, timeout=30)
+    except httpx.HTTPError as error:
+        return None, f"cannot ask {url}: {error}"
+    if response.status_code == 422:
+        raise Forged(response.json()["error"]["reason"])
+    if response.status_code != 200:
+        return None, f"{url} answered {response.status_code}"
+    answer: dict[str, Any] = response.json()
+    return answer, ""
 
 
 def describe(record: Any) -> str:

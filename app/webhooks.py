@@ -178,9 +178,12 @@ class WebhookCourier:
             await self._finish(call, "failed", f"HTTP {status}")
 
     async def _post(self, call: Call, body: dict[str, Any]) -> int:
-        parts = urlsplit(call.url)
-        host = parts.hostname or ""
-        port = parts.port or (443 if parts.scheme == "https" else 80)
+        try:
+            parts = urlsplit(call.url)
+            host, port = parts.hostname or "", parts.port
+        except ValueError:  # stored before URLs were parsed this strictly
+            raise Refused(f"{call.url[:100]!r} cannot be read") from None
+        port = port or (443 if parts.scheme == "https" else 80)
         address = await resolve(host, port, self.allow_private)
         pinned = f"[{address}]" if address.version == 6 else str(address)
         netloc = pinned if parts.port is None else f"{pinned}:{parts.port}"

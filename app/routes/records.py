@@ -7,18 +7,22 @@ up, and adds the shuffle commitment and the rematch to the room status.
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, FastAPI, HTTPException, Query, Request
+from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.archive import Archive
 from app.limits import SharedRoomLimit
+from app.protocol import ServiceError
+from app.provenance import Provenance
 from app.record_store import RecordStore
 from app.rematch import Rematches
 from app.routes.pages import ROOM_ID, templates
 from app.routes.rooms import Bearer
+from app.settings import Settings
 
 router = APIRouter(tags=["records"])
 
@@ -28,7 +32,9 @@ Move = Annotated[int | None, Query(ge=0, description="a move number; none: the l
 def install(app: FastAPI, engine: AsyncEngine) -> None:
     """Create the archive and rematch services on ``app.state`` (after the rooms service)."""
     store = RecordStore(engine)
-    archive = Archive(store, app.state.rooms)
+    settings: Settings = app.state.settings
+    provenance = Provenance(store, settings.record_signing_key)
+    archive = Archive(store, app.state.rooms, provenance)
     app.state.archive = archive
     app.state.rematches = Rematches(store, app.state.rooms)
     app.state.rooms.status_extensions.append(archive.status_facts)
@@ -61,14 +67,47 @@ async def room_replay(
     return await _archive(request).room_view(room_id, move)
 
 
-@router.post("/api/records", status_code=201, summary="Import a game record")
-async def import_record(
-    request: Request, record: Annotated[Any, Body()]
-) -> dict[str, Any]:
-    # An import counts as a room created: one budget per address, shared by every instance.
+# The body is read by the handler, after the budget is drawn on: a request refused for its
+# body (not JSON) counts too. The schema still says what the body is.
+_RECORD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": {"type": "object"}}},
+    }
+}
+
+
+async def _budgeted_record(request: Request) -> Any:
+    """Draw on the address's budget of room creations, then read the JSON body."""
     room_limit: SharedRoomLimit = request.app.state.room_limit
     await room_limit.check(request.client.host if request.client else "?")
+    try:
+        return json.loads(await request.body())
+    except ValueError:  # also a body that is not UTF-8
+        raise ServiceError("malformed", "The body is not a JSON document.") from None
+
+
+@router.post(
+    "/api/records",
+    status_code=201,
+    summary="Import a game record",
+    openapi_extra=_RECORD_BODY,
+)
+async def import_record(request: Request) -> dict[str, Any]:
+    # An import counts as a room created: one budget per address, shared by every
+    # instance, refused imports included.
+    record = await _budgeted_record(request)
     return await _archive(request).import_record(record)
+
+
+@router.post(
+    "/api/records/provenance",
+    summary="Whether this server exported a record: its signature and room here",
+    openapi_extra=_RECORD_BODY,
+)
+async def record_provenance(request: Request) -> dict[str, Any]:
+    record = await _budgeted_record(request)  # the same budget as an import
+    return await _archive(request).provenance_of(record)
 
 
 @router.get("/api/records/{record_id}", summary="An imported game record")

@@ -112,9 +112,15 @@ async def make_move(
     }
 
 
+# Versions are PostgreSQL integers: a larger `since` could not even be sent in a query.
+MAX_VERSION = 2**31 - 1
+
+
 @router.get("/rooms/{room_id}/moves", summary="The public move log")
 async def move_log(
-    room_id: str, rooms: Service, since: Annotated[int, Query(ge=0)] = 0
+    room_id: str,
+    rooms: Service,
+    since: Annotated[int, Query(ge=0, le=MAX_VERSION)] = 0,
 ) -> dict[str, Any]:
     return await rooms.moves(room_id, since)
 

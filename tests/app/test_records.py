@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
 from app import cli
 from app.gamerecord import MAX_MOVES, RECORD_FORMAT, seed_commitment
@@ -149,7 +150,7 @@ async def test_the_seed_committed_at_the_start_is_revealed_at_the_end(
     status = (await http.get(f"/api/rooms/{room_id}")).json()
     assert (status["seed"], status["seed_sha256"]) == (str(seed), commitment)
     record = (await http.get(f"/api/rooms/{room_id}/record")).json()
-    assert record["format"] == RECORD_FORMAT and record["format_version"] == 1
+    assert record["format"] == RECORD_FORMAT and record["format_version"] == 2
     assert record["seed"] == str(seed) and record["seed_sha256"] == commitment
     assert record["status"] == "finished" and record["version"] == len(seen) - 1
     assert record["result"] == seen[-1]["scores"]
@@ -231,7 +232,10 @@ async def test_tampered_records_are_refused_with_a_reason(
         error = answer.json()["error"]
         assert error["code"] == "bad_record"
         assert words.lower() in error["reason"].lower(), (what, error["reason"])
-    older = copy.deepcopy(record)
+    older = copy.deepcopy(
+        record
+    )  # not this room's game any more: no room here, unsigned
+    older["room_id"], older["signature"] = "elsewhere000", None
     older["engine_version"] = "0.9.0"
     older["moves"][3]["text"] = "Blue did what the old engine said"
     answer = await http.post("/api/records", json=older)
@@ -273,3 +277,220 @@ async def test_ishtar_verify_checks_a_file_and_a_room_link(
     by_id = ["verify", room_id, "--server", base]
     assert await asyncio.to_thread(cli.main, by_id) == 0
     assert await asyncio.to_thread(cli.main, ["verify", str(tmp_path / "no.json")]) == 2
+
+
+# --- provenance: signatures and the room a record names (issue 13, point 10) ---------------
+
+FIXTURE = Path(__file__).parent.parent / "fixtures" / "record-v1-unsigned.json"
+
+
+def unsigned_v1() -> dict[str, Any]:
+    """A record exported by the server before records were signed (format 1)."""
+    record: dict[str, Any] = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    return record
+
+
+def resigned(record: dict[str, Any], key: bytes) -> dict[str, Any]:
+    from app import record_signing
+
+    return record_signing.sign(record, key)
+
+
+async def refused(http: httpx.AsyncClient, record: Any, words: str) -> None:
+    answer = await http.post("/api/records", json=record)
+    assert answer.status_code == 422, answer.text
+    error = answer.json()["error"]
+    assert error["code"] == "bad_record"
+    assert words.lower() in error["reason"].lower(), error["reason"]
+
+
+@pytest.mark.parametrize("game_module", [ISHTAR])
+async def test_a_forgery_naming_a_room_of_this_server_is_refused(
+    http: httpx.AsyncClient,
+) -> None:
+    """The attack: a game of another seed, invented players, a real room's id."""
+    room_id, _tokens, _seen, _ = await finished_room(http, seed=1)
+    genuine = (await http.get(f"/api/rooms/{room_id}/record")).json()
+    other_id, _t, _s, _c = await finished_room(http, seed=2)
+    other = (await http.get(f"/api/rooms/{other_id}/record")).json()
+    other.pop("signature")
+    forged = {**other, "room_id": room_id}
+    forged["players"] = [{**p, "name": f"Mallory{p['seat']}"} for p in other["players"]]
+    await refused(http, forged, f"names room {room_id} of this server")
+    await refused(http, {**other, "room_id": room_id}, "seed commitment is another")
+    renamed = copy.deepcopy(genuine)
+    renamed.pop("signature")
+    renamed["players"][1]["name"] = "Mallory"
+    await refused(http, renamed, "nobody of that name held seat 1")
+    unstarted = (await http.post("/api/rooms", json={"players": 2})).json()["room_id"]
+    moved = {**other, "room_id": unstarted}
+    await refused(http, moved, "has not started")
+    # The forged game itself is consistent: under a room id of no room here it imports,
+    # unsigned and matched to nothing, which is all it claims.
+    elsewhere = {**other, "room_id": "NotARoomHere"}
+    answer = await http.post("/api/records", json=elsewhere)
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["provenance"] == {
+        "signature": "unsigned",
+        "key_id": None,
+        "room": "not_here",
+    }
+
+
+@pytest.mark.parametrize("game_module", [ISHTAR])
+async def test_exported_records_are_signed_and_a_changed_copy_is_told_apart(
+    http: httpx.AsyncClient, database_url: str
+) -> None:
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from app import record_signing
+
+    room_id, _tokens, _seen, _ = await finished_room(http)
+    record = (await http.get(f"/api/rooms/{room_id}/record")).json()
+    engine = create_async_engine(database_url)
+    try:
+        async with engine.connect() as conn:
+            key = bytes(
+                (
+                    await conn.execute(text("SELECT key FROM record_signing_key"))
+                ).scalar_one()
+            )
+    finally:
+        await engine.dispose()
+    assert len(key) >= 32
+    assert record["signature"]["algorithm"] == "HMAC-SHA256"
+    assert record["signature"]["key_id"] == record_signing.key_id(key)
+    assert record_signing.check(record, key) is record_signing.Signature.VALID
+    for exported in (
+        json.dumps(record),
+        (await http.get(f"/api/rooms/{room_id}")).text,
+    ):
+        assert key.hex() not in exported and str(list(key)) not in exported
+    answer = await http.post("/api/records", json=record)
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["provenance"] == {
+        "signature": "valid",
+        "key_id": record_signing.key_id(key),
+        "room": "matches",
+    }
+    stripped = {k: v for k, v in record.items() if k != "signature"}
+    asked = await http.post("/api/records/provenance", json=stripped)
+    assert asked.status_code == 200
+    assert asked.json() == {"signature": "unsigned", "key_id": None, "room": "matches"}
+    foreign = resigned(stripped, b"another server's key, 32 bytes.!")
+    asked = await http.post("/api/records/provenance", json=foreign)
+    assert asked.json()["signature"] == "other_server"
+    recoloured = copy.deepcopy(
+        record
+    )  # the replay does not look at colours: the MAC does
+    recoloured["players"][0]["colour"] = "red"
+    await refused(http, recoloured, "changed after it was exported")
+    asked = await http.post("/api/records/provenance", json=recoloured)
+    assert asked.status_code == 422
+    for junk in ({"signature": "x"}, {"signature": {"algorithm": "HMAC-SHA256"}}):
+        asked = await http.post("/api/records/provenance", json={**record, **junk})
+        assert asked.status_code == 422, junk
+
+
+@pytest.mark.parametrize("game_module", [ISHTAR])
+async def test_the_signing_key_survives_a_restart_and_the_setting_overrides_it(
+    room_settings: Settings,
+) -> None:
+    from app import record_signing
+    from app.main import create_app
+
+    async def export(settings: Settings) -> tuple[str, dict[str, Any]]:
+        app = create_app(settings)
+        async with app.router.lifespan_context(app):
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+                room_id, _tokens, _seen, _ = await finished_room(c)
+                record = (await c.get(f"/api/rooms/{room_id}/record")).json()
+                again = (await c.get(f"/api/rooms/{room_id}/record")).json()
+                assert again == record
+                return room_id, record
+
+    _room, first = await export(room_settings)
+    _room, second = await export(room_settings)  # a restart: the same database
+    assert first["signature"]["key_id"] == second["signature"]["key_id"]
+    configured = "a configured signing key, 32+ chars"
+    _room, third = await export(
+        room_settings.model_copy(update={"record_signing_key": SecretStr(configured)})
+    )
+    assert third["signature"]["key_id"] == record_signing.key_id(configured.encode())
+    assert third["signature"]["key_id"] != first["signature"]["key_id"]
+
+
+@pytest.mark.parametrize("game_module", [ISHTAR])
+async def test_a_record_exported_before_signing_still_imports_as_unsigned(
+    http: httpx.AsyncClient,
+) -> None:
+    record = unsigned_v1()
+    assert record["format_version"] == 1 and "signature" not in record
+    answer = await http.post("/api/records", json=record)
+    assert answer.status_code == 201, answer.text
+    body = answer.json()
+    assert body["provenance"]["signature"] == "unsigned"
+    assert body["version"] == record["version"] and body["warnings"] == []
+    rid = body["record_id"]
+    assert (await http.get(f"/api/records/{rid}")).json() == record
+
+
+@pytest.mark.parametrize("game_module", [ISHTAR])
+@pytest.mark.parametrize(
+    "seed", ["0{seed}", "00", "+{seed}", " {seed}", "9223372036854775808", "1" * 25]
+)
+async def test_only_the_canonical_spelling_of_a_seed_is_accepted(
+    http: httpx.AsyncClient, seed: str
+) -> None:
+    record = unsigned_v1()
+    spelled = seed.format(seed=record["seed"])
+    # Committed to as spelled, so that only the spelling can be the reason.
+    record.update(seed=spelled, seed_sha256=seed_commitment(spelled))
+    await refused(http, record, "without leading zeros")
+
+
+@pytest.mark.parametrize("game_module", [ISHTAR])
+async def test_ishtar_verify_says_what_it_checked_of_the_provenance(
+    web: tuple[str, httpx.AsyncClient],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    base, http = web
+
+    async def verify(*args: str) -> tuple[int, str]:
+        code = await asyncio.to_thread(cli.main, ["verify", *args])
+        return code, capsys.readouterr().out
+
+    room_id, _tokens, _seen, _ = await finished_room(http)
+    record = (await http.get(f"/api/rooms/{room_id}/record")).json()
+    key_id = record["signature"]["key_id"]
+    code, out = await verify(f"{base}/r/{room_id}")
+    assert code == 0 and "VERIFIED" in out, out
+    assert f"signature        valid: exported by {base} (key {key_id})" in out
+    assert f"room             the game of room {room_id} on {base}" in out
+    assert "seed commitment" in out and "replayed" in out
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    code, out = await verify(str(path))
+    assert code == 0 and f"signed (key {key_id}), not checked: give --server" in out
+    old = tmp_path / "old.json"
+    old.write_text(FIXTURE.read_text(encoding="utf-8"))
+    code, out = await verify(str(old), "--server", base)
+    assert code == 0 and "signature        unsigned" in out, out
+    assert "names no room of" in out
+    other_id, _t, _s, _c = await finished_room(http, seed=9)
+    forged = (await http.get(f"/api/rooms/{other_id}/record")).json()
+    forged.pop("signature")
+    forged["room_id"] = room_id
+    path.write_text(json.dumps(forged))
+    code, out = await verify(str(path))
+    assert code == 0, "alone, a forgery is a consistent game: only the server can tell"
+    code, out = await verify(str(path), "--server", base)
+    assert code == 1 and "FAILED" in out and "not that room's game" in out, out
+    changed = copy.deepcopy(record)
+    changed["players"][0]["colour"] = "red"
+    path.write_text(json.dumps(changed))
+    code, out = await verify(str(path), "--server", base)
+    assert code == 1 and "changed after it was exported" in out, out

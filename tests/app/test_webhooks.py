@@ -21,8 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.protocol import ServiceError
 from app.settings import Settings
-from app.webhook_targets import allowed_address, check_url
-from app.webhooks import WebhookCourier
+from app.webhook_targets import Refused, allowed_address, check_url
+from app.webhooks import Call, WebhookCourier
 from tests.app.clients import bearer
 from tests.support.live import free_port
 
@@ -221,6 +221,107 @@ def test_private_addresses_only_with_the_setting() -> None:
     assert not allowed_address(ipaddress.ip_address("224.0.0.1"), True)
 
 
+# IPv6 forms that carry an IPv4 address reach that IPv4 host (through a NAT64 translator, a
+# 6to4 or Teredo relay, or a dual stack); each carries a non-public one here. And two IPv6
+# ranges that are never public themselves.
+EMBEDDING = [
+    "64:ff9b::a9fe:a9fe",  # NAT64 of the metadata address 169.254.169.254
+    "64:ff9b::7f00:1",  # NAT64 of 127.0.0.1
+    "64:ff9b:1::a9fe:a9fe",  # local-use NAT64
+    "64:ff9b:1:ffff::808:808",  # local-use NAT64, even of a public address
+    "2002:a9fe:a9fe::1",  # 6to4 of 169.254.169.254
+    "2002:0a00:0001::1",  # 6to4 of 10.0.0.1
+    "::169.254.169.254",  # IPv4-compatible
+    "::127.0.0.1",  # IPv4-compatible loopback
+    "::ffff:0:a9fe:a9fe",  # IPv4-translated
+    "::ffff:0:7f00:1",  # IPv4-translated loopback
+    "::ffff:169.254.169.254",  # IPv4-mapped
+    "2001:0:a9fe:a9fe::1",  # Teredo whose server is 169.254.169.254
+    "2001:0:4136:e378:8000:63bf:80ff:fffe",  # Teredo whose client is 127.0.0.1
+    "fec0::1",  # site-local
+    "fed0:1:2::3",  # site-local
+]
+
+
+@pytest.mark.parametrize("address", EMBEDDING)
+def test_ipv6_forms_embedding_a_private_ipv4_are_refused_at_registration(
+    address: str,
+) -> None:
+    with pytest.raises(ServiceError) as refused:
+        check_url(f"https://[{address}]/hook")
+    assert refused.value.code == "bad_webhook"
+    assert "public" in refused.value.reason
+
+
+def test_ipv6_forms_embedding_a_public_ipv4_are_allowed() -> None:
+    for address in ("64:ff9b::808:808", "2002:808:808::1", "::ffff:8.8.8.8"):
+        assert check_url(f"https://[{address}]/hook").startswith("https://[")
+
+
+@pytest.mark.parametrize("address", EMBEDDING)
+async def test_a_host_resolving_to_such_a_form_is_not_called(
+    address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DNS can answer any of these for a public-looking name: the courier refuses the call
+    without opening a connection."""
+
+    async def answer(host: str, port: int, **_: Any) -> list[Any]:
+        return [(10, 1, 6, "", (address, port, 0, 0))]
+
+    monkeypatch.setattr(asyncio.get_running_loop(), "getaddrinfo", answer)
+    url = check_url("https://hooks.example/seat")
+    courier = WebhookCourier(create_async_engine("postgresql+asyncpg://u@h/d"), "t")
+    sent: list[httpx.Request] = []
+
+    async def send(request: httpx.Request, **_: Any) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(200)
+
+    monkeypatch.setattr(courier._client, "send", send)
+    call = Call(1, 1, "room", 0, 1, url, "https://ishtar.example", 1)
+    try:
+        with pytest.raises(Refused, match="non-public"):
+            await courier._post(call, {})
+    finally:
+        await courier.stop()
+    assert sent == []
+
+
+async def test_a_host_resolving_to_a_public_nat64_address_is_called(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The check lets through what is public (the call goes to the address checked)."""
+
+    async def answer(host: str, port: int, **_: Any) -> list[Any]:
+        return [(10, 1, 6, "", ("64:ff9b::808:808", port, 0, 0))]
+
+    monkeypatch.setattr(asyncio.get_running_loop(), "getaddrinfo", answer)
+    courier = WebhookCourier(create_async_engine("postgresql+asyncpg://u@h/d"), "t")
+    sent: list[httpx.Request] = []
+
+    async def send(request: httpx.Request, **_: Any) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(204)
+
+    monkeypatch.setattr(courier._client, "send", send)
+    call = Call(1, 1, "room", 0, 1, "https://hooks.example/x", "https://i.example", 1)
+    try:
+        assert await courier._post(call, {}) == 204
+    finally:
+        await courier.stop()
+    assert [str(r.url) for r in sent] == ["https://[64:ff9b::808:808]/x"]
+    assert sent[0].headers["host"] == "hooks.example"
+
+
+@pytest.mark.parametrize(
+    "url", ["http://[::1/", "http://[::1", "https://[zz::1]/x", "http://a]b/"]
+)
+def test_unreadable_urls_are_refused_not_crashed_on(url: str) -> None:
+    with pytest.raises(ServiceError) as refused:
+        check_url(url)
+    assert refused.value.code == "bad_webhook"
+
+
 async def test_a_private_webhook_is_refused_by_default(
     database_url: str, tmp_path: Path
 ) -> None:
@@ -233,13 +334,18 @@ async def test_a_private_webhook_is_refused_by_default(
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
             room_id, _host, tokens = await seated_room(http, None)
-            answer = await http.put(
-                f"/api/rooms/{room_id}/webhook",
-                json={"url": "http://127.0.0.1:9/x"},
-                headers=bearer(tokens[1]),
-            )
-            assert answer.status_code == 400
-            assert answer.json()["error"]["code"] == "bad_webhook"
+            for url in (
+                "http://127.0.0.1:9/x",
+                "http://[64:ff9b::a9fe:a9fe]/latest/meta-data",
+                "http://[::1/",
+            ):
+                answer = await http.put(
+                    f"/api/rooms/{room_id}/webhook",
+                    json={"url": url},
+                    headers=bearer(tokens[1]),
+                )
+                assert answer.status_code == 400, (url, answer.text)
+                assert answer.json()["error"]["code"] == "bad_webhook"
             got = await http.get(
                 f"/api/rooms/{room_id}/webhook", headers=bearer(tokens[1])
             )

@@ -223,3 +223,22 @@ async def test_record_imports_draw_on_the_same_budget_as_room_creations(
     assert rooms == [201] * 4
     assert imported != 429, "the fifth of five: allowed (and refused for its content)"
     assert room_after == 429 and import_after == 429
+
+
+async def test_refused_record_imports_count_against_the_budget(
+    five_rooms_a_minute: FastAPI,
+) -> None:
+    """Every import draws on the budget, whatever it is refused for: not JSON, not a record,
+    a forgery; and so does asking about a record's provenance."""
+    async with client_at(five_rooms_a_minute, "203.0.113.10") as c:
+        refused = [
+            (await c.post("/api/records", content=body, headers=JSON)).status_code
+            for body in (b"{nope", b"\xff\xfe", b"[1, 2]", b'{"format": 0}')
+        ]
+        asked = (await c.post("/api/records/provenance", json={})).status_code
+        room_after = (await c.post("/api/rooms", json={"players": 2})).status_code
+    assert refused == [400, 400, 422, 422] and asked == 200
+    assert room_after == 429, "five refused imports and checks used up the five rooms"
+
+
+JSON = {"Content-Type": "application/json"}
