@@ -37,6 +37,15 @@ _PHASE_WORDS: dict[str, str] = {
 }
 
 
+_AFTER_SPECIAL = frozenset({"bloom", "reserve", "plant"})
+"""Steps of a turn that come after its special action."""
+
+SPECIAL_IS_OVER = (
+    "this turn's special action is over: it comes once, right after the tile is placed "
+    "(one skill per turn, and it cannot be saved)"
+)
+
+
 def current_player(state: State) -> int | None:
     """The seat that must act, or None once the game is over."""
     return None if state.phase == "over" else state.current
@@ -61,6 +70,8 @@ def why_illegal(state: State, action: Action) -> str | None:
     if action.type == "undo":
         return undo.reason(state)
     if action.type not in ACTION_TYPES[state.phase]:
+        if action.type in ACTION_TYPES["special"] and state.phase in _AFTER_SPECIAL:
+            return SPECIAL_IS_OVER
         return f"now is the time to {_PHASE_WORDS[state.phase]}, not to {action.type}"
     reason: str | None = _STEP[state.phase].reason(state, action)
     return reason

@@ -266,7 +266,39 @@ export function vegetation(ctx, x, y, s, space, q = 0, r = 0) {
     const petal = ["#f6d3e2", "#fbf3d5", "#f3a7c0", "#ffe9a8"][(q * 7 + r * 3 + 20) % 4];
     for (const [fx, fy] of FLOWER_SPOTS[n]) flowerHead(ctx, x + fx * s, y + fy * s, s * 0.2, petal);
   }
-  if (space.icon) icon(ctx, x, y + s * 0.5, s * 0.27, space.icon);
+  if (space.icon) icon(ctx, ...iconSpot(x, y, s), s * ICON_SPOT.r, space.icon);
+}
+
+/**
+ * Where a vegetation space shows its special-action icon: below its flowers, which never
+ * reach that spot (icons sit on spaces of 1 or 2 flowers). `dy` and `r` are × the hex size.
+ */
+export const ICON_SPOT = { dy: 0.5, r: 0.27 };
+
+export function iconSpot(x, y, s) {
+  return [x, y + s * ICON_SPOT.dy];
+}
+
+/**
+ * An assistant counter on the space (x, y): laid over the tile's icon, as on the physical
+ * board, so it hides the icon and leaves the space's flowers visible (they score: see
+ * docs/rules.md, "Visible flowers").
+ */
+export function assistantCounter(ctx, x, y, s, colour) {
+  const [cx, cy] = iconSpot(x, y, s);
+  const r = s * (ICON_SPOT.r + 0.05);
+  ctx.beginPath();
+  ctx.arc(cx + r * 0.08, cy + r * 0.12, r, 0, Math.PI * 2);
+  ctx.fillStyle = "rgba(0,0,0,0.3)";
+  ctx.fill();
+  ctx.beginPath();
+  ctx.arc(cx, cy, r, 0, Math.PI * 2);
+  ctx.fillStyle = colour;
+  ctx.fill();
+  ctx.lineWidth = r * 0.14;
+  ctx.strokeStyle = "#fffaf0";
+  ctx.stroke();
+  meeple(ctx, cx, cy + r * 0.05, r * 0.62, "#fffaf0", false);
 }
 
 /** The special-action icon of a flower space: a Assistant, s Skill, w Wild. */

@@ -199,7 +199,9 @@ export function renderPlayers(box, view, ui) {
     for (const id of planted) {
       const c = cards.get(id);
       const chip = el("span", "mini-card", c ? `${esc(c.name)} · ${c.vp}` : `#${id}`);
-      chip.title = c ? `${c.name}, ${c.vp} VP` : `card ${id}`;
+      // Face down on the physical table, but bought face up in view of everyone: the online
+      // table shows it (docs/rules.md, "Tree cards in front of the players").
+      chip.title = `${c ? `${c.name}, ${c.vp} VP` : `card ${id}`}: planted, bought face up from the market`;
       list.append(chip);
     }
     if (p.reserved != null) {

@@ -281,8 +281,8 @@ export class BoardRenderer {
     this.each(this.spaces, (s, px, py) => {
       if (s.tree !== null && s.tree !== undefined) paint.tree(ctx, px, py, HEX);
       if (s.assistant !== null && s.assistant !== undefined) {
-        const col = this.colours[s.assistant] || "#888";
-        paint.meeple(ctx, px + HEX * 0.38, py - HEX * 0.12, HEX * 0.36, col);
+        // on the icon it was placed on, never over the flowers (docs/rules.md)
+        paint.assistantCounter(ctx, px, py, HEX, this.colours[s.assistant] || "#888");
       }
     });
   }

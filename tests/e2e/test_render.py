@@ -181,3 +181,52 @@ def test_pan_zoom_pinch_and_tap(
     )
     page.mouse.click(x, y)
     assert page.evaluate("() => window.__taps") == [cell]
+
+
+def test_an_assistant_covers_the_icon_and_leaves_the_flowers_visible(
+    new_page: Callable[..., Page], static_server: str, artifacts: Path
+) -> None:
+    """docs/rules.md "Visible flowers": the counter lies on the icon it was placed on, as
+    on the physical board, and the flowers of its space (which score) stay in sight."""
+    view = midgame_view()
+    page = new_page(width=900, height=760)
+    open_harness(page, static_server, "midgame")
+    space = next(s for s in view["spaces"] if s["assistant"] == 0)
+    assert (space["flowers"], space["icon"]) == (1, "a")
+    at = [space["q"], space["r"]]
+    # Zoom on the space so that each part of it spans many pixels.
+    page.evaluate(
+        """async (at) => {
+          const r = window.__harness;
+          const [x, y] = r.hexToClient(at);
+          r.zoomAt(x, y, 6);
+        }""",
+        at,
+    )
+    page.wait_for_timeout(100)
+    found = page.evaluate(
+        """async (at) => {
+          const paint = await import('/static/js/paint.js');
+          const { HEX } = await import('/static/js/render.js');
+          const r = window.__harness;
+          r.draw();
+          const ctx = r.canvas.getContext('2d');
+          const d = r.size.dpr;
+          const s = HEX * r.cam.k;
+          const [x, y] = r.hexToCanvas(at);
+          const [ix, iy] = paint.iconSpot(x, y, s);
+          const px = (u, v) => Array.from(
+            ctx.getImageData(Math.round(u * d), Math.round(v * d), 1, 1).data);
+          return {
+            icon: px(ix - s * paint.ICON_SPOT.r * 0.8, iy),   // inside the icon's disc
+            flower: px(x, y - s * 0.12),                       // the one flower's heart
+            colour: paint.playerColour(window.__harness.view.players[0].colour),
+          };
+        }""",
+        at,
+    )
+    hexcolour = found["colour"].lstrip("#")
+    blue = [int(hexcolour[i : i + 2], 16) for i in (0, 2, 4)]
+    assert found["icon"][:3] == pytest.approx(blue, abs=12)  # the counter, not the icon
+    assert found["flower"][:3] == pytest.approx([0xF2, 0xB6, 0x30], abs=12)
+    page.screenshot(path=str(artifacts / "assistant-on-its-icon.png"))

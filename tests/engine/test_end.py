@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from engine import Action, apply, current_player, is_over, legal_actions, why_illegal
+import random
+
+from engine import (
+    Action,
+    State,
+    apply,
+    current_player,
+    is_over,
+    legal_actions,
+    why_illegal,
+)
 from engine.rules.turn import end_turn
 from tests.engine.builders import game
 
@@ -44,3 +54,53 @@ def test_action_of_the_wrong_step_is_refused() -> None:
     assert why_illegal(game(), Action("end")) == (
         "now is the time to choose a vegetation tile with the watering can, not to end"
     )
+
+
+def _turns_after_the_trigger(
+    players: int, seed: int
+) -> tuple[int, list[int], list[int], State]:
+    """Play seeded random moves through apply to the end: the seat whose choice emptied the
+    second pile, the seats that began a turn after it, each seat's turns, the final state."""
+    rng = random.Random(seed)
+    state = game(players=players, seed=seed, first_player=seed % players)
+    trigger: int | None = None
+    after: list[int] = []
+    turns = [0] * players
+    while not is_over(state):
+        action = rng.choice([a for a in legal_actions(state) if a.type != "undo"])
+        seat, phase = state.current, state.phase
+        if phase == "choose":
+            turns[seat] += 1
+            if trigger is not None:
+                after.append(seat)
+        before = state
+        state = apply(state, action)
+        if trigger is None and state.end_triggered:
+            assert sum(1 for pile in before.piles if not pile) == 1
+            assert sum(1 for pile in state.piles if not pile) == 2
+            assert action.type == "choose", "a pile empties when a tile is taken"
+            trigger = seat
+            # The triggering turn goes on (place, special, plant) like any other.
+            assert not is_over(state) and state.current == seat
+    assert trigger is not None
+    return trigger, after, turns, state
+
+
+def test_the_last_round_is_played_through_apply_after_the_second_pile_empties() -> None:
+    for seed in range(20):
+        trigger, after, turns, state = _turns_after_the_trigger(3, seed)
+        if trigger != (state.first_player - 1) % 3:
+            break  # someone still has to play in this round
+    else:
+        raise AssertionError("no seeded game left part of a round to play")
+    first = state.first_player
+    # Every seat after the trigger and before the first player plays one more turn, then
+    # the game ends: play would return to the first player.
+    expected = [s % 3 for s in range(trigger + 1, first + 3 * (first <= trigger))]
+    assert after == expected and after
+    assert is_over(state) and state.end_triggered
+    assert current_player(state) is None
+    # Each seat played as many turns.
+    assert turns[0] == turns[1] == turns[2]
+    assert sum(turns) == state.turn
+    assert legal_actions(state) == []

@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
-from engine import Action, apply, legal_actions, preview, why_illegal
+import pytest
+
+from engine import (
+    Action,
+    IllegalAction,
+    apply,
+    decode_action,
+    legal_actions,
+    preview,
+    view_for,
+    why_illegal,
+)
 from engine.rules.gardens import gardens
 from tests.engine.builders import (
     FOUNTAIN_A,
     cell,
-    force_assistant,
     force_tile,
     game,
     terrain,
     with_hand,
 )
+from tests.engine.played import load
 
 
 def placements(state):  # type: ignore[no-untyped-def]
@@ -87,48 +98,104 @@ def test_rulebook_example_tile_joining_two_fountains_gardens_is_refused() -> Non
     assert (action.at, action.rotation) not in placements(state)
 
 
-def _two_assistants_position(hand: str):  # type: ignore[no-untyped-def]
-    """P (assistant of seat 0) by fountain A and Q (assistant of seat 1) two cells away."""
+def _played(moves: list[dict[str, object]]):  # type: ignore[no-untyped-def]
+    """The 2-player preset game of seed 0, Blue first, after ``moves`` (each through apply)."""
     state = game()
-    state = force_tile(state, "line-01", (1, 0), 0)  # F1a (1,0), F2 (2,0), G (3,0)
-    state = force_tile(state, "line-01", (2, 2), 1)  # F1a (2,2), F2 (2,3), G (2,4)
-    state = force_assistant(state, (1, 0), 0)
-    state = force_assistant(state, (2, 2), 1)
-    return with_hand(state, hand)
+    for move in moves:
+        state = apply(state, decode_action(move))
+    return state
 
 
-def test_rulebook_example_two_assistants_in_one_flowerbed_is_refused() -> None:
-    # line-06 is F4 G G: laid from (2,1) westwards its flower space (2,1) touches both beds.
-    state = _two_assistants_position("line-06")
-    action = Action("place", at=(2, 1), rotation=3)
-    assert state.geo.cells_of("line", (2, 1), 3) == ((2, 1), (1, 1), (0, 1))
-    assert why_illegal(state, action) == "two assistants would share one flowerbed"
+def _two_assistants_position():  # type: ignore[no-untyped-def]
+    """Blue's assistant and Yellow's stand in two flowerbeds of fountain B's garden, with
+    three free spaces between them; Blue holds triangle-A (F1a F1 G) to place.
 
-
-def test_rulebook_example_same_place_with_grass_in_between_is_legal() -> None:
-    # The same three cells from (0,1) eastwards: the flower space (0,1) touches one bed only,
-    # the grass spaces (1,1) and (2,1) keep the two flowerbeds apart.
-    state = _two_assistants_position("line-06")
-    action = Action("place", at=(0, 1), rotation=0)
-    assert why_illegal(state, action) is None
-    after = apply(state, action)
-    g = gardens(after)
-    assert len(g.bed_assistant) == 2
-
-
-def test_assistants_of_the_same_player_cannot_share_a_flowerbed_either() -> None:
-    state = _two_assistants_position("line-06")
-    assistants = dict(state.assistants)
-    assistants[cell(state, (2, 2))] = 0
-    state = state.evolve(assistants=assistants)
-    assert why_illegal(state, Action("place", at=(2, 1), rotation=3)) == (
-        "two assistants would share one flowerbed"
+    Turn 1, Blue: triangle-B (F2a G G) with its assistant on (6,2) next to fountain B (4,3).
+    Turn 2, Yellow: line-A (F1a F1 G) on (3,5) (4,4) (5,3) with its assistant on (3,5).
+    Turn 3, Blue pays a purple gem to take triangle-A.
+    """
+    return _played(
+        [
+            {"type": "choose", "pile": 0, "pay": []},
+            {"type": "place", "at": [6, 2], "rotation": 3},
+            {"type": "assistant"},
+            {"type": "end"},
+            {"type": "choose", "pile": 1, "pay": []},
+            {"type": "place", "at": [3, 5], "rotation": 5},
+            {"type": "assistant"},
+            {"type": "end"},
+            {"type": "choose", "pile": 3, "pay": ["purple"]},
+        ]
     )
 
 
+def test_rulebook_example_two_assistants_in_one_flowerbed_is_refused() -> None:
+    state = _two_assistants_position()
+    assert state.hand == "triangle-A"
+    assert {state.geo.hexes[c]: seat for c, seat in state.assistants.items()} == {
+        (6, 2): 0,
+        (3, 5): 1,
+    }
+    # (6,3) touches Blue's bed (6,2), (5,4) touches Yellow's bed (4,4) (3,5): with its two
+    # flower spaces on them, triangle-A would join the two beds ("tile A").
+    action = Action("place", at=(5, 4), rotation=5)
+    assert state.geo.cells_of("triangle", (5, 4), 5) == ((5, 4), (6, 3), (6, 4))
+    assert why_illegal(state, action) == "two assistants would share one flowerbed"
+    assert (action.at, action.rotation) not in placements(state)
+    with pytest.raises(IllegalAction):
+        apply(state, action)
+
+
+def test_rulebook_example_same_place_with_grass_in_between_is_legal() -> None:
+    # The same three spaces turned so that a grass space lies between the beds ("tile B"):
+    # grass on (5,4) keeps Yellow's bed apart, or grass on (6,3) keeps Blue's apart.
+    state = _two_assistants_position()
+    for at, rotation, grass in (((6, 3), 1, (5, 4)), ((6, 4), 3, (6, 3))):
+        cells = state.geo.cells_of("triangle", at, rotation)
+        assert set(cells) == {(5, 4), (6, 3), (6, 4)}
+        assert cells[2] == grass  # triangle-A's third space is its grass
+        after = apply(state, Action("place", at=at, rotation=rotation))
+        g = gardens(after)
+        beds = {g.bed[c] for c in after.assistants}
+        assert len(beds) == 2, "each assistant keeps its own flowerbed"
+        assert g.bed_assistant == {g.bed[c]: s for c, s in after.assistants.items()}
+
+
+def test_assistants_of_the_same_player_cannot_share_a_flowerbed_either() -> None:
+    # Blue's two assistants (turns 1 and 3) stand in two beds one space apart; Yellow's
+    # triangle-B (F2a G G) with its flower space on (0,-2) would join them.
+    state = _played(
+        [
+            {"type": "choose", "pile": 1, "pay": []},
+            {"type": "place", "at": [2, -3], "rotation": 2},
+            {"type": "assistant"},
+            {"type": "end"},
+            {"type": "choose", "pile": 2, "pay": []},
+            {"type": "place", "at": [-2, 3], "rotation": 5},
+            {"type": "assistant"},
+            {"type": "end"},
+            {"type": "choose", "pile": 3, "pay": []},
+            {"type": "place", "at": [-1, -2], "rotation": 1},
+            {"type": "assistant"},
+            {"type": "end"},
+            {"type": "choose", "pile": 0, "pay": ["purple", "red"]},
+        ]
+    )
+    assert (state.current, state.hand) == (1, "triangle-B")
+    blue = sorted(state.geo.hexes[c] for c, s in state.assistants.items() if s == 0)
+    assert blue == [(-1, -2), (2, -3)]
+    assert why_illegal(state, Action("place", at=(0, -2), rotation=4)) == (
+        "two assistants would share one flowerbed"
+    )
+    # The same spaces with grass on (0,-2) are legal.
+    assert why_illegal(state, Action("place", at=(0, -3), rotation=0)) is None
+
+
 def test_tile_next_only_to_vegetation_outside_any_garden_is_legal() -> None:
-    # Q of the position above touches no fountain: a tile touching only Q is legal.
-    state = _two_assistants_position("line-12")
+    # Laid by hand: no game reaches vegetation outside every garden (each tile touches a
+    # fountain or earlier vegetation), but the rule is written generally.
+    state = force_tile(game(), "line-01", (2, 2), 1)  # (2,2) (2,3) (2,4), no fountain
+    state = with_hand(state, "line-12")
     g = gardens(state)
     q_cell = cell(state, (2, 4))
     assert g.garden_fountain[g.garden[q_cell]] == -1
@@ -168,18 +235,21 @@ def test_rulebook_example_collect_a_white_and_a_purple_gem() -> None:
 
 
 def test_tile_with_no_legal_placement_is_discarded_face_up() -> None:
-    state = with_hand(game(), "line-03")
-    # Fill every fountain's surroundings so nothing touches: make every cell covered.
-    state = state.evolve(
-        flowers=tuple(
-            0 if i in state.geo.placeable else -1 for i in range(len(state.flowers))
-        )
-    )
+    # A 3-player game on a random layout, 33 turns in: Yellow takes triangle-01 and no
+    # three free spaces of sand or rock that touch a garden can take it.
+    state = load("discard")
+    assert (state.turn, state.current, state.hand) == (33, 1, "triangle-01")
     assert legal_actions(state) == [Action("discard")]
+    for at in state.geo.hexes:
+        for rotation in range(6):
+            assert why_illegal(state, Action("place", at=at, rotation=rotation))
     after = apply(state, Action("discard"))
-    assert after.discarded == ("line-03",)
+    assert after.discarded == ("triangle-01",)
     assert after.gems == state.gems
-    assert after.phase in ("plant", "choose")
+    assert after.flowers == state.flowers and after.placed == state.placed
+    assert all("triangle-01" not in pile for pile in after.piles)
+    assert after.phase in ("plant", "choose")  # no special step: on to planting
+    assert view_for(after, None)["discarded"] == ["triangle-01"]
 
 
 def test_a_placeable_tile_cannot_be_discarded() -> None:
@@ -213,3 +283,28 @@ def test_two_gardens_of_the_same_fountain_may_join() -> None:
     after = apply(state, Action("place", at=(0, 1), rotation=rotation))
     g = gardens(after)
     assert g.garden[cell(after, (3, 0))] == g.garden[cell(after, (-3, 2))]
+
+
+def test_a_tile_may_lie_across_two_terrain_boards() -> None:
+    # Board 1's cell (-3,3) and board 3's (-3,4) (-3,5) are ordinary neighbours: Blue's first
+    # tile, line-A (F1a F1 G), lies across the seam next to board 3's fountain (-3,6).
+    state = apply(game(), Action("choose", pile=1))
+    assert state.hand == "line-A"
+    action = Action("place", at=(-3, 3), rotation=1)
+    cells = state.geo.cells_of("line", (-3, 3), 1)
+    assert cells == ((-3, 3), (-3, 4), (-3, 5))
+    assert [state.geo.board[cell(state, h)] for h in cells] == [1, 3, 3]
+    assert [terrain(state, h) for h in cells] == ["sand", "rock-white", "rock-purple"]
+    assert (action.at, action.rotation) in placements(state)
+    after = apply(state, action)
+    assert after.gems[0] == (2, 0, 1)  # the gems of both boards' covered rocks
+    assert [after.flowers[cell(after, h)] for h in cells] == [1, 1, 0]
+    g = gardens(after)
+    fountain = after.geo.fountain_of[cell(after, (-3, 6))]
+    assert {g.garden_fountain[g.garden[cell(after, h)]] for h in cells} == {fountain}
+    # The icon's space is on board 1, its flowerbed runs on into board 3.
+    after = apply(after, Action("assistant"))
+    assert after.assistants == {cell(after, (-3, 3)): 0}
+    assert g.bed[cell(after, (-3, 3))] == g.bed[cell(after, (-3, 4))]
+    tiles = view_for(after, None)["tiles"]
+    assert tiles[0]["cells"] == [list(h) for h in cells]

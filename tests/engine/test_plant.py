@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Action, apply, legal_actions, why_illegal
+from engine import Action, State, apply, legal_actions, why_illegal
 from engine.components import TREE_CARDS, TREES
 from tests.engine.builders import (
     cell,
@@ -12,6 +12,7 @@ from tests.engine.builders import (
     with_gems,
     with_plant,
 )
+from tests.engine.played import reach
 
 
 def planting(gems=(3, 3, 3), market=(1, 2, 3, 4, 5)):  # type: ignore[no-untyped-def]
@@ -122,3 +123,39 @@ def test_no_tree_on_a_blooming_token() -> None:
         "a tree goes on a grass space of a vegetation tile"
     )
     assert all(a.at != (3, 0) for a in legal_actions(state))
+
+
+def _revealed_card_affordable(state: State) -> bool:
+    """A planting step where a purchase turns up a card the player can then buy too."""
+    if state.phase != "plant" or not state.deck:
+        return False
+    for action in legal_actions(state):
+        if action.type == "plant" and action.card in state.market:
+            after = apply(state, action)
+            revealed = state.deck[0]
+            if any(a.card == revealed for a in legal_actions(after)):
+                return True
+    return False
+
+
+def test_a_card_revealed_mid_turn_can_be_bought_the_same_turn() -> None:
+    # RB: "Choose any Tree Card among the available five", "Reveal the next Tree Card from
+    # the draw pile"; the engine refills the market after each purchase (docs/rules.md).
+    state = reach(2, None, _revealed_card_affordable)
+    seat = state.current
+    buy = next(
+        a
+        for a in legal_actions(state)
+        if a.type == "plant"
+        and a.card in state.market
+        and any(b.card == state.deck[0] for b in legal_actions(apply(state, a)))
+    )
+    after = apply(state, buy)
+    revealed = state.deck[0]
+    assert len(after.market) == len(state.market) == 5  # again five to choose among
+    assert revealed in after.market and revealed in after.market_trees
+    assert after.phase == "plant" and after.current == seat
+    assert not after.steps  # the reveal is a boundary: the purchase cannot be undone
+    second = next(a for a in legal_actions(after) if a.card == revealed)
+    final = apply(after, second)
+    assert final.tree_cards[seat][-2:] == (buy.card, revealed)

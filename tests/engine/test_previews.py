@@ -22,6 +22,7 @@ from engine import (
 )
 from engine.state import State
 from tests.engine.builders import fresh, game, with_hand
+from tests.engine.played import load
 
 GAMES = (
     (2, 31, None),
@@ -100,12 +101,7 @@ def test_the_steps_seen_over_the_games_include_every_kind_of_action() -> None:
 
 
 def test_a_tile_with_no_placement_lists_the_discard() -> None:
-    state = with_hand(game(), "line-03")
-    state = state.evolve(
-        flowers=tuple(
-            0 if i in state.geo.placeable else -1 for i in range(len(state.flowers))
-        )
-    )
+    state = load("discard")  # a played position: triangle-01 fits nowhere
     assert legal_with_previews(state) == [
         {"action": {"type": "discard"}, "preview": {}}
     ]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import final_scores
+from engine import Action, apply, final_scores, is_over, legal_actions, view_for
+from engine.components import FOUNTAIN_VP, PLAYER_COLOURS
 from engine.rules.gardens import fountain_controllers
-from engine.scoring import _winners
 from engine.state import State
 from tests.engine.builders import (
     FOUNTAIN_A,
@@ -18,6 +18,7 @@ from tests.engine.builders import (
     with_gems,
     with_skills,
 )
+from tests.engine.played import load
 
 
 def position() -> State:
@@ -137,38 +138,86 @@ def test_total_is_the_sum_of_the_categories() -> None:
         assert player["total"] == sum(player["categories"].values())
 
 
-def _player(seat: int, total: int, trees: int, gems: int) -> dict[str, Any]:
-    return {"seat": seat, "total": total, "trees_planted": trees, "gems_left": gems}
+def _finished(name: str) -> tuple[State, dict[str, Any], list[int]]:
+    """A stored game played to its end through apply, its scores and the seats tied first."""
+    state = load(name)
+    assert is_over(state)
+    scores = final_scores(state)
+    best = max(p["total"] for p in scores["players"])
+    tied = [p["seat"] for p in scores["players"] if p["total"] == best]
+    assert len(tied) == 2
+    return state, scores, tied
 
 
 def test_single_best_total_wins() -> None:
-    assert _winners([_player(0, 50, 1, 1), _player(1, 49, 5, 5)]) == ([0], None)
+    state = load("discard")  # a 3-player game, played on to its end
+    while not is_over(state):
+        state = apply(state, legal_actions(state)[0])
+    scores = final_scores(state)
+    totals = [p["total"] for p in scores["players"]]
+    assert totals.count(max(totals)) == 1
+    assert scores["winners"] == [totals.index(max(totals))]
+    assert scores["tiebreak"] is None
 
 
 def test_tie_is_broken_by_most_trees_planted() -> None:
-    assert _winners([_player(0, 54, 3, 9), _player(1, 54, 4, 0)]) == (
-        [1],
-        "Tied on 54: Yellow wins on trees planted (4 to 3)",
+    state, scores, (a, b) = _finished("tie-on-trees")
+    trees = [len(cards) for cards in state.tree_cards]
+    gems = [sum(g) for g in state.gems]
+    winner, loser = (a, b) if trees[a] > trees[b] else (b, a)
+    assert trees[winner] > trees[loser]
+    assert gems[winner] < gems[loser]  # trees come before gems
+    assert scores["winners"] == [winner]
+    total = scores["players"][winner]["total"]
+    name = PLAYER_COLOURS[winner].capitalize()
+    assert scores["tiebreak"] == (
+        f"Tied on {total}: {name} wins on trees planted ({trees[winner]} to {trees[loser]})"
     )
 
 
 def test_then_by_most_gems_left() -> None:
-    assert _winners(
-        [_player(0, 54, 3, 2), _player(1, 54, 3, 5), _player(2, 60, 0, 0)]
-    ) == (
-        [2],
-        None,
-    )
-    assert _winners([_player(0, 54, 3, 2), _player(1, 54, 3, 5)]) == (
-        [1],
-        "Tied on 54: Yellow wins on gems left (5 to 2)",
+    state, scores, (a, b) = _finished("tie-on-gems")
+    assert len(state.tree_cards[a]) == len(state.tree_cards[b])
+    gems = [sum(g) for g in state.gems]  # the supply: gems paid on skills are not left
+    winner, loser = (a, b) if gems[a] > gems[b] else (b, a)
+    assert gems[winner] > gems[loser]
+    assert scores["winners"] == [winner]
+    assert [p["gems_left"] for p in scores["players"]] == gems
+    total = scores["players"][winner]["total"]
+    name = PLAYER_COLOURS[winner].capitalize()
+    assert scores["tiebreak"] == (
+        f"Tied on {total}: {name} wins on gems left ({gems[winner]} to {gems[loser]})"
     )
 
 
 def test_still_tied_players_share_the_win() -> None:
-    winners, sentence = _winners([_player(0, 54, 3, 2), _player(2, 54, 3, 2)])
-    assert winners == [0, 2]
-    assert (
-        sentence
-        == "Tied on 54, trees planted and gems left: Blue and Green share the win"
+    state, scores, (a, b) = _finished("tie-shared")
+    assert len(state.tree_cards[a]) == len(state.tree_cards[b])
+    assert sum(state.gems[a]) == sum(state.gems[b])  # gems count one each, any colour
+    assert scores["winners"] == [a, b]
+    total = scores["players"][a]["total"]
+    names = " and ".join(PLAYER_COLOURS[s].capitalize() for s in (a, b))
+    assert scores["tiebreak"] == (
+        f"Tied on {total}, trees planted and gems left: {names} share the win"
     )
+    assert view_for(state, None)["scores"] == scores
+
+
+def test_flowers_under_an_assistant_stay_visible_and_score() -> None:
+    # RB: the assistant is placed on the tile "to cover that icon", and scores "each visible
+    # Flower": it covers the icon, not the flowers of its space (docs/rules.md).
+    state = game()
+    for move in (
+        Action("choose", pile=0),  # triangle-B: F2a G G
+        Action("place", at=(6, 2), rotation=3),
+        Action("assistant"),
+    ):
+        state = apply(state, move)
+    at = cell(state, (6, 2))
+    assert state.assistants == {at: 0}
+    assert state.flowers[at] == 2  # the icon's space, the only flower space of its bed
+    blue = scores(state, 0)["categories"]
+    assert blue["flowers"] == 2
+    fountain = state.geo.fountain_of[cell(state, (4, 3))]
+    assert fountain_controllers(state)[fountain] == [0]  # its one flower space counts
+    assert blue["fountains"] == FOUNTAIN_VP[state.fountains[fountain]]

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from engine import Action, apply, legal_actions, why_illegal
+import pytest
+
+from engine import Action, IllegalAction, State, apply, legal_actions, why_illegal
+from engine.components import GEM_COLOURS, SKILL_COST
+from engine.game import SPECIAL_IS_OVER
 from engine.rules.gardens import gardens
 from tests.engine.builders import (
     cell,
@@ -14,6 +18,7 @@ from tests.engine.builders import (
     with_skills,
     with_special,
 )
+from tests.engine.played import reach
 
 
 def placed(tile: str, at=(1, 0), rotation=0, gems=(1, 0, 0)):  # type: ignore[no-untyped-def]
@@ -169,3 +174,65 @@ def test_skill_i_reserves_a_market_card_with_its_tree() -> None:
     assert len(reserved.market) == 5  # refilled
     assert reserved.market[0] in reserved.market_trees
     assert reserved.trees_left == after.trees_left - 1
+
+
+def _skill_to_take(state: State) -> bool:
+    """A special step where two skills are open and the gems pay for both."""
+    if state.phase != "special":
+        return False
+    letters = {a.skill for a in legal_actions(state) if a.type == "skill"}
+    return len(letters) >= 2 and sum(state.gems[state.current]) >= 2 * SKILL_COST
+
+
+def _pay_from(gems: tuple[int, int, int]) -> tuple[str, ...]:
+    """The first SKILL_COST gems of a supply, by colour."""
+    colours = [c for c, n in zip(GEM_COLOURS, gems) for _ in range(n)]
+    return tuple(colours[:SKILL_COST])
+
+
+def test_a_second_skill_is_refused_in_the_same_turn() -> None:
+    state = reach(2, None, _skill_to_take)
+    seat = state.current
+    offered = [a for a in legal_actions(state) if a.type == "skill"]
+    first = next((a for a in offered if a.skill in "FH"), offered[0])
+    after = apply(state, first)
+    assert set(after.skills[seat]) == set(state.skills[seat]) | {first.skill}
+    second_letter = next(a.skill for a in offered if a.skill != first.skill)
+    second = Action("skill", skill=second_letter, pay=_pay_from(after.gems[seat]))
+    # The player can pay for it and it is open, but the turn's special action was taken.
+    assert sum(after.gems[seat]) >= SKILL_COST
+    assert after.current == seat and after.phase != "special"
+    assert all(a.type != "skill" for a in legal_actions(after))
+    with pytest.raises(IllegalAction) as refused:
+        apply(after, second)
+    assert refused.value.reason == SPECIAL_IS_OVER
+    # Taking the first one back leaves room for the other instead, not for both.
+    back = apply(after, Action("undo"))
+    assert back.phase == "special" and back.skills == state.skills
+    instead = apply(back, second)
+    assert second_letter in instead.skills[seat]
+    assert first.skill not in instead.skills[seat]
+
+
+def _wild_with_both(state: State) -> bool:
+    if state.phase != "special":
+        return False
+    types = {a.type for a in legal_actions(state)}
+    return {"assistant", "skill"} <= types
+
+
+def test_a_wild_icon_gives_an_assistant_or_a_skill_not_both() -> None:
+    state = reach(2, None, _wild_with_both)
+    seat = state.current
+    skill = next(a for a in legal_actions(state) if a.type == "skill")
+    after = apply(state, Action("assistant"))
+    assert len(after.assistants) == len(state.assistants) + 1
+    with pytest.raises(IllegalAction) as refused:
+        apply(
+            after, Action("skill", skill=skill.skill, pay=_pay_from(after.gems[seat]))
+        )
+    assert refused.value.reason == SPECIAL_IS_OVER
+    after = apply(state, skill)
+    with pytest.raises(IllegalAction) as refused:
+        apply(after, Action("assistant"))
+    assert refused.value.reason == SPECIAL_IS_OVER

@@ -23,6 +23,7 @@ from engine import (
     sample_state,
     view_for,
 )
+from engine.components import TREE_CARDS
 from engine.state import State
 from tests.engine.builders import force_tile, game, with_hand
 from tests.engine.invariants import check_all, check_view_hides_secrets
@@ -205,3 +206,33 @@ def test_tile_view_lists_spaces() -> None:
     assert view["tiles"][0]["cells"] == [[1, 0], [2, 0], [3, 0]]
     icons = [s["icon"] for s in view["spaces"]]
     assert icons == ["a", None, None]
+
+
+def test_tree_cards_in_front_of_players_are_shown_to_everyone_as_bought_face_up() -> (
+    None
+):
+    # RB: "Place the card face down in front of you"; every card a player holds was chosen
+    # from the face-up market (or reserved from it) in view of the table, and the log names
+    # it, so the online table shows them to everyone (docs/rules.md): nothing is shown that
+    # the table had not seen face up.
+    state = new_game(3, 11)
+    rng = random.Random(11)
+    seen: set[int] = {c["card"] for c in view_for(state, None)["market"]}
+    while state.phase != "over":
+        action = rng.choice(legal_actions(state))
+        if action.type in ("plant", "reserve") and action.card is not None:
+            assert TREE_CARDS[action.card].name in narrate(state, action)
+        state = apply(state, action)
+        views = [view_for(state, s) for s in (None, *range(state.players))]
+        shown = {
+            card
+            for p in views[0]["players"]
+            for card in (*p["tree_cards"], p["reserved"])
+            if card is not None
+        }
+        under_trees = {s["tree"] for s in views[0]["spaces"] if s["tree"] is not None}
+        assert shown | under_trees <= seen
+        assert all(v["players"] == views[0]["players"] for v in views)
+        assert all(v["spaces"] == views[0]["spaces"] for v in views)
+        seen |= {c["card"] for c in views[0]["market"]}
+    assert sum(len(cards) for cards in state.tree_cards) > 0
