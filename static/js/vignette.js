@@ -68,7 +68,7 @@ export function drawVignette(canvas) {
   const [tx, ty] = toPixel([0, -1], s);
   paint.tree(ctx, tx, ty, s);
   const [mx, my] = toPixel([1, -1], s);
-  paint.meeple(ctx, mx + s * 0.38, my - s * 0.12, s * 0.36, paint.playerColour("blue"));
+  paint.assistantCounter(ctx, mx, my, s, paint.playerColour("blue"));
   const [kx, ky] = toPixel([-3, 1], s);
   paint.tree(ctx, kx, ky, s);
 }
