@@ -16,7 +16,7 @@ step after another), and the next free slot goes to the waiting room with the ea
 
 So twenty busy tables cannot stall another one: a newcomer waits at most for the slots in
 use to free up, not for the queue. The waiting line is bounded (`max_waiting` rooms, each a
-fixed-size entry of about 0.3 KiB: `WAITING_BYTES`); beyond it `SchedulerFull` is raised and
+fixed-size entry: `WAITING_BYTES` with the task that waits); beyond it `SchedulerFull` is raised and
 the room is looked at again by the runner's next sweep. The per-room clocks are forgotten
 once they fall behind the current virtual time (where they would start anyway), and their
 number is capped too.
@@ -35,9 +35,10 @@ from dataclasses import dataclass, field
 PERSON_WEIGHT = 4.0
 """How much more a room with a person weighs than a room of bots only."""
 
-WAITING_BYTES = 320
-"""Upper bound of the memory one waiting room holds (entry, future, room id), in bytes;
-tests/app/test_bot_scheduler.py measures it."""
+WAITING_BYTES = 2560
+"""Upper bound of the memory of one waiting room, in bytes: its entry in the line and its
+future (about 0.2 KiB), and the suspended task that waits (the rest); measured by
+tests/app/test_bot_scheduler.py. 1,024 rooms waiting hold at most 2.5 MiB."""
 
 
 class SchedulerFull(Exception):
