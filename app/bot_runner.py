@@ -16,8 +16,10 @@ instance that died between two moves), so no notice needs to reach it.
 
 Thinking is shared fairly between rooms (app/bot_scheduler.py): each room has at most one
 bot thinking, the worker processes are handed out in weighted-fair order (cheap bots and
-rooms with people first, a busy table never ahead of a newcomer), and the easy bot, which
-costs less than the hand-off to a worker, thinks on the event loop. Filling a room with
+rooms with people first, a busy table never ahead of a newcomer). The hard bot's searches
+(about a second each) have `workers` slots; the medium bot (milliseconds) has a slot of its
+own, so it never waits for a search; and the easy bot, which costs less than the hand-off
+to a worker, thinks on the event loop. Filling a room with
 bots only is subject to a quota per client address (app/bot_quota.py).
 """
 
@@ -54,8 +56,9 @@ LOST_RACE = {"stale_version", "not_your_turn", "game_over"}
 # What a bot of each level is expected to think before this process has timed any (the
 # hard bot's is its time limit): docs/benchmarks.md "Bots", CPU per move, rounded up.
 FIRST_GUESS_S = {"medium": 0.02, "hard": None}
-# The easy bot picks a random legal action (0.03 ms a move, 0.2 ms at most): less than
-# pickling its view for a worker process, so it thinks on the event loop, in no line.
+# The easy bot picks a random legal action: 0.03 ms a move (docs/benchmarks.md "Bots"),
+# where only pickling its view and legal actions for a worker takes 0.46 ms (12 KB, a
+# 4-player game). So it thinks on the event loop and waits in no line.
 INLINE_LEVELS = frozenset({"easy"})
 
 
@@ -93,7 +96,11 @@ class BotRunner:
         self._executor = executor
         self._own_executor = executor is None
         self.workers = workers or default_workers()
+        # Two lines: searches share `workers` processes, the medium bot has one more of its
+        # own. Together they never hand the pool more than it has processes, so nothing
+        # ever queues inside it, where the order would be first come, first served.
         self.scheduler = FairScheduler(self.workers)
+        self.light = FairScheduler(1)
         # Seconds each level took to think here lately (a moving average), the scheduler's
         # guess of what the next move of that level will cost.
         self._costs: dict[str, float] = {
@@ -127,11 +134,12 @@ class BotRunner:
 
     @property
     def executor(self) -> Executor:
-        """Where bots think: by default worker processes (one per core, started on first
-        use), so a search uses its own core and the event loop keeps serving."""
+        """Where bots think: by default worker processes (one per core for searches and
+        one for the medium bot, started on first use), so a search uses its own core and
+        the event loop keeps serving."""
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers,
+                max_workers=self.workers + self.light.workers,
                 mp_context=multiprocessing.get_context("spawn"),
             )
         return self._executor
@@ -221,9 +229,13 @@ class BotRunner:
         if level in INLINE_LEVELS:
             action = think(level, view, legal_of(position), seed, self.think_s)
         else:
-            # People waiting for this bot put the room ahead of rooms of bots only.
-            person = any(s.bot_level is None for s in room.seats)
-            async with self.scheduler.turn(
+            # People waiting for this bot (a seat whose holder left counts for nobody) put
+            # the room ahead of rooms of bots only.
+            person = any(
+                s.bot_level is None and s.token_hash is not None for s in room.seats
+            )
+            line = self.scheduler if level == "hard" else self.light
+            async with line.turn(
                 room_id,
                 cost=self._costs.get(level, self.think_s),
                 weight=PERSON_WEIGHT if person else 1.0,
