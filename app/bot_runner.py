@@ -19,8 +19,8 @@ bot thinking, the worker processes are handed out in weighted-fair order (cheap 
 rooms with people first, a busy table never ahead of a newcomer). The hard bot's searches
 (about a second each) have `workers` slots; the medium bot (milliseconds) has a slot of its
 own, so it never waits for a search; and the easy bot, which costs less than the hand-off
-to a worker, thinks on the event loop. Filling a room with
-bots only is subject to a quota per client address (app/bot_quota.py).
+to a worker, thinks on the event loop. Filling a room with bots only is subject to a quota
+per client address (app/bot_quota.py).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from app.channel import _notify, notice
 from app.protocol import MoveRequest, ServiceError
 from app.room_store import RoomClosed, SeatTaken
 from app.rooms import RoomService
-from app.rows import Event
+from app.rows import Event, RoomRow, SeatRow
 from app.seats import hand_on_host
 from app.tasks import cancel_and_wait
 from bots import LEVELS, HardBot, choose_action
@@ -225,38 +225,13 @@ class BotRunner:
         if delay > 0:  # a whole pause before a turn, shorter ones between its steps
             await asyncio.sleep(delay)
         level, version = seat.bot_level, position.version
-        seed = derive_seed(game.game_id, version)
         if level in INLINE_LEVELS:
+            seed = derive_seed(game.game_id, version)
             action = think(level, view, legal_of(position), seed, self.think_s)
         else:
-            # People waiting for this bot (a seat whose holder left counts for nobody) put
-            # the room ahead of rooms of bots only.
-            person = any(
-                s.bot_level is None and s.token_hash is not None for s in room.seats
-            )
-            line = self.scheduler if level == "hard" else self.light
-            async with line.turn(
-                room_id,
-                cost=self._costs.get(level, self.think_s),
-                weight=PERSON_WEIGHT if person else 1.0,
-            ):
-                # The wait may have been long: if another instance moved meanwhile, look
-                # at the room afresh rather than think about a past position.
-                position = await service.position(game.game_id)
-                if position.version != version or position.current != seat.seat:
-                    return True
-                began = time.monotonic()
-                action = await asyncio.get_running_loop().run_in_executor(
-                    self.executor,
-                    think,
-                    level,
-                    view,
-                    legal_of(position),
-                    seed,
-                    self.think_s,
-                )
-                spent = time.monotonic() - began
-                self._costs[level] = self._costs.get(level, spent) * 7 / 8 + spent / 8
+            action = await self._think_in_line(room, seat, game.game_id, view, version)
+            if action is None:  # the game moved on while this bot waited
+                return True
         request = MoveRequest(
             move=action,
             expected_version=version,
@@ -268,6 +243,48 @@ class BotRunner:
             if error.code not in LOST_RACE:
                 raise
         return True
+
+    async def _think_in_line(
+        self,
+        room: RoomRow,
+        seat: SeatRow,
+        game_id: int,
+        view: dict[str, Any],
+        version: int,
+    ) -> Any | None:
+        """The action of a worker's bot, once the room's turn in its line came; None if
+        the game moved on meanwhile (another instance moved)."""
+        assert seat.bot_level is not None
+        level = seat.bot_level
+        # People waiting for this bot (a seat whose holder left counts for nobody) put the
+        # room ahead of rooms of bots only.
+        person = any(
+            s.bot_level is None and s.token_hash is not None for s in room.seats
+        )
+        line = self.scheduler if level == "hard" else self.light
+        async with line.turn(
+            room.id,
+            cost=self._costs.get(level, self.think_s),
+            weight=PERSON_WEIGHT if person else 1.0,
+        ):
+            # The wait may have been long: rather than think about a past position, look
+            # again.
+            position = await self.service.position(game_id)
+            if position.version != version or position.current != seat.seat:
+                return None
+            began = time.monotonic()
+            action = await asyncio.get_running_loop().run_in_executor(
+                self.executor,
+                think,
+                level,
+                view,
+                legal_of(position),
+                derive_seed(game_id, version),
+                self.think_s,
+            )
+            spent = time.monotonic() - began
+            self._costs[level] = self._costs.get(level, spent) * 7 / 8 + spent / 8
+            return action
 
 
 # --- seats ----------------------------------------------------------------------------------

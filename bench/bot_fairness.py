@@ -11,7 +11,9 @@ scripted person against a bot of each of `--levels` in turn, and times each of t
 turns: from the person's last step to the moment the view says it is the person's turn
 again (the view is polled every 50 ms). Each game stops after `--turns` bot turns or
 `--window` seconds, whichever comes first. Alone, a bot's turn takes about 1.7 s: the
-0.8 s pause before it, a third of that before each further step, and the thinking.
+0.8 s pause before it, a third of that before each further step, and the thinking; the
+number of steps varies from turn to turn, so the report also gives each turn's *overhead*:
+its time less those pauses (waiting for a worker, thinking, committing, polling).
 
 The quota on all-bot rooms per address (``ISHTAR_BOT_ROOMS_PER_ADDRESS``) is lifted: the
 benchmark measures the scheduling of bot thinking, not the quota that stops one address from
@@ -37,6 +39,9 @@ import httpx
 from bench import procs
 
 POLL_S = 0.05
+DELAY_S = (
+    0.8  # ISHTAR_BOT_DELAY_S's default: before a turn, a third of it between steps
+)
 
 
 @contextlib.contextmanager
@@ -78,9 +83,9 @@ async def moving(http: httpx.AsyncClient, room_id: str, within: float = 120) -> 
 
 async def timed_game(
     http: httpx.AsyncClient, level: str, turns: int, window_s: float
-) -> tuple[list[float], float | None]:
-    """Seconds each of the bot's turns took, beside whatever else the server does, and how
-    long the turn still going when the window closed had lasted (None: none was)."""
+) -> tuple[list[tuple[float, int]], float | None]:
+    """(Seconds, steps) of each of the bot's turns, beside whatever else the server does,
+    and how long the turn still going when the window closed had lasted (None: none was)."""
     options = {"players": 2, "name": "Ana", "first_player": 0, "seat_order": "fixed"}
     room = (await http.post("/api/rooms", json=options)).json()
     rid, me, host = room["room_id"], auth(room["token"]), auth(room["host_token"])
@@ -89,8 +94,9 @@ async def timed_game(
     )
     added.raise_for_status()
     (await http.post(f"/api/rooms/{rid}/start", headers=host)).raise_for_status()
-    times: list[float] = []
+    times: list[tuple[float, int]] = []
     waiting_since: float | None = None
+    from_version = 0
     until = time.monotonic() + window_s
     while len(times) < turns and time.monotonic() < until:
         view = (await http.get(f"/api/rooms/{rid}/view", headers=me)).json()
@@ -103,11 +109,12 @@ async def timed_game(
         ]
         if not forward:  # the bot's turn
             if waiting_since is None:
-                waiting_since = time.monotonic()
+                waiting_since, from_version = time.monotonic(), view["version"]
             await asyncio.sleep(POLL_S)
             continue
         if waiting_since is not None:
-            times.append(time.monotonic() - waiting_since)
+            steps = view["version"] - from_version
+            times.append((time.monotonic() - waiting_since, steps))
             waiting_since = None
         move = {
             "move": forward[-1],
@@ -124,10 +131,12 @@ def summary(
     code: str,
     busy: int,
     level: str,
-    timed: tuple[list[float], float | None],
+    timed: tuple[list[tuple[float, int]], float | None],
     window_s: float,
 ) -> dict[str, Any]:
-    times, going = timed
+    turns, going = timed
+    times = [t for t, _ in turns]
+    overheads = [t - DELAY_S - (steps - 1) * DELAY_S / 3 for t, steps in turns]
     return {
         "code": code,
         "busy_rooms": busy,
@@ -138,6 +147,9 @@ def summary(
         "turn_s_mean": round(statistics.fmean(times), 2) if times else None,
         "turn_s_max": round(max(times), 2) if times else None,
         "turn_s": [round(t, 2) for t in times],
+        "steps": [steps for _, steps in turns],
+        "overhead_s_median": round(statistics.median(overheads), 2) if turns else None,
+        "overhead_s": [round(o, 2) for o in overheads],
         "unfinished_turn_s": None if going is None else round(going, 2),
     }
 
@@ -213,7 +225,8 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"{run['code']}: {run['busy_rooms']} busy rooms, {run['turns']}"
             f" {run['level']}-bot turns, median {run['turn_s_median']} s,"
-            f" mean {run['turn_s_mean']} s, max {run['turn_s_max']} s  {run['turn_s']}"
+            f" mean {run['turn_s_mean']} s, max {run['turn_s_max']} s  {run['turn_s']};"
+            f" overhead median {run['overhead_s_median']} s  {run['overhead_s']}"
             + ("" if going is None else f" (one unfinished after {going} s)")
         )
 
