@@ -13,6 +13,14 @@ duplicate acknowledgement or a stale version, and only one move ever lands.
 Every instance is poked by the moves it commits itself and sweeps the database every
 `sweep_s` for games waiting on a bot (a game just started, a seat just handed to a bot, an
 instance that died between two moves), so no notice needs to reach it.
+
+Thinking is shared fairly between rooms (app/bot_scheduler.py): each room has at most one
+bot thinking, the worker processes are handed out in weighted-fair order (cheap bots and
+rooms with people first, a busy table never ahead of a newcomer). The hard bot's searches
+(about a second each) have `workers` slots; the medium bot (milliseconds) has a slot of its
+own, so it never waits for a search; and the easy bot, which costs less than the hand-off
+to a worker, thinks on the event loop. Filling a room with bots only is subject to a quota
+per client address (app/bot_quota.py).
 """
 
 from __future__ import annotations
@@ -21,17 +29,21 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from sqlalchemy import text
 
+from app.bot_quota import BotRoomQuota
+from app.bot_scheduler import PERSON_WEIGHT, FairScheduler, SchedulerFull
 from app.channel import _notify, notice
 from app.protocol import MoveRequest, ServiceError
 from app.room_store import RoomClosed, SeatTaken
 from app.rooms import RoomService
-from app.rows import Event
+from app.rows import Event, RoomRow, SeatRow
+from app.seats import hand_on_host
 from app.tasks import cancel_and_wait
 from bots import LEVELS, HardBot, choose_action
 from bots.base import derive_seed
@@ -41,6 +53,13 @@ log = logging.getLogger("ishtar.bots")
 BOT_NAMES = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}
 SWEEP_S = 2.0
 LOST_RACE = {"stale_version", "not_your_turn", "game_over"}
+# What a bot of each level is expected to think before this process has timed any (the
+# hard bot's is its time limit): docs/benchmarks.md "Bots", CPU per move, rounded up.
+FIRST_GUESS_S = {"medium": 0.02, "hard": None}
+# The easy bot picks a random legal action: 0.03 ms a move (docs/benchmarks.md "Bots"),
+# where only pickling its view and legal actions for a worker takes 0.46 ms (12 KB, a
+# 4-player game). So it thinks on the event loop and waits in no line.
+INLINE_LEVELS = frozenset({"easy"})
 
 
 def bot_move_id(game_id: int, version: int) -> str:
@@ -68,6 +87,7 @@ class BotRunner:
         think_s: float = 0.9,
         sweep_s: float = SWEEP_S,
         executor: Executor | None = None,
+        workers: int | None = None,
     ) -> None:
         self.service = service
         self.delay_s = delay_s
@@ -75,6 +95,18 @@ class BotRunner:
         self.sweep_s = sweep_s
         self._executor = executor
         self._own_executor = executor is None
+        self.workers = workers or default_workers()
+        # Two lines: searches share `workers` processes, the medium bot has one more of its
+        # own. Together they never hand the pool more than it has processes, so nothing
+        # ever queues inside it, where the order would be first come, first served.
+        self.scheduler = FairScheduler(self.workers)
+        self.light = FairScheduler(1)
+        # Seconds each level took to think here lately (a moving average), the scheduler's
+        # guess of what the next move of that level will cost.
+        self._costs: dict[str, float] = {
+            level: self.think_s if guess is None else guess
+            for level, guess in FIRST_GUESS_S.items()
+        }
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
@@ -102,11 +134,12 @@ class BotRunner:
 
     @property
     def executor(self) -> Executor:
-        """Where bots think: by default worker processes (one per core, started on first
-        use), so a search uses its own core and the event loop keeps serving."""
+        """Where bots think: by default worker processes (one per core for searches and
+        one for the medium bot, started on first use), so a search uses its own core and
+        the event loop keeps serving."""
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=max(1, min(2, os.cpu_count() or 1)),
+                max_workers=self.workers + self.light.workers,
                 mp_context=multiprocessing.get_context("spawn"),
             )
         return self._executor
@@ -158,6 +191,9 @@ class BotRunner:
                 except ServiceError as error:
                     log.info("bot in room %s stopped: %s", room_id, error.reason)
                     moved = False
+                except SchedulerFull as error:  # the sweep comes back to this room
+                    log.info("bot in room %s waits for the sweep: %s", room_id, error)
+                    moved = False
                 except Exception:
                     log.exception("bot in room %s failed", room_id)
                     moved = False
@@ -188,21 +224,18 @@ class BotRunner:
         delay = self.delay_s if view.get("phase") == "choose" else self.delay_s / 3
         if delay > 0:  # a whole pause before a turn, shorter ones between its steps
             await asyncio.sleep(delay)
-        legal = [item["action"] for item in position.legal()]
-        seed = derive_seed(game.game_id, position.version)
-        action = await asyncio.get_running_loop().run_in_executor(
-            self.executor,
-            think,
-            seat.bot_level,
-            view,
-            legal,
-            seed,
-            self.think_s,
-        )
+        level, version = seat.bot_level, position.version
+        if level in INLINE_LEVELS:
+            seed = derive_seed(game.game_id, version)
+            action = think(level, view, legal_of(position), seed, self.think_s)
+        else:
+            action = await self._think_in_line(room, seat, game.game_id, view, version)
+            if action is None:  # the game moved on while this bot waited
+                return True
         request = MoveRequest(
             move=action,
-            expected_version=position.version,
-            move_id=bot_move_id(game.game_id, position.version),
+            expected_version=version,
+            move_id=bot_move_id(game.game_id, version),
         )
         try:
             await service.submit(room_id, seat, request)
@@ -211,12 +244,61 @@ class BotRunner:
                 raise
         return True
 
+    async def _think_in_line(
+        self,
+        room: RoomRow,
+        seat: SeatRow,
+        game_id: int,
+        view: dict[str, Any],
+        version: int,
+    ) -> Any | None:
+        """The action of a worker's bot, once the room's turn in its line came; None if
+        the game moved on meanwhile (another instance moved)."""
+        assert seat.bot_level is not None
+        level = seat.bot_level
+        # People waiting for this bot (a seat whose holder left counts for nobody) put the
+        # room ahead of rooms of bots only.
+        person = any(
+            s.bot_level is None and s.token_hash is not None for s in room.seats
+        )
+        line = self.scheduler if level == "hard" else self.light
+        async with line.turn(
+            room.id,
+            cost=self._costs.get(level, self.think_s),
+            weight=PERSON_WEIGHT if person else 1.0,
+        ):
+            # The wait may have been long: rather than think about a past position, look
+            # again.
+            position = await self.service.position(game_id)
+            if position.version != version or position.current != seat.seat:
+                return None
+            began = time.monotonic()
+            action = await asyncio.get_running_loop().run_in_executor(
+                self.executor,
+                think,
+                level,
+                view,
+                legal_of(position),
+                derive_seed(game_id, version),
+                self.think_s,
+            )
+            spent = time.monotonic() - began
+            self._costs[level] = self._costs.get(level, spent) * 7 / 8 + spent / 8
+            return action
+
 
 # --- seats ----------------------------------------------------------------------------------
 
 
 async def seat_bot(
-    service: RoomService, room_id: str, level: str, seat: int | None, bearer: str | None
+    service: RoomService,
+    room_id: str,
+    level: str,
+    seat: int | None,
+    bearer: str | None,
+    *,
+    quota: BotRoomQuota,
+    address: str,
 ) -> dict[str, Any]:
     """The host puts a bot of `level` in an open seat before the start."""
     room = await service.room(room_id)
@@ -225,6 +307,9 @@ async def seat_bot(
         raise ServiceError("malformed", f"This room has seats 0 to {room.players - 1}.")
     if room.status != "open":
         raise ServiceError("game_started", "Seats of a started game cannot be taken.")
+    if seat is not None and room.seat(seat) is not None:
+        raise ServiceError("seat_taken", "That seat is already taken.")
+    await quota.admit(room, address)
     try:
         number = await service.store.add_seat(
             room_id,
@@ -251,6 +336,9 @@ async def hand_to_bot(
     seat: int,
     level: str,
     bearer: str | None,
+    *,
+    quota: BotRoomQuota,
+    address: str,
 ) -> dict[str, Any]:
     """The host hands a taken seat to a bot (its person left): the token stops working."""
     room = await service.room(room_id)
@@ -262,6 +350,7 @@ async def hand_to_bot(
         )
     if room.status == "finished":
         raise ServiceError("game_over", "The game is over.")
+    await quota.admit(room, address, handing=row.id)
     async with service.store.engine.begin() as conn:
         revision = (
             await conn.execute(
@@ -278,10 +367,21 @@ async def hand_to_bot(
             ),
             {"level": level, "id": row.id},
         )
+        await hand_on_host(conn, row.id)
         await _notify(conn, notice(room_id, "r", revision))
     if runner is not None:
         runner.poke(room_id)
     return {"seat": seat, "room": await service.status(await service.room(room_id))}
+
+
+def default_workers() -> int:
+    """Bot worker processes by default: one per core, two at most."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def legal_of(position: Any) -> list[Any]:
+    """The legal actions of a position, as a bot receives them."""
+    return [item["action"] for item in position.legal()]
 
 
 def plays_ishtar(service: RoomService) -> bool:

@@ -414,3 +414,23 @@ class RecordSigningKey(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
+
+
+# --- the quota of all-bot rooms per address (migration 0009, app/bot_quota.py) -------------
+
+
+class BotRoomOwner(Base):
+    """The client address (a keyed hash) that filled a room with bots only."""
+
+    __tablename__ = "bot_room_owners"
+    __table_args__ = (
+        CheckConstraint("octet_length(address_hash) = 16", name="address_hash"),
+    )
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    address_hash: Mapped[bytes] = mapped_column(LargeBinary, index=True)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )

@@ -47,6 +47,7 @@ HTTP_STATUS = {
     "no_such_move": 404,
     "game_not_over": 409,
     "bad_record": 422,
+    "too_many_bot_rooms": 429,
 }
 
 

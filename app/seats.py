@@ -7,6 +7,10 @@
   as a rejoin link for the host to pass on) replaces the old one, which stops working at
   once, websockets included (the hub closes them with 4401). Handing a seat to a bot is the
   bots' `hand_to_bot` (app/bot_runner.py).
+- The host of a rematch is a seat, not a host token (nobody holds the rematch room's host
+  token): when that seat's holder leaves, or the seat is handed to someone new or to a bot,
+  the host role passes on to the next person's seat (`hand_on_host`), so the rematch can
+  still be started. In a room made by `POST /api/rooms` the host token stays the host.
 - Whoever held a seat before is kept in ``seat_history`` by the trigger
   ``seats_holder_changed`` (migration 0003), whatever the path that changed the holder.
 - "Your games" (`my_games`): the status of every room a browser holds a token for, in a
@@ -47,6 +51,27 @@ async def _bump(conn: AsyncConnection, room_id: str) -> tuple[int, str]:
     return row.revision, row.status
 
 
+# The next seat in turn order after the leaving one held by a person (a seat whose holder has
+# not claimed it yet comes after every claimed one), in a rematch room only.
+_HAND_ON_HOST = text(
+    "WITH gone AS (UPDATE seats SET is_host = false WHERE id = :seat AND is_host"
+    " AND EXISTS (SELECT 1 FROM rematches m WHERE m.rematch_id = seats.room_id)"
+    " RETURNING room_id, seat), heir AS (SELECT s.id FROM gone"
+    " JOIN rooms r ON r.id = gone.room_id JOIN seats s ON s.room_id = gone.room_id"
+    " WHERE s.id <> :seat AND s.bot_level IS NULL"
+    " ORDER BY s.token_hash IS NULL, (s.seat - gone.seat + r.players) % r.players"
+    " LIMIT 1) UPDATE seats SET is_host = true WHERE id IN (SELECT id FROM heir)"
+    " RETURNING seat"
+)
+
+
+async def hand_on_host(conn: AsyncConnection, seat_id: int) -> int | None:
+    """If seat `seat_id` hosts a rematch, make the next person's seat its host instead
+    (in the caller's transaction, before the seat changes hands); that seat's number."""
+    heir = await conn.execute(_HAND_ON_HOST, {"seat": seat_id})
+    return heir.scalar_one_or_none()
+
+
 async def leave(
     service: RoomService, room_id: str, token: str | None
 ) -> dict[str, Any]:
@@ -55,6 +80,7 @@ async def leave(
     assert token is not None
     async with service.store.engine.begin() as conn:
         _, status = await _bump(conn, room_id)
+        await hand_on_host(conn, seat.id)
         verb = (
             "DELETE FROM seats"
             if status == "open"
@@ -98,7 +124,9 @@ async def hand_to_person(
     token = tokens.new_token()
     async with service.store.engine.begin() as conn:
         await _bump(conn, room_id)
-        # The seat's host power stays with the room's host token, not with the new person.
+        # The seat's host power stays with the room's host token, not with the new person
+        # (in a rematch, whose host token nobody holds, it passes to the next person).
+        await hand_on_host(conn, seat.id)
         await conn.execute(
             text(
                 "UPDATE seats SET token_hash = :hash, name = :name, bot_level = NULL,"

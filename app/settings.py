@@ -190,6 +190,16 @@ class Settings(BaseSettings):
         ),
     )
 
+    # --- bots under load (issue 13: fair thinking, all-bot rooms per address) ---------------
+    bot_rooms_per_address: int = Field(
+        default=2,
+        ge=0,
+        description=(
+            "Rooms of bots only (every seat a bot) that one client address may have "
+            "unfinished at once; filling one more is refused with too_many_bot_rooms."
+        ),
+    )
+
     @field_validator("database_url", mode="before")
     @classmethod
     def _normalise_url(cls, value: Any) -> Any:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.bot_quota import BotRoomQuota
 from app.bot_runner import BotRunner, hand_to_bot, seat_bot
 from app.routes.rooms import Bearer, Service
 
@@ -26,11 +27,35 @@ class HandToBot(BaseModel):
     level: Level = "medium"
 
 
+def bot_quota(request: Request, rooms: Service) -> BotRoomQuota:
+    """The quota of all-bot rooms per address, counted in PostgreSQL (app/bot_quota.py)."""
+    return BotRoomQuota(
+        rooms.store.engine,
+        request.app.state.settings.bot_rooms_per_address,
+        request.app.state.room_limit,
+    )
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+Quota = Annotated[BotRoomQuota, Depends(bot_quota)]
+Address = Annotated[str, Depends(client_address)]
+
+
 @router.post("/rooms/{room_id}/bots", status_code=201, summary="Seat a bot (host only)")
 async def add_bot(
-    room_id: str, body: AddBot, rooms: Service, token: Bearer
+    room_id: str,
+    body: AddBot,
+    rooms: Service,
+    token: Bearer,
+    quota: Quota,
+    address: Address,
 ) -> dict[str, Any]:
-    return await seat_bot(rooms, room_id, body.level, body.seat, token)
+    return await seat_bot(
+        rooms, room_id, body.level, body.seat, token, quota=quota, address=address
+    )
 
 
 @router.post(
@@ -44,6 +69,10 @@ async def replace_with_bot(
     request: Request,
     rooms: Service,
     token: Bearer,
+    quota: Quota,
+    address: Address,
 ) -> dict[str, Any]:
     runner: BotRunner | None = getattr(request.app.state, "bots", None)
-    return await hand_to_bot(rooms, runner, room_id, seat, body.level, token)
+    return await hand_to_bot(
+        rooms, runner, room_id, seat, body.level, token, quota=quota, address=address
+    )

@@ -106,3 +106,110 @@ async def test_rematch_is_for_players_and_two_asking_at_once_get_one_room(
     (new_id,) = rooms
     hosts = [s for s in (await status(http, new_id))["seats"] if s["is_host"]]
     assert len(hosts) == 1
+
+
+# --- the host role of a rematch is handed on (issue 13, "A rematch dies when its asker
+# leaves"): nobody holds a rematch room's host token, so its host is a seat.
+
+
+async def a_rematch(
+    http: httpx.AsyncClient, players: int, asker: int, claim: tuple[int, ...]
+) -> tuple[str, str, list[str], dict[int, str]]:
+    """A finished room's rematch asked by seat `asker`, then claimed by the seats in
+    `claim`: (old room, rematch room, old tokens by seat, new tokens by seat)."""
+    room_id, _host, tokens = await open_room(http, players)
+    await play(http, room_id, tokens, seed=3)
+    fresh: dict[int, str] = {}
+    for n in (asker, *claim):
+        answer = await ask(http, room_id, tokens[n])
+        assert answer.status_code == 200, answer.text
+        fresh[n] = answer.json()["token"]
+    return room_id, answer.json()["room_id"], tokens, fresh
+
+
+def hosts(room: dict[str, Any]) -> list[int]:
+    return [s["seat"] for s in room["seats"] if s["is_host"]]
+
+
+async def start(http: httpx.AsyncClient, room_id: str, token: str) -> httpx.Response:
+    return await http.post(f"/api/rooms/{room_id}/start", headers=bearer(token))
+
+
+async def leave(http: httpx.AsyncClient, room_id: str, token: str) -> dict[str, Any]:
+    left = await http.post(f"/api/rooms/{room_id}/leave", headers=bearer(token))
+    assert left.status_code == 200, left.text
+    room: dict[str, Any] = left.json()["room"]
+    return room
+
+
+async def test_when_the_asker_leaves_the_next_player_hosts_the_rematch(
+    http: httpx.AsyncClient,
+) -> None:
+    _, new_id, _old, fresh = await a_rematch(http, 3, asker=1, claim=(0, 2))
+    assert hosts(await status(http, new_id)) == [1]
+    assert hosts(await leave(http, new_id, fresh[1])) == [2], (
+        "the seat after the asker's"
+    )
+    cleo = await http.post(f"/api/rooms/{new_id}/seats", json={"name": "Cleo"})
+    assert cleo.status_code == 201, cleo.text
+    assert hosts(cleo.json()["room"]) == [2], "a newcomer is not the host"
+    assert (await start(http, new_id, fresh[0])).status_code == 403
+    assert (await start(http, new_id, cleo.json()["token"])).status_code == 403
+    started = await start(http, new_id, fresh[2])
+    assert started.status_code == 200, started.text
+    assert started.json()["status"] == "playing"
+
+
+async def test_the_host_role_waits_for_a_player_yet_to_claim_their_seat(
+    http: httpx.AsyncClient,
+) -> None:
+    """A player who came over comes before one who has not; with none left, the seat kept
+    for the one who has not: they host once they claim it."""
+    old_id, new_id, old, fresh = await a_rematch(http, 3, asker=0, claim=(2,))
+    assert hosts(await leave(http, new_id, fresh[0])) == [2], "claimed before unclaimed"
+    assert hosts(await leave(http, new_id, fresh[2])) == [1]
+    claimed = await ask(http, old_id, old[1])
+    assert claimed.status_code == 200, claimed.text
+    assert claimed.json()["room"]["seats"][1]["is_host"]
+    for name in ("Cleo", "Dan"):
+        joined = await http.post(f"/api/rooms/{new_id}/seats", json={"name": name})
+        assert joined.status_code == 201, joined.text
+    started = await start(http, new_id, claimed.json()["token"])
+    assert started.status_code == 200, started.text
+
+
+async def test_when_the_host_leaves_a_started_rematch_the_next_player_hands_seats_on(
+    http: httpx.AsyncClient,
+) -> None:
+    _, new_id, _old, fresh = await a_rematch(http, 2, asker=0, claim=(1,))
+    assert (await start(http, new_id, fresh[0])).status_code == 200
+    seat_of = {
+        n: (await http.get(f"/api/rooms/{new_id}/view", headers=bearer(token))).json()[
+            "seat"
+        ]
+        for n, token in fresh.items()
+    }
+    room = await leave(http, new_id, fresh[0])
+    assert hosts(room) == [seat_of[1]]
+    handed = await http.post(
+        f"/api/rooms/{new_id}/seats/{seat_of[0]}/person",
+        json={"name": "Cleo"},
+        headers=bearer(fresh[1]),
+    )
+    assert handed.status_code == 201, handed.text
+    assert hosts(handed.json()["room"]) == [seat_of[1]], "the new person is not host"
+
+
+async def test_a_host_handing_their_own_rematch_seat_on_hands_the_host_role_too(
+    http: httpx.AsyncClient,
+) -> None:
+    _, new_id, _old, fresh = await a_rematch(http, 2, asker=1, claim=(0,))
+    handed = await http.post(
+        f"/api/rooms/{new_id}/seats/1/person",
+        json={"name": "Cleo"},
+        headers=bearer(fresh[1]),
+    )
+    assert handed.status_code == 201, handed.text
+    assert hosts(handed.json()["room"]) == [0]
+    assert (await start(http, new_id, handed.json()["token"])).status_code == 403
+    assert (await start(http, new_id, fresh[0])).status_code == 200

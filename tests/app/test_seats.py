@@ -278,3 +278,24 @@ async def test_a_seat_handed_to_a_bot_keeps_its_history(
     holders = (await http.get(f"/api/rooms/{room_id}/seat-history")).json()["holders"]
     seat1 = [(h["name"], h["bot"], h["ended"]) for h in holders if h["seat"] == 1]
     assert seat1 == [("P1", None, "bot"), ("P1", "easy", None)]
+
+
+async def test_in_a_room_with_a_host_token_the_host_role_stays_with_it(
+    http: httpx.AsyncClient,
+) -> None:
+    """Only a rematch hands its host role to the next player (tests/app/test_rematch.py):
+    a room made with a host token keeps its host when the host's seat is left."""
+    created = (await http.post("/api/rooms", json={"players": 2, "name": "Ana"})).json()
+    room_id = created["room_id"]
+    await http.post(f"/api/rooms/{room_id}/seats", json={"name": "Björn"})
+    left = await http.post(
+        f"/api/rooms/{room_id}/leave", headers=bearer(created["token"])
+    )
+    assert left.status_code == 200, left.text
+    assert not any(s["is_host"] for s in left.json()["room"]["seats"])
+    cleo = await http.post(f"/api/rooms/{room_id}/seats", json={"name": "Cleo"})
+    assert cleo.status_code == 201, cleo.text
+    started = await http.post(
+        f"/api/rooms/{room_id}/start", headers=bearer(created["host_token"])
+    )
+    assert started.status_code == 200, started.text
