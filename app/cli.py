@@ -24,9 +24,7 @@ from typing import Any
 from app import migrate
 from app.connection_guard import (
     ConnectionBudget,
-    client_capacity,
     guarded_protocols,
-    open_descriptors,
     raise_descriptor_limit,
 )
 from app.embedded import EmbeddedPostgres, EmbeddedPostgresError
@@ -153,18 +151,11 @@ def serve(args: argparse.Namespace) -> int:
 def _connection_budget(settings: Settings, limit: int) -> ConnectionBudget:
     """The client connections `serve` admits, with descriptors kept back for the rest.
 
-    Kept back: what is open now, both pools of connections at their largest (asyncpg's
-    and SQLAlchemy's, `db_pool_size + db_max_overflow` each), the two light connections and
-    the listener, and `reserved_fds` for everything else.
+    The budget measures what the started server holds at its first connection; kept back
+    on top: the connections its pools may still open (SQLAlchemy's, opened on demand, and
+    both pools' overflow) and `reserved_fds` for everything else.
     """
-    pools = 2 * (settings.db_pool_size + settings.db_max_overflow) + 3
-    capacity = client_capacity(limit, open_descriptors(), pools + settings.reserved_fds)
-    log.info(
-        "descriptor limit %d: up to %d client connections, %s per address",
-        limit,
-        capacity,
-        settings.connections_per_address or "any number",
-    )
+    later = settings.db_pool_size + 2 * settings.db_max_overflow
     exempt = [
         ipaddress.ip_network(entry, strict=False)
         for entry in settings.forwarded_allow_ips
@@ -173,7 +164,7 @@ def _connection_budget(settings: Settings, limit: int) -> ConnectionBudget:
     per_address = (
         0 if "*" in settings.forwarded_allow_ips else settings.connections_per_address
     )
-    return ConnectionBudget(capacity, per_address, exempt)
+    return ConnectionBudget(limit, later + settings.reserved_fds, per_address, exempt)
 
 
 # -- db -------------------------------------------------------------------------------------

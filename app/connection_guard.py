@@ -13,9 +13,10 @@ classes (httptools for HTTP, websockets for the upgraded connection) with three 
 - at most `per_address` open connections per client address (an IPv6 client by its /64,
   which one subscriber usually holds whole); more are answered 429 and closed at once.
   Trusted proxies are exempt: they carry many clients, and cap them themselves.
-- at most `capacity` client connections in all, the descriptor limit minus what the
-  database and the rest of the process need (`client_capacity`); more are answered 503 and
-  closed at once, so the descriptors kept back stay free.
+- at most `capacity` client connections in all: the descriptor limit, less what the
+  started server holds, less a reserve for what it may still open (pool connections opened
+  under load, a reconnecting listener, the embedded PostgreSQL's tools); more are answered
+  503 and closed at once, so the reserve stays free.
 
 Refusals are written before the request is read: the connection never gets to cost more.
 """
@@ -84,9 +85,15 @@ class ConnectionBudget:
     """
 
     def __init__(
-        self, capacity: int, per_address: int, exempt: Sequence[Network] = ()
+        self,
+        limit: int,
+        reserved: int,
+        per_address: int,
+        exempt: Sequence[Network] = (),
     ) -> None:
-        self.capacity = capacity
+        self.limit = limit
+        self.reserved = reserved
+        self.capacity: int | None = None  # known at the first connection
         self.per_address = per_address
         self.exempt = tuple(exempt)
         self._holders: dict[asyncio.BaseTransport, str] = {}
@@ -109,6 +116,8 @@ class ConnectionBudget:
         return any(address in network for network in self.exempt)
 
     def admit(self, transport: asyncio.BaseTransport, host: str | None) -> bytes | None:
+        if self.capacity is None:
+            self.capacity = self._measure_capacity()
         if len(self._holders) >= self.capacity:
             self.refused["capacity"] += 1
             return BUSY
@@ -124,6 +133,25 @@ class ConnectionBudget:
         self._holders[transport] = key
         self._by_address[key] = held + 1
         return None
+
+    def _measure_capacity(self) -> int:
+        """What fits beside what the started server holds (pools, listener, logs, socket).
+
+        Measured at the first connection, when the application's startup has opened its
+        pools; the first connection itself does not count.
+        """
+        open_now = open_descriptors() - 1
+        capacity = client_capacity(self.limit, open_now, self.reserved)
+        log.info(
+            "descriptor limit %d, %d open, %d kept back: up to %d client connections, "
+            "%s per address",
+            self.limit,
+            open_now,
+            self.reserved,
+            capacity,
+            self.per_address or "any number",
+        )
+        return capacity
 
     def release(self, transport: asyncio.BaseTransport) -> None:
         key = self._holders.pop(transport, None)

@@ -44,7 +44,7 @@ from tests.support.live import LiveServer
 
 # In-process clients name made-up hosts (TestClient's "testserver", httpx base URLs such as
 # "http://t"), which the Host check (ISHTAR_ALLOWED_HOSTS, app/security.py) would refuse;
-# tests/security/test_edge.py tests that check with its own settings. Live servers
+# tests/security/test_headers.py tests that check with its own settings. Live servers
 # (tests/support/live.py drops every ISHTAR_ variable) keep the real default.
 os.environ.setdefault("ISHTAR_ALLOWED_HOSTS", "*")
 
