@@ -100,7 +100,8 @@ class EmbeddedPostgres:
             self._prepare_directories()
             if not (self.pgdata / "PG_VERSION").exists():
                 self._initdb()
-            if self._pg_ctl("status", check=False).returncode == 0:
+            left = self._read_postmaster_pid()
+            if left is not None and _process_alive(left):
                 log.warning(
                     "stopping a server left running in %s by a killed process",
                     self.pgdata,
@@ -124,6 +125,14 @@ class EmbeddedPostgres:
             self._watcher.join()
             self._watcher = None
         try:
+            if (
+                self._running
+                and self._postmaster is not None
+                and not self.postmaster_alive()
+            ):
+                # Died and not restarted (the watcher gave up): nothing to stop; the next
+                # start recovers the data.
+                self._running = False
             if self._running:
                 self._pg_ctl("-m", "fast", "-w", "-t", "60", "stop")
                 self._running = False
@@ -185,7 +194,7 @@ class EmbeddedPostgres:
                 return "stopping"
             try:
                 self._start_server()
-            except EmbeddedPostgresError as error:
+            except (EmbeddedPostgresError, OSError) as error:
                 log.warning(
                     "restart %d of the embedded PostgreSQL failed: %s",
                     attempt + 1,
@@ -274,6 +283,15 @@ class EmbeddedPostgres:
             _ensure_readable_tree(self.bin.parent)
 
     def _start_server(self) -> None:
+        stale = self._read_postmaster_pid()
+        if stale is not None and not _process_alive(stale):
+            # A killed postmaster, perhaps a zombie nobody reaps (as under a PID 1 that
+            # does not reap): PostgreSQL would take its lock files (the data directory's
+            # and the socket's) for a live server's. We hold
+            # the data directory's flock, and PostgreSQL itself still refuses to start while
+            # old backends hold its shared memory, so the stale file can go.
+            (self.pgdata / "postmaster.pid").unlink(missing_ok=True)
+            (self.socket_dir / ".s.PGSQL.5432.lock").unlink(missing_ok=True)
         self._pg_ctl(
             "-w",
             "-t",
