@@ -263,22 +263,34 @@ def limited_server(database_url: str, tmp_path: Path) -> Iterator[LimitedServer]
 def test_client_connections_leave_the_reserved_descriptors_free(
     limited_server: LimitedServer,
 ) -> None:
-    match = re.search(r"up to (\d+) client connections", limited_server.log())
-    assert match, limited_server.log()
-    capacity = int(match.group(1))
-    assert 0 < capacity < NOFILE - 100
     assert limited_server.process is not None
     pid = limited_server.process.pid
     sockets = [_half_open(limited_server.port) for _ in range(NOFILE)]
     with _closing(sockets):
-        answers = _answers(sockets, NOFILE - capacity)
-        assert len(answers) == NOFILE - capacity
-        assert all(a.startswith(b"HTTP/1.1 503 ") for a in answers.values())
+        # A connection after all of them is answered (here: refused, the server is full),
+        # so the server still accepts, and has dealt with every one before it.
+        probe = socket.create_connection(("127.0.0.1", limited_server.port))
+        with probe:
+            probe.sendall(b"GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            answered = _answers([probe], 1)
+        assert answered, "the server answered nothing once its descriptors ran out"
+        assert next(iter(answered.values())).startswith(b"HTTP/1.1 503 ")
+        match = re.search(r"up to (\d+) client connections", limited_server.log())
+        assert match, limited_server.log()
+        capacity = int(match.group(1))
+        assert 0 < capacity < NOFILE - 100
+        refused = _answers(sockets, NOFILE - capacity)
+        assert len(refused) == NOFILE - capacity
+        assert all(a.startswith(b"HTTP/1.1 503 ") for a in refused.values())
+        held = [sock for sock in sockets if sock not in refused]
+        assert all(_still_open(sock) for sock in held)
         # The server holds `capacity` of them, and 100 descriptors (ISHTAR_RESERVED_FDS)
         # stay free for its database connections.
-        held = [sock for sock in sockets if sock not in answers]
-        assert all(_still_open(sock) for sock in held)
-        assert len(os.listdir(f"/proc/{pid}/fd")) <= NOFILE - 100
+        in_use = len(os.listdir(f"/proc/{pid}/fd"))
+        print(
+            f"capacity {capacity}, refused {len(refused)}, descriptors in use {in_use}"
+        )
+        assert in_use <= NOFILE - 100
     deadline = time.monotonic() + BOUND_S
     while _status_or_refused(f"{limited_server.url}/readyz") != 200:
         assert time.monotonic() < deadline, "the server never recovered"
