@@ -9,9 +9,12 @@ to `COMMANDS`.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import logging
+import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,6 +22,11 @@ from types import FrameType
 from typing import Any
 
 from app import migrate
+from app.connection_guard import (
+    ConnectionBudget,
+    guarded_protocols,
+    raise_descriptor_limit,
+)
 from app.embedded import EmbeddedPostgres, EmbeddedPostgresError
 from app.settings import Settings, get_settings
 from app.verify import register_verify
@@ -49,8 +57,14 @@ def _settings(args: argparse.Namespace, **overrides: Any) -> Settings:
 
 
 @contextmanager
-def database(settings: Settings) -> Iterator[str]:
-    """The database URL to use: DATABASE_URL, or an embedded server started for the duration."""
+def database(
+    settings: Settings, on_give_up: Callable[[], None] | None = None
+) -> Iterator[str]:
+    """The database URL to use: DATABASE_URL, or an embedded server started for the duration.
+
+    With `on_give_up`, the embedded server is watched and restarted when it dies
+    (`EmbeddedPostgres.watch`); `on_give_up` is called if it cannot be.
+    """
     if settings.database_url:
         yield settings.database_url
         return
@@ -59,6 +73,8 @@ def database(settings: Settings) -> Iterator[str]:
         settings.pg_data_dir,
     )
     with EmbeddedPostgres(settings.pg_data_dir) as server:
+        if on_give_up is not None:
+            server.watch(on_give_up)
         yield server.url
 
 
@@ -98,18 +114,57 @@ def serve(args: argparse.Namespace) -> int:
     }
     settings = _settings(args, **overrides)
     _interrupt_on_sigterm()
-    with database(settings) as url:
-        migrate.upgrade(url)
-        app = create_app(settings.model_copy(update={"database_url": url}))
-        uvicorn.run(
-            app,
-            host=settings.host,
-            port=settings.port,
-            log_level=settings.log_level,
-            ws_max_size=settings.ws_frame_limit_bytes,
-            timeout_graceful_shutdown=10,
-        )
-    return 0
+    # Before PostgreSQL starts, so that it inherits the raised limit too.
+    limit = raise_descriptor_limit()
+    lost_database = threading.Event()
+
+    def give_up() -> None:  # from the watcher's thread: stop as SIGTERM would
+        lost_database.set()
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    try:
+        with database(settings, on_give_up=give_up) as url:
+            migrate.upgrade(url)
+            app = create_app(settings.model_copy(update={"database_url": url}))
+            http, ws = guarded_protocols(
+                _connection_budget(settings, limit), settings.header_timeout_s
+            )
+            uvicorn.run(
+                app,
+                host=settings.host,
+                port=settings.port,
+                log_level=settings.log_level,
+                ws_max_size=settings.ws_frame_limit_bytes,
+                timeout_graceful_shutdown=10,
+                http=http,
+                ws=ws,
+                # uvicorn believes X-Forwarded-For from loopback by default: only named proxies.
+                proxy_headers=bool(settings.forwarded_allow_ips),
+                forwarded_allow_ips=settings.forwarded_allow_ips or None,
+            )
+    except KeyboardInterrupt:  # SIGTERM, Ctrl-C, or give_up's own SIGTERM
+        if not lost_database.is_set():
+            raise
+    return 1 if lost_database.is_set() else 0
+
+
+def _connection_budget(settings: Settings, limit: int) -> ConnectionBudget:
+    """The client connections `serve` admits, with descriptors kept back for the rest.
+
+    The budget measures what the started server holds at its first connection; kept back
+    on top: the connections its pools may still open (SQLAlchemy's, opened on demand, and
+    both pools' overflow) and `reserved_fds` for everything else.
+    """
+    later = settings.db_pool_size + 2 * settings.db_max_overflow
+    exempt = [
+        ipaddress.ip_network(entry, strict=False)
+        for entry in settings.forwarded_allow_ips
+        if entry != "*"
+    ]
+    per_address = (
+        0 if "*" in settings.forwarded_allow_ips else settings.connections_per_address
+    )
+    return ConnectionBudget(limit, later + settings.reserved_fds, per_address, exempt)
 
 
 # -- db -------------------------------------------------------------------------------------

@@ -11,6 +11,12 @@ leading to the binaries and to the data directory traversable (o+x) for that use
 
 One process at a time may own a data directory (an flock on ``<pgdata>.lock``). A server
 left running by a killed owner is stopped and started afresh by the next owner.
+
+`watch()` keeps the server up while its owner runs: a thread looks at the postmaster every
+`WATCH_INTERVAL_S`; when it is gone (killed, crashed, out of memory), it is started again on
+the same data, which PostgreSQL recovers from its write-ahead log, with a warning in the log.
+When it cannot be started `RESTART_ATTEMPTS` times in a row, the watcher gives up and calls
+its `on_give_up` (`ishtar serve` then stops with exit code 1, for a supervisor to act).
 """
 
 from __future__ import annotations
@@ -25,10 +31,11 @@ import shlex
 import stat
 import subprocess
 import tempfile
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, Literal
 from urllib.parse import quote
 
 log = logging.getLogger("ishtar.embedded")
@@ -37,6 +44,15 @@ SYSTEM_USER = "pgserver"  # the same user pgserver creates when run as root
 SUPERUSER = "postgres"
 DATABASE = "ishtar"
 _SOCKET_PATH_LIMIT = 100  # sun_path is 108 bytes on Linux; keep a margin
+WATCH_INTERVAL_S = 1.0  # a signal to a PID and a read of /proc: nothing to save on
+RESTART_ATTEMPTS = 8
+RESTART_BACKOFF_S = (
+    0.5,
+    1.0,
+    2.0,
+    4.0,
+    5.0,
+)  # then 5 s; old backends need a moment to exit
 
 
 class EmbeddedPostgresError(RuntimeError):
@@ -69,6 +85,11 @@ class EmbeddedPostgres:
         self._account = _service_account()
         self._lock: IO[str] | None = None
         self._running = False
+        self._postmaster: int | None = None
+        self._watcher: threading.Thread | None = None
+        self._stop_watching = threading.Event()
+        self.restarts = 0
+        self.gave_up = False
 
     # -- lifetime -------------------------------------------------------------------------
 
@@ -79,23 +100,14 @@ class EmbeddedPostgres:
             self._prepare_directories()
             if not (self.pgdata / "PG_VERSION").exists():
                 self._initdb()
-            if self._pg_ctl("status", check=False).returncode == 0:
+            left = self._read_postmaster_pid()
+            if left is not None and _process_alive(left):
                 log.warning(
                     "stopping a server left running in %s by a killed process",
                     self.pgdata,
                 )
                 self._pg_ctl("-m", "fast", "-w", "-t", "60", "stop")
-            self._pg_ctl(
-                "-w",
-                "-t",
-                "60",
-                "-l",
-                str(self.logfile),
-                "-o",
-                self._server_options(),
-                "start",
-            )
-            self._running = True
+            self._start_server()
             self._ensure_database()
         except BaseException:
             self.stop()
@@ -105,7 +117,22 @@ class EmbeddedPostgres:
 
     def stop(self) -> None:
         """Stop the server (fast shutdown: sessions end, data is flushed) and release the lock."""
+        self._stop_watching.set()
+        if (
+            self._watcher is not None
+            and self._watcher is not threading.current_thread()
+        ):
+            self._watcher.join()
+            self._watcher = None
         try:
+            if (
+                self._running
+                and self._postmaster is not None
+                and not self.postmaster_alive()
+            ):
+                # Died and not restarted (the watcher gave up): nothing to stop; the next
+                # start recovers the data.
+                self._running = False
             if self._running:
                 self._pg_ctl("-m", "fast", "-w", "-t", "60", "stop")
                 self._running = False
@@ -114,6 +141,75 @@ class EmbeddedPostgres:
             if self._lock is not None:
                 self._lock.close()
                 self._lock = None
+
+    # -- watching -------------------------------------------------------------------------
+
+    def watch(
+        self,
+        on_give_up: Callable[[], None] | None = None,
+        interval: float = WATCH_INTERVAL_S,
+    ) -> None:
+        """Restart the server whenever its postmaster is gone, until `stop()`."""
+        if self._watcher is not None:
+            return
+        self._stop_watching.clear()
+        self._watcher = threading.Thread(
+            target=self._watch,
+            args=(on_give_up, interval),
+            name="embedded-postgres-watcher",
+            daemon=True,
+        )
+        self._watcher.start()
+
+    def postmaster_alive(self) -> bool:
+        """Whether the postmaster this object started still runs."""
+        return self._postmaster is not None and _process_alive(self._postmaster)
+
+    def _watch(self, on_give_up: Callable[[], None] | None, interval: float) -> None:
+        while not self._stop_watching.wait(interval):
+            if self.postmaster_alive():
+                continue
+            log.warning(
+                "embedded PostgreSQL (postmaster %s) is gone; restarting it in %s",
+                self._postmaster,
+                self.pgdata,
+            )
+            outcome = self._restart()
+            if outcome == "stopping":
+                return
+            if outcome == "gave up":
+                self.gave_up = True
+                log.error(
+                    "embedded PostgreSQL could not be restarted in %d attempts; giving up",
+                    RESTART_ATTEMPTS,
+                )
+                if on_give_up is not None:
+                    on_give_up()
+                return
+
+    def _restart(self) -> Literal["restarted", "stopping", "gave up"]:
+        """Start the server again, retrying: old backends may hold its memory a moment."""
+        for attempt in range(RESTART_ATTEMPTS):
+            if self._stop_watching.is_set():
+                return "stopping"
+            try:
+                self._start_server()
+            except (EmbeddedPostgresError, OSError) as error:
+                log.warning(
+                    "restart %d of the embedded PostgreSQL failed: %s",
+                    attempt + 1,
+                    error,
+                )
+            else:
+                self.restarts += 1
+                log.warning(
+                    "embedded PostgreSQL restarted (postmaster %s)", self._postmaster
+                )
+                return "restarted"
+            delay = RESTART_BACKOFF_S[min(attempt, len(RESTART_BACKOFF_S) - 1)]
+            if self._stop_watching.wait(delay):
+                return "stopping"
+        return "gave up"
 
     def __enter__(self) -> EmbeddedPostgres:
         self.start()
@@ -185,6 +281,36 @@ class EmbeddedPostgres:
             _grant_traverse(socket_dir)
             _grant_traverse(self.bin)
             _ensure_readable_tree(self.bin.parent)
+
+    def _start_server(self) -> None:
+        stale = self._read_postmaster_pid()
+        if stale is not None and not _process_alive(stale):
+            # A killed postmaster, perhaps a zombie nobody reaps (as under a PID 1 that
+            # does not reap): PostgreSQL would take its lock files (the data directory's
+            # and the socket's) for a live server's. We hold
+            # the data directory's flock, and PostgreSQL itself still refuses to start while
+            # old backends hold its shared memory, so the stale file can go.
+            (self.pgdata / "postmaster.pid").unlink(missing_ok=True)
+            (self.socket_dir / ".s.PGSQL.5432.lock").unlink(missing_ok=True)
+        self._pg_ctl(
+            "-w",
+            "-t",
+            "60",
+            "-l",
+            str(self.logfile),
+            "-o",
+            self._server_options(),
+            "start",
+        )
+        self._running = True
+        self._postmaster = self._read_postmaster_pid()
+
+    def _read_postmaster_pid(self) -> int | None:
+        """The postmaster's PID, the first line of ``postmaster.pid``."""
+        try:
+            return int((self.pgdata / "postmaster.pid").read_text().split("\n", 1)[0])
+        except (OSError, ValueError):
+            return None
 
     def _initdb(self) -> None:
         log.info("creating a PostgreSQL cluster in %s", self.pgdata)
@@ -316,6 +442,26 @@ def _service_account() -> pwd.struct_passwd | None:
             f"running as root, and could not create the user {SYSTEM_USER!r} for PostgreSQL: "
             f"{result.stderr.strip()}"
         ) from None
+
+
+def _process_alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie does not: reaped here if it is our child)."""
+    try:
+        if os.waitpid(pid, os.WNOHANG)[0] == pid:
+            return False  # our child, and it had exited: now reaped
+    except ChildProcessError:
+        pass  # not our child (pg_ctl detaches the postmaster): look it up
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it exists, under another user
+    try:
+        stat_line = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # no /proc: the signal found it
+    return stat_line.rsplit(")", 1)[-1].split()[0] != "Z"
 
 
 def _grant_traverse(path: Path) -> None:

@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 
 from fastapi import FastAPI
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app import ws
 from app.archive import MAX_RECORD_BYTES
@@ -22,7 +23,7 @@ from app.db import create_engine, create_sessionmaker
 from app.limits import BodyLimit, SharedRoomLimit
 from app.routes import async_play, bots, health, pages, records, rooms
 from app.runtime import start_rooms
-from app.security import SecurityHeaders
+from app.security import SecurityHeaders, host_allow_list
 from app.settings import Settings, get_settings
 
 
@@ -67,6 +68,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Ishtar Online", version=_version(), lifespan=lifespan)
     app.state.settings = settings
+    # Any other Host (a rebound DNS name, say) gets 400, websockets included; added before
+    # SecurityHeaders so that the refusal carries the security headers too.
+    app.add_middleware(
+        TrustedHostMiddleware,
+        allowed_hosts=host_allow_list(
+            settings.allowed_hosts, settings.host, settings.public_url
+        ),
+        www_redirect=False,
+    )
     app.add_middleware(SecurityHeaders)
     app.include_router(health.router)
     app.include_router(rooms.router)

@@ -5,6 +5,11 @@
   ``<script>`` or ``onerror=`` attribute does not run), ``frame-ancestors 'none'`` and
   ``X-Frame-Options: DENY`` (no clickjacking), ``X-Content-Type-Options: nosniff`` and a
   Referrer-Policy that keeps room links out of other sites' logs.
+- `host_allow_list`: the Host names the server answers to (``ISHTAR_ALLOWED_HOSTS``, or
+  derived from where it is bound and ``ISHTAR_PUBLIC_URL``). Starlette's
+  ``TrustedHostMiddleware`` answers any other Host, over HTTP and on the websocket handshake,
+  with 400: a page on a rebound DNS name (``evil.example`` pointing at 127.0.0.1) passes the
+  websocket's Origin check, since Origin and Host agree, but not this one.
 The limits on what a client may send (message size and rate, rooms per address, name
 length) live with the code that enforces them: `app.limits`, `app.ws`, `app.protocol`.
 docs/security.md lists each threat, what stops it and the test that proves it.
@@ -12,7 +17,9 @@ docs/security.md lists each threat, what stops it and the test that proves it.
 
 from __future__ import annotations
 
+import ipaddress
 import re
+from urllib.parse import urlsplit
 
 from starlette.datastructures import MutableHeaders
 from starlette.requests import HTTPConnection
@@ -83,3 +90,53 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+WILDCARD_BINDS = ("", "0.0.0.0", "::")
+
+
+def _host_form(name: str) -> str:
+    """A host as it appears in a Host header: lower case, IPv6 in brackets."""
+    name = name.strip().lower().strip("[]")
+    try:
+        if ipaddress.ip_address(name).version == 6:
+            return f"[{name}]"
+    except ValueError:
+        pass
+    return name
+
+
+def _is_loopback(name: str) -> bool:
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def host_allow_list(
+    allowed: list[str], bound_host: str, public_url: str | None
+) -> list[str]:
+    """The Host names to answer: `allowed` if given, else derived from the bind and public URL.
+
+    >>> host_allow_list([], "127.0.0.1", None)
+    ['127.0.0.1', 'localhost', '[::1]']
+    >>> host_allow_list([], "0.0.0.0", "https://Ishtar.Example:8443/")
+    ['ishtar.example', 'localhost', '127.0.0.1', '[::1]']
+    >>> host_allow_list([], "192.0.2.7", None)
+    ['192.0.2.7']
+    >>> host_allow_list(["play.example"], "127.0.0.1", "https://ishtar.example")
+    ['play.example']
+    """
+    if allowed:
+        return list(allowed)
+    hosts: list[str] = []
+    if bound_host not in WILDCARD_BINDS:
+        hosts.append(_host_form(bound_host))
+    if public_url and (name := urlsplit(public_url).hostname):
+        hosts.append(_host_form(name))
+    if bound_host in WILDCARD_BINDS or _is_loopback(bound_host):
+        hosts.extend(LOOPBACK_NAMES)
+    return list(dict.fromkeys(hosts))

@@ -8,6 +8,7 @@ hosting platforms and docker compose use. Tests and the CLI build their own `Set
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -221,6 +222,79 @@ class Settings(BaseSettings):
     def pg_data_dir(self) -> Path:
         """The embedded PostgreSQL cluster directory (PGDATA)."""
         return self.data_dir / "pg"
+
+    # -- the edge: what faces the network (docs/security.md, "At the edge") -----------------
+    allowed_hosts: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description=(
+            "Host names the server answers to (Host header), comma-separated; '*.example.org' "
+            "matches subdomains, '*' any host. Empty: the bound host and PUBLIC_URL's host, "
+            "plus localhost, 127.0.0.1 and [::1] when bound to loopback or all interfaces."
+        ),
+    )
+    forwarded_allow_ips: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description=(
+            "Addresses or networks of the reverse proxies whose X-Forwarded-For and "
+            "X-Forwarded-Proto are believed, comma-separated. Empty: none, every client "
+            "is its TCP peer."
+        ),
+    )
+    header_timeout_s: float = Field(
+        default=10.0,
+        gt=0,
+        description=(
+            "Seconds a client has to send a complete request head (from its connection, or "
+            "the end of the previous response); then the connection is closed."
+        ),
+    )
+    connections_per_address: int = Field(
+        default=64,
+        ge=0,
+        description=(
+            "Open connections one client address (an IPv6 /64) may hold; more are refused "
+            "with 429. Trusted proxies are exempt. 0: no cap."
+        ),
+    )
+    reserved_fds: int = Field(
+        default=100,
+        ge=0,
+        description=(
+            "File descriptors kept free for the database (besides its pools' connections), "
+            "the embedded PostgreSQL's tools, logs and webhooks: client connections beyond "
+            "the limit minus these are refused with 503."
+        ),
+    )
+
+    @field_validator("allowed_hosts", "forwarded_allow_ips", mode="before")
+    @classmethod
+    def _split_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [item.strip() for item in value.split(",") if item.strip()]
+        return value
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _check_hosts(cls, hosts: list[str]) -> list[str]:
+        for host in hosts:
+            if "*" in host[1:] or (
+                host.startswith("*") and not host.startswith("*.") and host != "*"
+            ):
+                raise ValueError(f"{host!r}: a wildcard is '*' or '*.example.org'")
+        return [host.lower() for host in hosts]
+
+    @field_validator("forwarded_allow_ips")
+    @classmethod
+    def _check_networks(cls, entries: list[str]) -> list[str]:
+        for entry in entries:
+            if entry != "*":
+                try:
+                    ipaddress.ip_network(entry, strict=False)
+                except ValueError:
+                    raise ValueError(
+                        f"{entry!r} is not an IP address or network (e.g. 172.20.0.2, 10.0.0.0/8)"
+                    ) from None
+        return entries
 
 
 @lru_cache(maxsize=1)

@@ -42,6 +42,12 @@ from app.settings import Settings
 from tests.support.databases import FAST_SERVER_SETTINGS, TestDatabases
 from tests.support.live import LiveServer
 
+# In-process clients name made-up hosts (TestClient's "testserver", httpx base URLs such as
+# "http://t"), which the Host check (ISHTAR_ALLOWED_HOSTS, app/security.py) would refuse;
+# tests/security/test_headers.py tests that check with its own settings. Live servers
+# (tests/support/live.py drops every ISHTAR_ variable) keep the real default.
+os.environ.setdefault("ISHTAR_ALLOWED_HOSTS", "*")
+
 # A loaded 2-core CI machine makes per-example deadlines flaky; keep examples bounded instead.
 hypothesis.settings.register_profile("ishtar", deadline=None)
 hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ishtar"))

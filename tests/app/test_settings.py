@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from app.settings import Settings, get_settings
 
@@ -57,3 +58,52 @@ def test_allowed_origins_accept_commas_or_json(
 
 def test_get_settings_is_cached() -> None:
     assert get_settings() is get_settings()
+
+
+# -- the edge: allowed hosts, trusted proxies, connection limits ------------------------------
+
+
+def test_edge_defaults_trust_no_proxy_and_derive_the_hosts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in (
+        "ISHTAR_ALLOWED_HOSTS",
+        "ISHTAR_FORWARDED_ALLOW_IPS",
+        "FORWARDED_ALLOW_IPS",
+        "ISHTAR_CONNECTIONS_PER_ADDRESS",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    settings = _settings()
+    assert settings.allowed_hosts == []  # derived: app/security.py host_allow_list
+    assert settings.forwarded_allow_ips == []
+    assert settings.header_timeout_s == 10.0
+    assert settings.connections_per_address == 64
+
+
+def test_allowed_hosts_and_proxies_are_comma_separated(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ISHTAR_ALLOWED_HOSTS", "Play.Example, *.ishtar.example")
+    monkeypatch.setenv("ISHTAR_FORWARDED_ALLOW_IPS", "172.30.37.10, 10.0.0.0/8, ::1")
+    settings = _settings()
+    assert settings.allowed_hosts == ["play.example", "*.ishtar.example"]
+    assert settings.forwarded_allow_ips == ["172.30.37.10", "10.0.0.0/8", "::1"]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("ISHTAR_ALLOWED_HOSTS", "ishtar.*"),
+        ("ISHTAR_ALLOWED_HOSTS", "*ishtar.example"),
+        ("ISHTAR_FORWARDED_ALLOW_IPS", "proxy.local"),
+        ("ISHTAR_FORWARDED_ALLOW_IPS", "10.0.0.0/33"),
+        ("ISHTAR_HEADER_TIMEOUT_S", "0"),
+        ("ISHTAR_CONNECTIONS_PER_ADDRESS", "-1"),
+    ],
+)
+def test_bad_edge_settings_stop_the_start_with_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError, match=name.removeprefix("ISHTAR_").lower()):
+        _settings()

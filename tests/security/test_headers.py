@@ -1,11 +1,19 @@
-"""Security headers on every HTTP response: no inline script, no framing, no sniffing."""
+"""Security headers on every HTTP response (no inline script, no framing, no sniffing), and
+the Host header checked against the allow-list (no DNS rebinding)."""
 
 from __future__ import annotations
 
+import socket
+from typing import Any
+
 import httpx
 import pytest
+from fastapi import FastAPI
+from starlette.testclient import TestClient, WebSocketDenialResponse
 
+from app.main import create_app
 from app.security import content_security_policy
+from app.settings import Settings
 
 PAGES = ["/", "/healthz", "/readyz", "/static/css/ishtar.css", "/no-such-page"]
 
@@ -61,3 +69,94 @@ def test_only_the_api_docs_get_the_wider_policy() -> None:
     assert "unsafe-inline" in content_security_policy("/docs/oauth2-redirect", "h")
     assert "unsafe-inline" not in content_security_policy("/documents", "h")
     assert "frame-ancestors 'none'" in content_security_policy("/docs", "h")
+
+
+# -- the Host header (ISHTAR_ALLOWED_HOSTS): no DNS rebinding -------------------------------
+
+
+def _app(**settings: Any) -> FastAPI:
+    """An app (lifespan not started: the Host check needs no database) on these settings."""
+    defaults: dict[str, Any] = {"database_url": "postgresql+asyncpg://unused@/x"}
+    return create_app(Settings(_env_file=None, **{**defaults, **settings}))  # type: ignore[call-arg]
+
+
+def _status(app: FastAPI, host: str) -> int:
+    return TestClient(app).get("/healthz", headers={"host": host}).status_code
+
+
+@pytest.mark.parametrize(
+    "host", ["127.0.0.1:8000", "localhost:8000", "[::1]:8000", "LOCALHOST"]
+)
+def test_bound_to_loopback_the_server_answers_its_loopback_names(host: str) -> None:
+    assert _status(_app(allowed_hosts=[], host="127.0.0.1"), host) == 200
+
+
+@pytest.mark.parametrize(
+    "host", ["evil.example", "evil.example:8000", "127.0.0.1.evil.example", "", "a b"]
+)
+def test_any_other_host_is_refused_with_400(host: str) -> None:
+    response = TestClient(_app(allowed_hosts=[], host="127.0.0.1")).get(
+        "/api/rooms/abc", headers={"host": host}
+    )
+    assert response.status_code == 400
+    assert response.text == "Invalid host header"
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_a_websocket_to_a_rebound_name_is_refused_before_the_upgrade() -> None:
+    """The attack of issue 13: Host and Origin both evil.example pass the Origin check."""
+    client = TestClient(_app(allowed_hosts=[], host="127.0.0.1"))
+    with (
+        pytest.raises(WebSocketDenialResponse) as denied,
+        client.websocket_connect(
+            "/ws/rooms/abc",
+            headers={"host": "evil.example", "origin": "http://evil.example"},
+        ),
+    ):
+        pass
+    assert denied.value.status_code == 400
+
+
+def test_the_public_url_names_the_host_the_players_use() -> None:
+    app = _app(allowed_hosts=[], host="0.0.0.0", public_url="https://ishtar.example")
+    assert _status(app, "ishtar.example") == 200
+    assert _status(app, "127.0.0.1:8000") == 200  # all interfaces: loopback included
+    assert _status(app, "203.0.113.5:8000") == 400
+
+
+def test_an_allow_list_replaces_the_default() -> None:
+    app = _app(allowed_hosts=["play.example", "*.ishtar.example"], host="127.0.0.1")
+    assert _status(app, "play.example") == 200
+    assert _status(app, "eu.ishtar.example:443") == 200
+    assert _status(app, "127.0.0.1:8000") == 400
+    assert _status(app, "ishtar.example.evil") == 400
+    assert _status(_app(allowed_hosts=["*"]), "anything.example") == 200
+
+
+def test_a_live_server_refuses_a_rebound_websocket_and_accepts_its_own(
+    live_server: str,
+) -> None:
+    """Over real TCP, with the defaults `ishtar serve` starts with (bound to 127.0.0.1)."""
+    port = int(live_server.rsplit(":", 1)[1])
+    rebound = _handshake(port, host="evil.example", origin="http://evil.example")
+    assert rebound.startswith(b"HTTP/1.1 400 ")
+    own = _handshake(port, host=f"127.0.0.1:{port}", origin=f"http://127.0.0.1:{port}")
+    assert own.startswith(b"HTTP/1.1 101 ")
+
+
+def _handshake(port: int, *, host: str, origin: str) -> bytes:
+    """The status line and headers the server answers a websocket handshake with."""
+    request = (
+        f"GET /ws/rooms/abcdefghijkl HTTP/1.1\r\nHost: {host}\r\nOrigin: {origin}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    ).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            answer += chunk
+    return answer
