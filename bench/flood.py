@@ -144,8 +144,13 @@ async def play_one(
         await asyncio.sleep(0.25)  # a brisk person's pace: the flood is the load
 
 
-async def flood_one(base: str, room: str, frames: int, hold: float) -> None:
-    """One attacking connection: upgrade, write every hello at once, close after `hold`."""
+async def flood_one(
+    base: str, room: str, frames: int, hold: float, drains: list[asyncio.Task[None]]
+) -> None:
+    """One attacking connection: upgrade, write every hello at once, and after `hold`
+    seconds send a close frame and shut its sending side: as far as the protocol goes the
+    client is gone. It keeps reading (and discarding) what the server still sends, so that
+    no TCP reset discards the frames the server has not read yet: they are the attack."""
     parts = urlsplit(base)
     reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
     key = base64.b64encode(os.urandom(16)).decode()
@@ -156,12 +161,22 @@ async def flood_one(base: str, room: str, frames: int, hold: float) -> None:
             f"Sec-WebSocket-Key: {key}\r\n\r\n"
         ).encode()
     )
-    await reader.readuntil(b"\r\n\r\n")
-    one = frame(0x1, HELLO)
-    writer.write(one * frames)
+    head = await reader.readuntil(b"\r\n\r\n")
+    if b" 101 " not in head.split(b"\r\n")[0]:
+        raise RuntimeError(f"no upgrade: {head[:200]!r}")
+    drains.append(asyncio.get_running_loop().create_task(drain(reader, writer)))
+    writer.write(frame(0x1, HELLO) * frames)
     await writer.drain()
     await asyncio.sleep(hold)
-    writer.transport.abort()  # gone, as a script that quits is
+    writer.write(frame(0x8, (1000).to_bytes(2, "big")))
+    writer.write_eof()
+
+
+async def drain(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    with contextlib.suppress(Exception):
+        while await reader.read(1 << 16):
+            pass
+    writer.close()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -182,7 +197,9 @@ async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     if args.app_dir:
         env["PYTHONPATH"] = str(args.app_dir)
         env["PYTHONDONTWRITEBYTECODE"] = "1"
-        argv = [sys.executable, "-m", "app"]
+        # -P: the working directory (this checkout) must not shadow PYTHONPATH's app
+        # (bench.procs.Server does not start the process in `cwd`).
+        argv = [sys.executable, "-P", "-m", "app"]
     else:
         argv = procs.ishtar_command()
     argv += ["serve", "--host", "127.0.0.1", "--port", str(port)]
@@ -203,16 +220,17 @@ async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
             rss0 = process.memory_info().rss
             cpu0 = sum(process.cpu_times()[:2])
             flood_at = time.perf_counter()
+            drains: list[asyncio.Task[None]] = []
             await asyncio.gather(
                 *(
-                    flood_one(server.base, target, args.frames, args.hold)
+                    flood_one(server.base, target, args.frames, args.hold, drains)
                     for _ in range(args.connections)
                 )
             )
             peak, busy_until, ghosts_until = rss0, flood_at, flood_at
             last_cpu, last_t = sum(process.cpu_times()[:2]), time.perf_counter()
             quiet = 0
-            while time.perf_counter() - flood_at < args.limit:
+            while time.perf_counter() - flood_at < max(args.limit, args.window):
                 await asyncio.sleep(0.5)
                 now, cpu = time.perf_counter(), sum(process.cpu_times()[:2])
                 peak = max(peak, process.memory_info().rss)
@@ -224,16 +242,19 @@ async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
                 else:
                     quiet += 1
                 last_cpu, last_t = cpu, now
-                if quiet >= 4 and not status["spectators"]:
+                settled = time.perf_counter() - flood_at >= args.window
+                if quiet >= 4 and not status["spectators"] and settled:
                     break
             cpu_used = sum(process.cpu_times()[:2]) - cpu0
             rss1 = process.memory_info().rss
             stop.set()
             await player
+            for task in drains:
+                task.cancel()
         before = [ms for at, ms in times if at < flood_at]
-        during = [
-            ms for at, ms in times if flood_at <= at <= max(busy_until, flood_at + 2)
-        ]
+        # at least `--window` seconds, longer if the server stayed busy longer
+        window_end = max(busy_until, flood_at + args.window)
+        during = [ms for at, ms in times if flood_at <= at <= window_end]
         return {
             "connections": args.connections,
             "frames_per_connection": args.frames,
@@ -281,6 +302,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--limit", type=float, default=90.0, help="give up after (s)")
     parser.add_argument(
         "--idle", type=float, default=0.15, help="CPU share deemed idle"
+    )
+    parser.add_argument(
+        "--window", type=float, default=10.0, help="victim window at least (s)"
     )
     parser.add_argument("--app-dir", type=Path, default=None)
     parser.add_argument("--json", action="store_true")
