@@ -57,6 +57,11 @@ class Connection:
         # The last version actually written to its socket (what a `sync` starts from when
         # queued messages had to be dropped).
         self.delivered: int | None = None
+        # The highest version any message written to its socket carried, acks included:
+        # every later message carries at least this one (docs/protocol.md, "Versions").
+        self.shown: int | None = None
+        # The last room status (and `you`) it was sent, to send no unchanged copy.
+        self.room_key = ""
         self.syncing = False
         self.queue = Outbox(queue_size)
 

@@ -17,8 +17,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.connection import Close, Connection
+from app.limits import AddressCounts
 from app.positions import Position
 from app.presence import Presence
 from app.protocol import (
@@ -38,6 +40,12 @@ from app.tasks import cancel_and_wait
 from app.tokens import same_hash
 
 log = logging.getLogger("ishtar.hub")
+
+
+def room_key(status: dict[str, Any]) -> str:
+    """What tells two room statuses apart for a client: all of it but the game's version
+    (which every update, sync and message carries anyway)."""
+    return dumps({**status, "version": None})
 
 
 @dataclass
@@ -66,6 +74,7 @@ class Hub:
         self.service = service
         self.presence = presence
         self.channels: dict[str, Channel] = {}
+        self.addresses = AddressCounts()  # open websockets per client address
         service.on_commit = self.committed
 
     # --- connections ------------------------------------------------------------------------
@@ -89,6 +98,7 @@ class Hub:
             legal = position.legal_json(conn.number)
             missed = await self.service.events(game.game_id, since, version)
             events = dumps([event.as_dict() for event in missed])
+        conn.room_key = f"{room_key(status)}{dumps(conn.you())}"
         presence = {
             "connected_seats": [s["seat"] for s in status["seats"] if s["connected"]],
             "spectators": status["spectators"],
@@ -137,7 +147,7 @@ class Hub:
         error = ServiceError(
             "bad_token", "This token holds no seat in this room any more."
         )
-        conn.put(error_message(error))
+        conn.put(error_message(error, version=conn.version))
         conn.put(Close(4401))
 
     def _presence_changed(self, channel: Channel) -> None:
@@ -267,11 +277,19 @@ class Hub:
                 channel.published = max(channel.published, 0)
         self._presence_changed(channel)
         status = await self.service.status(room)
-        version = status["version"]
+        # Sent only where it changed: the heartbeat re-reads every room (a notice may have
+        # been lost) and would otherwise send the same status every 10 s.
+        key = room_key(status)
         for conn in channel.conns:
             if conn.version is None:
                 continue
-            conn.put(room_message(version, status, conn.you()))
+            you = conn.you()
+            conn_key = f"{key}{dumps(you)}"
+            if conn_key != conn.room_key or started:
+                conn.room_key = conn_key
+                # At the version the connection is at: the status may have been read
+                # ahead of the updates still on their way to it.
+                conn.put(room_message(conn.version, status, you))
             if started:
                 conn.want_sync()
 
@@ -348,6 +366,8 @@ class Hub:
         if key == channel.last_presence:
             return
         channel.last_presence = key
+        # Every connection has been sent the published version (or is being sent a sync
+        # beyond it); one that knows of a later one re-stamps its copy when writing it.
         message = presence_message(max(channel.published, 0), snapshot)
         for conn in channel.conns:
             if conn.version is not None:

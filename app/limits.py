@@ -1,4 +1,4 @@
-"""Limits on what one client may send: message rate and request body size.
+"""Limits on what one client may send or hold: message rate, body size, open connections.
 
 Rates are per websocket connection and per seat token (HTTP moves, why-questions): token
 buckets kept in this process, a guard against floods rather than a shared quota, so several
@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Mapping
 
 from sqlalchemy import text
@@ -225,3 +225,32 @@ class BodyLimit:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+class AddressCounts:
+    """Open websocket connections per client address in this process, each address capped.
+
+    Only addresses with an open connection are kept, so it is bounded by the sockets the
+    process holds. Per process, like the frame limits: the cap stops one address from
+    holding a server's sockets and memory, it is not a quota shared by instances.
+    """
+
+    def __init__(self) -> None:
+        self._open: Counter[str] = Counter()
+
+    def acquire(self, address: str, limit: int) -> bool:
+        """Count one more connection from `address`; False (not counted) over `limit`."""
+        if self._open[address] >= limit:
+            if not self._open[address]:
+                del self._open[address]
+            return False
+        self._open[address] += 1
+        return True
+
+    def release(self, address: str) -> None:
+        self._open[address] -= 1
+        if self._open[address] <= 0:
+            del self._open[address]
+
+    def open(self, address: str) -> int:
+        return self._open.get(address, 0)

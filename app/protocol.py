@@ -11,10 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+)
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from app.pool import CONNECTION_ERRORS, Unavailable
@@ -30,6 +37,7 @@ HTTP_STATUS = {
     "forbidden": 403,
     "unknown_room": 404,
     "seat_taken": 409,
+    "move_id_taken": 409,
     "game_started": 409,
     "seats_open": 409,
     "game_not_started": 409,
@@ -116,7 +124,18 @@ def unavailable(exc: BaseException) -> bool:
 
 # --- inputs ---------------------------------------------------------------------------------
 
-MoveId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+
+def _printable(value: str) -> str:
+    """A move_id is stored as text in PostgreSQL, which cannot hold NUL; no control
+    character has a use in an id, so all are refused with a reason (never a 500)."""
+    if any(ch < " " or "\x7f" <= ch < "\xa0" for ch in value):
+        raise ValueError("control characters (such as NUL) are not allowed")
+    return value
+
+
+MoveId = Annotated[
+    str, StringConstraints(min_length=1, max_length=64), AfterValidator(_printable)
+]
 Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
 Name = Annotated[
     str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)
@@ -218,7 +237,44 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def error_message(error: ServiceError, move_id: str | None = None) -> str:
+class Stamped(NamedTuple):
+    """A server message other than welcome, update and sync: its `version` is the game
+    version its connection knows of, so a connection that was already told of a later one
+    (its own move's ack, a fresher welcome) sends it with that later version instead:
+    versions on a connection never go down (docs/protocol.md). The text is built once and
+    shared; only such a connection re-stamps its copy (`at`)."""
+
+    version: int | None
+    text: str
+    start: int  # the version's digits are text[start:end]
+    end: int
+
+    def at(self, version: int | None) -> str:
+        """The text with `version` in place of its own."""
+        if version == self.version:
+            return self.text
+        return f"{self.text[: self.start]}{dumps(version)}{self.text[self.end :]}"
+
+
+def stamped(fields: dict[str, Any], version: int | None) -> Stamped:
+    """`fields` (a message without its version) as a `Stamped` message at `version`."""
+    body = dumps(fields)
+    head = f'{body[:-1]},"version":'
+    number = dumps(version)
+    return Stamped(version, f"{head}{number}}}", len(head), len(head) + len(number))
+
+
+def later(a: int | None, b: int | None) -> int | None:
+    """The later of two versions, None (no version yet) being the earliest."""
+    if a is None:
+        return b
+    return a if b is None or a >= b else b
+
+
+def error_message(
+    error: ServiceError, move_id: str | None = None, version: int | None = None
+) -> Stamped:
+    """An `error` at `version` (the connection's; the error's own when not given)."""
     message: dict[str, Any] = {
         "type": "error",
         "code": error.code,
@@ -226,13 +282,19 @@ def error_message(error: ServiceError, move_id: str | None = None) -> str:
     }
     if move_id is not None:
         message["move_id"] = move_id
-    message["version"] = error.version
-    return dumps(message)
+    return stamped(message, error.version if version is None else version)
 
 
-def ack_message(move_id: str, version: int, duplicate: bool) -> str:
+def ack_message(move_id: str, version: int, seq: int, duplicate: bool) -> str:
+    """A lone `ack`: `seq` is the version the move produced, `version` the connection's."""
     return dumps(
-        {"type": "ack", "move_id": move_id, "version": version, "duplicate": duplicate}
+        {
+            "type": "ack",
+            "move_id": move_id,
+            "version": version,
+            "seq": seq,
+            "duplicate": duplicate,
+        }
     )
 
 
@@ -242,12 +304,12 @@ def with_ack(update_text: str, move_id: str) -> str:
     return f'{update_text[:-1]},"ack":{ack}}}'
 
 
-def pong_message(version: int) -> str:
-    return dumps({"type": "pong", "version": version})
+def pong_message(version: int | None) -> Stamped:
+    return stamped({"type": "pong"}, version)
 
 
-def presence_message(version: int, presence: dict[str, Any]) -> str:
-    return dumps({"type": "presence", "version": version, "presence": presence})
+def presence_message(version: int, presence: dict[str, Any]) -> Stamped:
+    return stamped({"type": "presence", "presence": presence}, version)
 
 
 def update_message(
@@ -272,8 +334,10 @@ def sync_message(
     )
 
 
-def room_message(version: int, room: dict[str, Any], you: dict[str, Any]) -> str:
-    return dumps({"type": "room", "version": version, "room": room, "you": you})
+def room_message(
+    version: int | None, room: dict[str, Any], you: dict[str, Any]
+) -> Stamped:
+    return stamped({"type": "room", "room": room, "you": you}, version)
 
 
 def welcome_message(

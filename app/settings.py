@@ -296,6 +296,26 @@ class Settings(BaseSettings):
                     ) from None
         return entries
 
+    # --- websocket floods (issue 13, attack 1; docs/security.md, "Floods of frames") ---
+    ws_connections_per_address: int = Field(
+        default=64,
+        ge=1,
+        description=(
+            "Websocket connections one client address may hold open on one server "
+            "process; more are refused (rate_limited, close code 4429)."
+        ),
+    )
+    ws_hello_burst: int = Field(
+        default=5,
+        ge=1,
+        description="Hellos one websocket connection may send in a burst.",
+    )
+    ws_hellos_per_minute: float = Field(
+        default=6.0,
+        gt=0,
+        description="Hellos per minute one websocket connection may send after its burst.",
+    )
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:

@@ -183,7 +183,9 @@ class Submission(Games):
             return None
         if event.seat != seat:
             raise ServiceError(
-                "malformed", "This move_id was already used by another seat."
+                "move_id_taken",
+                "This move_id was already used by another seat of this game; "
+                "send your move with a new one.",
             )
         return Accepted(event, duplicate=True)
 

@@ -141,6 +141,8 @@ UNLIMITED = {
     "ISHTAR_ROOMS_PER_MINUTE": "1000000",
     # Every client is on loopback: the cap of connections per address would cut the room count.
     "ISHTAR_CONNECTIONS_PER_ADDRESS": "0",
+    "ISHTAR_WS_CONNECTIONS_PER_ADDRESS": "1000000",
+    "ISHTAR_WS_HELLO_BURST": "1000000",
     "ISHTAR_LOG_LEVEL": "warning",
 }
 

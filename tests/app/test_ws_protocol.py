@@ -12,6 +12,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
+from app.hub import Hub
 from tests.app.clients import WsClient, bearer, open_room, ws_url
 
 
@@ -401,3 +402,42 @@ async def test_a_client_that_never_says_hello_is_closed(room_settings) -> None:
     finally:
         server.should_exit = True
         await task
+
+
+# --- the heartbeat's room messages (docs/protocol.md, `room`) -----------------------------
+
+
+async def published(hub: Hub, room_id: str) -> None:
+    """Until the room's publisher has done what it was woken for."""
+    channel = hub.channels[room_id]
+    async with asyncio.timeout(10):  # a hang guard, not a timing assertion
+        while channel.busy or channel.wake.is_set():  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
+
+
+async def test_the_heartbeat_sends_no_unchanged_room_status(room_app, web) -> None:
+    """Every 10 s each instance re-reads its rooms (a notice may have been lost); only a
+    status that changed reaches a connection, never the same one again."""
+    url, http = web
+    hub: Hub = room_app.state.hub
+    room_id, _host, tokens = await open_room(http, 2)
+    async with WsClient(url, room_id, tokens[0]) as player:
+        for _ in range(3):  # three heartbeats, nothing changed
+            await hub.resync()
+            await published(hub, room_id)
+        await player.send({"type": "ping"})
+        await player.expect("pong")
+        assert player.of_type("room") == []
+        async with WsClient(url, room_id) as watcher:  # the status changes: 1 spectator
+            await hub.resync()
+            await published(hub, room_id)
+            room = await player.expect("room")
+            assert room["room"]["spectators"] == 1
+            assert room["version"] == player.version
+            for _ in range(2):
+                await hub.resync()
+                await published(hub, room_id)
+            await player.send({"type": "ping"})
+            await player.expect("pong")
+            assert len(player.of_type("room")) == 1, "sent once, not at every beat"
+            assert watcher.of_type("room") == [], "its welcome had that status already"

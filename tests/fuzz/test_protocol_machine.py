@@ -9,6 +9,8 @@ is the engine itself, replayed from the stored set-up. Required throughout:
   and legal actions are exactly the engine's for that viewer and version);
 - a refused message gets an error with a code and changes nothing: no update reaches anyone,
   and the version over HTTP stays put;
+- on every connection, the `version` of each message is at least that of every message
+  before it (docs/protocol.md, "Versions on a connection");
 - the server never closes a connection it should keep, and never answers 5xx;
 - after every step, the database holds exactly the accepted moves, its snapshot equals the
   model's state at the snapshot's version, replaying the log reproduces the snapshot, and
@@ -52,6 +54,7 @@ FUZZ_ENV = {  # the rate limits have tests of their own (tests/security)
     "ISHTAR_WS_MESSAGES_PER_S": "100000",
     "ISHTAR_WS_BURST": "100000",
     "ISHTAR_ROOMS_PER_MINUTE": "100000",
+    "ISHTAR_WS_HELLO_BURST": "100000",
 }
 REFUSED = {"malformed", "unknown_type", "malformed_action", "illegal_move", "too_large"}
 
@@ -135,6 +138,27 @@ class Database:
         self.thread.join()
 
 
+class Monotone(Line):
+    """A line that also checks that versions never go down on its connection."""
+
+    def __init__(
+        self, url: str, seat: int | None, token: str | None, audit: Audit
+    ) -> None:
+        super().__init__(url, seat, token, audit)
+        self.highest: int | None = None
+
+    def receive(self) -> dict[str, Any]:
+        message = super().receive()
+        version = message.get("version")
+        if version is not None:
+            assert self.highest is None or version >= self.highest, (
+                f"seat {self.seat}: version {version} after {self.highest}: "
+                f"{list(self.history)}"
+            )
+            self.highest = version
+        return message
+
+
 class ProtocolMachine(RuleBasedStateMachine):
     base: str = ""
     db: Database
@@ -179,7 +203,9 @@ class ProtocolMachine(RuleBasedStateMachine):
         url = self.base.replace("http://", "ws://") + f"/ws/rooms/{self.room_id}"
         self.url = url
         for seat in [*range(players), *[None] * spectators]:
-            line = Line(url, seat, None if seat is None else tokens[seat], self.audit)
+            line = Monotone(
+                url, seat, None if seat is None else tokens[seat], self.audit
+            )
             welcome = line.hello(None)
             assert welcome["version"] == 0
             assert welcome["you"]["seat"] == seat
@@ -278,8 +304,36 @@ class ProtocolMachine(RuleBasedStateMachine):
             self.lines[seat], payload, max(0, self.audit.version + shift), move_id
         )
         ack = self.lines[seat].expect(is_kind("ack", move_id=move_id), "a repeated ack")
-        assert ack["version"] == version
+        assert ack["seq"] == version, "the version the move produced"
+        assert ack["version"] == self.audit.version, "the connection's version"
         assert ack["duplicate"] is True
+
+    @precondition(lambda self: self.acked and self.players > 1)
+    @rule(pick=st.integers(0, 10**6), other=st.integers(1, 3))
+    def move_id_of_another_seat(self, pick: int, other: int) -> None:
+        """A move_id another seat used is refused with its own code, whatever the move."""
+        move_id = sorted(self.acked)[pick % len(self.acked)]
+        seat = (self.acked[move_id][0] + other) % self.players
+        if seat == self.acked[move_id][0]:
+            return
+        mine = not self.over and seat == self.current
+        move = self.legal(pick) if mine else {"type": "pass"}
+        self.move(self.lines[seat], move, self.audit.version, move_id)
+        self.refused(self.lines[seat], {"move_id_taken"}, move_id)
+
+    @precondition(lambda self: self.lines)
+    @rule(who=st.integers(0, 6), back=st.integers(0, 200), fresh=st.booleans())
+    def hello_again(self, who: int, back: int, fresh: bool) -> None:
+        """A second hello on an open connection is answered with a welcome."""
+        line = self.lines[who % len(self.lines)]
+        since = None if fresh else max(0, self.audit.version - back)
+        welcome = line.hello(since)
+        assert welcome["version"] == self.audit.version
+        assert welcome["you"]["seat"] == line.seat
+        if since is not None:
+            assert [e["seq"] for e in welcome["events"]] == list(
+                range(since + 1, self.audit.version + 1)
+            )
 
     @precondition(lambda self: self.lines and not self.over)
     @rule(pick=st.integers(0, 10**6), shift=st.integers(1, 5), ahead=st.booleans())
@@ -343,7 +397,7 @@ class ProtocolMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.lines)
     @rule(
         who=st.integers(0, 6),
-        field=st.sampled_from(["move_id", "expected_version", "move"]),
+        field=st.sampled_from(["move_id", "move_id_nul", "expected_version", "move"]),
     )
     def bad_fields(self, who: int, field: str) -> None:
         line = self.lines[who % len(self.lines)]
@@ -353,13 +407,16 @@ class ProtocolMachine(RuleBasedStateMachine):
             "expected_version": 0,
             "move_id": "x",
         }
-        message[field] = {
+        message[field.removesuffix("_nul")] = {
             "move_id": "y" * 65,
+            "move_id_nul": "a\x00b",  # PostgreSQL text cannot hold it: never a 500
             "expected_version": "zero",
             "move": "pass",
         }[field]
         line.send(message)
-        self.refused(line, {"malformed", "malformed_action", "forbidden"})
+        code = self.refused(line, {"malformed", "malformed_action", "forbidden"})
+        if field == "move_id_nul":
+            assert code == "malformed"
 
     @precondition(lambda self: self.lines)
     @rule(who=st.integers(0, 6), extra=st.integers(1, 20000))
@@ -394,7 +451,7 @@ class ProtocolMachine(RuleBasedStateMachine):
         index = who % len(self.lines)
         old = self.lines[index]
         old.close()
-        line = Line(self.url, old.seat, old.token, self.audit)
+        line = Monotone(self.url, old.seat, old.token, self.audit)
         since = None if fresh else max(0, self.audit.version - back)
         welcome = line.hello(since)
         assert welcome["version"] == self.audit.version
