@@ -90,6 +90,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.main import create_app
+    from app.ws_transport import bounded_websockets
 
     overrides = {
         key: value
@@ -107,6 +108,9 @@ def serve(args: argparse.Namespace) -> int:
             port=settings.port,
             log_level=settings.log_level,
             ws_max_size=settings.ws_frame_limit_bytes,
+            # A peer that stops reading holds a bounded buffer, then is cut off
+            # (app/ws_transport.py; docs/security.md, "Slow readers").
+            ws=bounded_websockets(settings.ws_write_buffer_bytes, settings.ws_behind_s),
             timeout_graceful_shutdown=10,
         )
     return 0
