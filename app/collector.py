@@ -9,15 +9,16 @@ So objects that have survived a while are frozen (`gc.freeze`: moved to a genera
 collector never walks). Once a second the objects that survived the young collections are
 frozen too. Objects are still freed by reference counting when frozen; only garbage *cycles*
 among frozen objects wait. To bound those, one full collection runs over everything
-(`gc.unfreeze`, `gc.collect`, `gc.freeze`) on a schedule (`ISHTAR_GC_FULL_EVERY_S`, a
-minute by default), and sooner when the process's memory (its peak resident set, read in
+(`gc.unfreeze`, `gc.collect`, `gc.freeze`) on a schedule (`ISHTAR_GC_FULL_EVERY_S`, 10 s
+by default), and sooner when the process's memory (its peak resident set, read in
 constant time: counting the frozen objects walks them all, and once a second that cost a
 tenth of the CPU of a move) has grown by half since the last one.
 
 Growth alone was not a bound: garbage frozen between collections raises the peak it is
 measured against, so each collection waited for more (111 -> 164 -> 249 -> 375 -> 506 MiB
 over 33,000 reconnects; docs/security.md, "Reconnects"). The schedule bounds what can pile
-up to what a minute of traffic leaves; a connection itself leaves no cycles (app/ws.py).
+up to what 10 s of traffic leaves: a connection of ours leaves no cycles (app/ws.py), but
+uvicorn's HTTP upgrade and asyncio's transports leave a few objects per socket.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def peak_memory() -> int:
 
 
 GROWTH = 1.5  # a full collection once memory is this times what it was after the last
-FULL_EVERY_S = 60.0  # and at the latest this long after the last
+FULL_EVERY_S = 10.0  # and at the latest this long after the last
 
 
 class Collector:

@@ -235,7 +235,7 @@ class Settings(BaseSettings):
         ),
     )
     gc_full_every_s: float = Field(
-        default=60.0,
+        default=10.0,
         gt=0,
         description="Seconds between full collections of cyclic garbage (app/collector.py).",
     )
