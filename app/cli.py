@@ -106,6 +106,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.main import create_app
+    from app.ws_transport import bounded_websockets
 
     overrides = {
         key: value
@@ -126,8 +127,13 @@ def serve(args: argparse.Namespace) -> int:
         with database(settings, on_give_up=give_up) as url:
             migrate.upgrade(url)
             app = create_app(settings.model_copy(update={"database_url": url}))
+            # A peer that stops reading holds a bounded buffer, then is cut off
+            # (app/ws_transport.py; docs/security.md, "Slow readers").
+            bounded = bounded_websockets(
+                settings.ws_write_buffer_bytes, settings.ws_behind_s
+            )
             http, ws = guarded_protocols(
-                _connection_budget(settings, limit), settings.header_timeout_s
+                _connection_budget(settings, limit), settings.header_timeout_s, bounded
             )
             uvicorn.run(
                 app,

@@ -8,10 +8,17 @@ or a cached game: walking them again and again finds nothing.
 So objects that have survived a while are frozen (`gc.freeze`: moved to a generation the
 collector never walks). Once a second the objects that survived the young collections are
 frozen too. Objects are still freed by reference counting when frozen; only garbage *cycles*
-among frozen objects wait. To bound those, when the process's memory (its peak resident
-set, read in constant time: counting the frozen objects walks them all, and once a second
-that cost a tenth of the CPU of a move) has grown by half since the last full collection,
-one full collection runs over everything (`gc.unfreeze`, `gc.collect`, `gc.freeze`).
+among frozen objects wait. To bound those, one full collection runs over everything
+(`gc.unfreeze`, `gc.collect`, `gc.freeze`) on a schedule (`ISHTAR_GC_FULL_EVERY_S`, 10 s
+by default), and sooner when the process's memory (its peak resident set, read in
+constant time: counting the frozen objects walks them all, and once a second that cost a
+tenth of the CPU of a move) has grown by half since the last one.
+
+Growth alone was not a bound: garbage frozen between collections raises the peak it is
+measured against, so each collection waited for more (111 -> 164 -> 249 -> 375 -> 506 MiB
+over 33,000 reconnects; docs/security.md, "Reconnects"). The schedule bounds what can pile
+up to what 10 s of traffic leaves: a connection of ours leaves no cycles (app/ws.py), but
+uvicorn's HTTP upgrade and asyncio's transports leave a few objects per socket.
 """
 
 from __future__ import annotations
@@ -36,21 +43,28 @@ def peak_memory() -> int:
 
 
 GROWTH = 1.5  # a full collection once memory is this times what it was after the last
+FULL_EVERY_S = 10.0  # and at the latest this long after the last
 
 
 class Collector:
-    """Freeze the survivors now and then; collect everything when the frozen heap grew."""
+    """Freeze the survivors now and then; collect everything on a schedule, or sooner
+    when the frozen heap grew."""
 
     def __init__(
         self,
         every_s: float = FREEZE_EVERY_S,
         growth: float = GROWTH,
         size: Callable[[], int] = peak_memory,
+        full_every_s: float = FULL_EVERY_S,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.every_s = every_s
         self.growth = growth
         self.size = size
+        self.full_every_s = full_every_s
+        self.clock = clock
         self.baseline = 0
+        self.last_full = 0.0
         self.full_collections = 0
         self._task: asyncio.Task[None] | None = None
 
@@ -58,6 +72,7 @@ class Collector:
         """Freeze what exists (all of it lives as long as the process) and keep at it."""
         gc.freeze()
         self.baseline = self.size()
+        self.last_full = self.clock()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
@@ -66,14 +81,16 @@ class Collector:
         gc.unfreeze()  # collectable again once stopped (tests start many apps)
 
     def step(self) -> None:
-        """Freeze the survivors; a full collection if the frozen heap grew too much."""
+        """Freeze the survivors; a full collection when it is time or the heap grew."""
         gc.freeze()
-        if self.size() > self.baseline * self.growth:
+        due = self.clock() - self.last_full >= self.full_every_s
+        if due or self.size() > self.baseline * self.growth:
             started = time.perf_counter()
             gc.unfreeze()
             found = gc.collect()
             gc.freeze()
             self.baseline = self.size()
+            self.last_full = self.clock()
             self.full_collections += 1
             log.info(
                 "full collection: %d unreachable objects, %.0f ms",

@@ -165,11 +165,14 @@ class ConnectionBudget:
 
 
 def guarded_protocols(
-    budget: ConnectionBudget, header_timeout_s: float
+    budget: ConnectionBudget,
+    header_timeout_s: float,
+    websockets: type[WebSocketsSansIOProtocol] = WebSocketsSansIOProtocol,
 ) -> tuple[type[HttpToolsProtocol], type[WebSocketsSansIOProtocol]]:
-    """uvicorn protocol classes (its ``http=`` and ``ws=``) that apply `budget` and the deadline."""
+    """uvicorn protocol classes (its ``http=`` and ``ws=``) that apply `budget` and the
+    deadline; the websocket one extends `websockets` (app/ws_transport.py's bounded one)."""
 
-    class GuardedWebSocket(WebSocketsSansIOProtocol):
+    class GuardedWebSocket(websockets):  # type: ignore[valid-type,misc]
         """uvicorn's websocket protocol, giving the connection's slot back when it closes."""
 
         def connection_lost(self, exc: Exception | None) -> None:

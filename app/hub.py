@@ -103,7 +103,7 @@ class Hub:
             "connected_seats": [s["seat"] for s in status["seats"] if s["connected"]],
             "spectators": status["spectators"],
         }
-        conn.put_version(
+        conn.put_welcome(
             version,
             welcome_message(
                 version=version,
@@ -398,7 +398,7 @@ class Hub:
         version = error.version or 0
         if conn.version is not None and version < conn.version:
             return  # the client already has newer updates queued
-        conn.put_version(version, stale_sync(error, conn.you()))
+        conn.put_sync(version, stale_sync(error, conn.you()))
 
     async def close(self) -> None:
         await cancel_and_wait(*(channel.task for channel in self.channels.values()))

@@ -55,7 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Everything alive now lives as long as the process, and what survives play a while
         # lives long too: out of the collector's reach (app/collector.py; the load
         # benchmark's full collections 145-183 ms -> 10-34 ms; docs/benchmarks.md "Load").
-        collector = Collector()
+        collector = Collector(full_every_s=settings.gc_full_every_s)
         collector.start()
         try:
             yield

@@ -316,6 +316,45 @@ class Settings(BaseSettings):
         description="Hellos per minute one websocket connection may send after its burst.",
     )
 
+    # --- Slow readers and memory (docs/security.md, "Slow readers", "Reconnects") ----------
+    ws_outbox_bytes: int = Field(
+        default=256 * 1024,
+        ge=4096,
+        description=(
+            "Bytes of messages that may wait for one websocket client; beyond, its backlog "
+            "is replaced by one sync."
+        ),
+    )
+    ws_outbox_overflows: int = Field(
+        default=3,
+        ge=1,
+        description=(
+            "Times a client's outbox may overflow before it catches up; at this many it "
+            "is closed with 4413."
+        ),
+    )
+    ws_behind_s: float = Field(
+        default=30.0,
+        gt=0,
+        description=(
+            "Seconds a websocket client may stay behind (its outbox overflowed, or its "
+            "socket accepts no more bytes) before it is closed (4413) or cut off."
+        ),
+    )
+    ws_write_buffer_bytes: int = Field(
+        default=64 * 1024,
+        ge=4096,
+        description=(
+            "Bytes `ishtar serve` buffers for a websocket beyond the kernel's before the "
+            "server stops writing to it (the transport's high-water mark)."
+        ),
+    )
+    gc_full_every_s: float = Field(
+        default=10.0,
+        gt=0,
+        description="Seconds between full collections of cyclic garbage (app/collector.py).",
+    )
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:

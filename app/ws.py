@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from app.connection import SYNC, Ack, Close, Connection, Versioned
+from app.connection import SYNC, Ack, Close, Connection, OutboxLimits, Versioned
 from app.hub import Hub
 from app.limits import TokenBucket
 from app.protocol import (
@@ -117,12 +117,14 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
             pass
         finally:
             hub.disconnect(conn)
-            if session.closing:
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(writer), 2.0)
+            if session.closing or conn.dropped is not None:  # let it send what precedes
+                await asyncio.wait([writer], timeout=2.0)
             writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await writer
+            # Waited for, not awaited: its end is not raised into this frame, whose traceback
+            # would then hold the writer task and, through it, the whole connection in a
+            # garbage cycle (docs/security.md, "Reconnects").
+            await asyncio.wait([writer])
+            conn.release()
     finally:
         hub.addresses.release(address)
 
@@ -138,27 +140,51 @@ async def refuse_address(websocket: WebSocket, limit: int) -> None:
 
 
 async def _send_queued(websocket: WebSocket, conn: Connection, hub: Hub) -> None:
-    """Send the connection's queue in order; `sync` markers are built when their turn comes."""
-    while True:
-        item = await conn.queue.get()
-        if isinstance(item, Close):
-            await websocket.close(item.code)
-            return
-        if item is SYNC:
-            try:
-                text = await hub.sync_text(conn)
-            except Exception:
-                log.warning(
-                    "sync for room %s failed; the client will resync", conn.room_id
-                )
-                continue
-            if text is None:
-                continue
-            delivered, shown = conn.version, later(conn.shown, conn.version)
-        else:
-            text, delivered, shown = _rendered(item, conn)
-        await websocket.send_text(text)
-        conn.delivered, conn.shown = delivered, shown
+    """Send the connection's queue in order; `sync` markers are built when their turn comes.
+
+    It ends when the socket does: a failed send is the client leaving, not an error, and it
+    ends with no exception (one would hold this task and the connection in a cycle). When
+    the connection gives up on a client that stays behind (app/connection.py) it cancels
+    this task wherever it waits, and the socket is closed with the connection's code.
+    """
+    conn.limit(OutboxLimits.of(websocket.app.state.settings))
+    conn.writer = asyncio.current_task()
+    try:
+        while True:
+            if not conn.queue:
+                conn.caught_up()
+            item = await conn.queue.get()
+            if isinstance(item, Close):
+                await websocket.close(item.code)
+                return
+            if item is SYNC:
+                try:
+                    text = await hub.sync_text(conn)
+                except Exception:
+                    log.warning(
+                        "sync for room %s failed; the client will resync", conn.room_id
+                    )
+                    continue
+                if text is None:
+                    continue
+                delivered, shown = conn.version, later(conn.shown, conn.version)
+            else:
+                text, delivered, shown = _rendered(item, conn)
+            await websocket.send_text(text)
+            conn.delivered, conn.shown = delivered, shown
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if conn.dropped is None or (task is not None and task.uncancel() > 0):
+            raise  # cancelled by the session, not (only) by the connection's drop
+        conn.writer = None
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            await websocket.close(conn.dropped)
+    except WebSocketDisconnect:
+        pass  # the client is gone; the receiving side ends the session
+    except Exception:
+        log.exception("writer of a connection to room %s failed", conn.room_id)
+    finally:
+        conn.writer = None
 
 
 def _rendered(item: object, conn: Connection) -> tuple[str, int | None, int | None]:

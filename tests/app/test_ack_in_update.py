@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from types import SimpleNamespace
 from typing import Any
 
 from app.connection import Ack, Close, Connection, Versioned
@@ -14,6 +15,7 @@ from app.protocol import (
     presence_message,
     update_message,
 )
+from app.settings import Settings
 from app.ws import _send_queued
 from tests.support.acks import unfold
 
@@ -21,6 +23,10 @@ from tests.support.acks import unfold
 class Socket:
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
+        # The writer reads the outbox limits from the app's settings, as a real socket's.
+        self.app = SimpleNamespace(
+            state=SimpleNamespace(settings=Settings(_env_file=None))
+        )
 
     async def send_text(self, text: str) -> None:
         self.sent.append(json.loads(text))

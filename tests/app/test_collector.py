@@ -1,4 +1,5 @@
-"""The collector policy: survivors frozen, and a full collection once memory grew by half."""
+"""The collector policy: survivors frozen, and a full collection on a schedule or once memory
+grew by half."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ def cycle() -> weakref.ref[Node]:
 
 async def test_survivors_are_frozen_and_a_grown_process_is_collected_whole() -> None:
     memory = [1000]
-    collector = Collector(every_s=3600.0, growth=1.5, size=lambda: memory[0])
+    collector = Collector(
+        every_s=3600.0, growth=1.5, size=lambda: memory[0], full_every_s=1e9
+    )
     collector.start()
     try:
         frozen = gc.get_freeze_count()
@@ -51,3 +54,35 @@ async def test_survivors_are_frozen_and_a_grown_process_is_collected_whole() -> 
 
 def test_memory_is_read_in_constant_time_from_the_process() -> None:
     assert peak_memory() > 0
+
+
+async def test_frozen_garbage_is_collected_on_schedule_though_memory_did_not_grow() -> (
+    None
+):
+    """Growth alone let frozen garbage pile up ever higher (docs/security.md, "Reconnects")."""
+    now = [0.0]
+    collector = Collector(
+        every_s=3600.0, size=lambda: 1000, full_every_s=60.0, clock=lambda: now[0]
+    )
+    collector.start()
+    try:
+        garbage = cycle()
+        now[0] = 59.0
+        collector.step()
+        gc.collect()
+        assert garbage() is not None, "frozen, and not yet time"
+        assert collector.full_collections == 0
+        now[0] = 60.0
+        collector.step()
+        assert collector.full_collections == 1
+        assert garbage() is None, "collected on schedule"
+        later = cycle()
+        now[0] = 100.0
+        collector.step()
+        gc.collect()
+        assert later() is not None, "the next one a full period after the last"
+        now[0] = 120.0
+        collector.step()
+        assert later() is None and collector.full_collections == 2
+    finally:
+        await collector.stop()
