@@ -94,7 +94,7 @@ class Server:
         fd, name = tempfile.mkstemp(prefix="ishtar-bench-server-", suffix=".log")
         self.log = Path(name)
         self.proc = subprocess.Popen(
-            self.argv, env=env, stdout=fd, stderr=subprocess.STDOUT
+            self.argv, env=env, cwd=self.cwd, stdout=fd, stderr=subprocess.STDOUT
         )
         os.close(fd)
 
@@ -154,7 +154,10 @@ def ishtar_server(database_url: str, port: int, app_dir: Path | None = None) -> 
     argv = [*command, "serve", "--host", "127.0.0.1", "--port", str(port)]
     env = {"DATABASE_URL": sqlalchemy_url(database_url), **UNLIMITED}
     if app_dir is not None:
+        # `python -m` puts the working directory first on sys.path: run from the other
+        # checkout (and keep it first for its imports), or the current code is served.
         env["PYTHONPATH"] = str(app_dir)
+        env["PYTHONSAFEPATH"] = "1"
     return Server(argv, port, env, cwd=app_dir)
 
 
