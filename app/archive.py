@@ -68,6 +68,11 @@ def _ends(rules: Rules, game: ReplayGame, final: Any) -> tuple[Any, Any]:
     return layout, rules.final_scores(state) if rules.is_over(state) else None
 
 
+def _plausible(key: str, most: int) -> bool:
+    """Whether an id could be one: not too long, no NUL (which PostgreSQL text refuses)."""
+    return len(key) <= most and "\x00" not in key
+
+
 class Archive:
     """Export, import and replay of game records, over the rooms service and its engine."""
 
@@ -146,7 +151,9 @@ class Archive:
     async def room_view(self, room_id: str, move: int | None) -> str:
         """The public view of a room's game after `move` (None: the latest), as the JSON
         text of the replay answer."""
-        game = await self.replays.store.game(room_id) if len(room_id) <= 16 else None
+        if not _plausible(room_id, 16):  # not sent to the database: no room has it
+            raise ServiceError("unknown_room", f"There is no room {room_id[:16]!r}.")
+        game = await self.replays.store.game(room_id)
         if game is None:
             await self._not_started(room_id)
         assert game is not None
@@ -208,7 +215,7 @@ class Archive:
         replay answer."""
         facts = (
             await self.replays.store.record(rid)
-            if len(rid) == RECORD_ID_CHARS
+            if _plausible(rid, RECORD_ID_CHARS)
             else None
         )
         if facts is None:

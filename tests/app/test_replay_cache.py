@@ -357,3 +357,22 @@ async def test_replay_requests_are_limited_per_client_address(
             assert (
                 await other.get(f"/api/rooms/{room_id}/replay?move=0")
             ).status_code == 200
+
+
+# --- hostile input ----------------------------------------------------------------------------
+
+
+async def test_hostile_ids_and_moves_get_their_codes_not_a_server_error(
+    http: httpx.AsyncClient,
+) -> None:
+    room_id, _host, _tokens = await open_room(http, 2)
+    for url, code in (
+        ("/api/rooms/%00/replay", "unknown_room"),
+        ("/api/rooms/ab%00cd/replay?move=1", "unknown_room"),
+        ("/api/records/%00aaaaaaaaaaaaaaa/replay", "unknown_record"),
+        (f"/api/rooms/{room_id}/replay?move=2147483648", "no_such_move"),
+        (f"/api/rooms/{room_id}/replay?move={10**30}", "no_such_move"),
+    ):
+        answer = await http.get(url)
+        assert answer.status_code == 404, (url, answer.text)
+        assert answer.json()["error"]["code"] == code
