@@ -362,14 +362,14 @@ class ImportedRecord(Base):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     body: Mapped[str] = mapped_column(Text)
     moves: Mapped[int] = mapped_column(Integer)
-    # "playing" or "finished", what its replay answers with (migration 0008).
+    # "playing" or "finished", what its replay answers with (migration 0010).
     status: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
 
 
-# --- the states replays start from (migration 0008, app/replays.py) ------------------------
+# --- the states replays start from (migration 0010, app/replays.py) ------------------------
 
 
 class Snapshot(Base):
