@@ -103,13 +103,16 @@ class GameStore(Pools):
     async def save_snapshot(
         self, game_id: int, version: int, snapshot_json: str
     ) -> None:
-        """Store the state at `version` as the game's snapshot, unless a later one is there.
+        """Store the state at `version` as the game's snapshot, unless a later one is there,
+        and keep it among the game's snapshots replays start from (app/replays.py).
 
         Through the light pool: a snapshot is a cache (app/snapshots.py), its commit need
         not wait for the disk."""
         async with self._light_transaction() as conn:
             await conn.execute(
-                "UPDATE games SET snapshot = $3::jsonb, snapshot_version = $2"
+                "WITH kept AS (INSERT INTO snapshots (game_id, version, state)"
+                " VALUES ($1, $2, $3::jsonb) ON CONFLICT DO NOTHING)"
+                " UPDATE games SET snapshot = $3::jsonb, snapshot_version = $2"
                 " WHERE id = $1 AND snapshot_version < $2 AND version >= $2",
                 game_id,
                 version,

@@ -362,9 +362,42 @@ class ImportedRecord(Base):
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     body: Mapped[str] = mapped_column(Text)
     moves: Mapped[int] = mapped_column(Integer)
+    # "playing" or "finished", what its replay answers with (migration 0010).
+    status: Mapped[str | None] = mapped_column(String(16), nullable=True)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
+
+
+# --- the states replays start from (migration 0010, app/replays.py) ------------------------
+
+
+class Snapshot(Base):
+    """The encoded state of a room's game at a version (every `SNAPSHOT_EVERY`-th one)."""
+
+    __tablename__ = "snapshots"
+    __table_args__ = (CheckConstraint("version >= 0", name="version"),)
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    state: Mapped[dict[str, Any]] = mapped_column(JSONB)
+
+
+class RecordSnapshot(Base):
+    """The encoded state of an imported record at a version, and the moves after it up to
+    the next such row: one row is all a replay of those moves reads."""
+
+    __tablename__ = "record_snapshots"
+    __table_args__ = (CheckConstraint("version >= 0", name="version"),)
+
+    record_id: Mapped[str] = mapped_column(
+        ForeignKey("game_records.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    state: Mapped[dict[str, Any]] = mapped_column(JSONB)
+    moves: Mapped[list[dict[str, Any]]] = mapped_column(JSONB)
 
 
 # --- the room-creation limit shared by instances (migration 0006, app/limits.py) -----------

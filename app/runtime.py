@@ -79,7 +79,9 @@ async def start_rooms(
     light = await create_pool(asyncpg_dsn(settings.database_url), 2, durable=False)
     store = Store(pool, engine, light)
     presence = Presence(store, instance)
-    service = RoomService(store, rules, Positions(rules), presence)
+    service = RoomService(
+        store, rules, Positions(rules, settings.position_cache_bytes), presence
+    )
     hub = Hub(service, presence)
     peers = Peers(instance, service.announcer.announce)
     service.others_listen = peers.any

@@ -201,6 +201,31 @@ class Settings(BaseSettings):
         ),
     )
 
+    # --- replays and the position cache (issue 13: bounded in bytes, replays rate-limited) --
+    replay_requests_per_s: float = Field(
+        default=10.0,
+        gt=0,
+        description="Replay requests (a move of a room's game or of a record) per second per client address.",
+    )
+    replay_burst: float = Field(
+        default=60.0,
+        ge=1,
+        description="Burst of replay requests one client address may send.",
+    )
+    replay_cache_bytes: int = Field(
+        default=32 << 20,
+        ge=0,
+        description="Bytes of replayed views kept in memory (their JSON text; 0: none kept).",
+    )
+    position_cache_bytes: int = Field(
+        default=128 << 20,
+        ge=0,
+        description=(
+            "Bytes of live game positions kept in memory (states and the views sent), the "
+            "least recently played games dropped first."
+        ),
+    )
+
     @field_validator("database_url", mode="before")
     @classmethod
     def _normalise_url(cls, value: Any) -> Any:

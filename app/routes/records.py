@@ -11,15 +11,18 @@ import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.archive import Archive
-from app.limits import SharedRoomLimit
+from app.limits import RateLimits, SharedRoomLimit
+from app.offload import Offload
 from app.protocol import ServiceError
 from app.provenance import Provenance
 from app.record_store import RecordStore
 from app.rematch import Rematches
+from app.replay_store import ReplayStore
+from app.replays import ReplayCache, Replays
 from app.routes.pages import ROOM_ID, templates
 from app.routes.rooms import Bearer
 from app.settings import Settings
@@ -31,10 +34,19 @@ Move = Annotated[int | None, Query(ge=0, description="a move number; none: the l
 
 def install(app: FastAPI, engine: AsyncEngine) -> None:
     """Create the archive and rematch services on ``app.state`` (after the rooms service)."""
-    store = RecordStore(engine)
     settings: Settings = app.state.settings
+    store = RecordStore(engine)
     provenance = Provenance(store, settings.record_signing_key)
-    archive = Archive(store, app.state.rooms, provenance)
+    replays = Replays(
+        ReplayStore(engine),
+        app.state.rooms.rules,
+        ReplayCache(settings.replay_cache_bytes),
+        Offload(),
+    )
+    archive = Archive(store, app.state.rooms, provenance, replays)
+    app.state.replay_limits = RateLimits(
+        settings.replay_requests_per_s, settings.replay_burst
+    )
     app.state.archive = archive
     app.state.rematches = Rematches(store, app.state.rooms)
     app.state.rooms.status_extensions.append(archive.status_facts)
@@ -60,11 +72,21 @@ async def room_record(
     return JSONResponse(record, headers=headers)
 
 
-@router.get("/api/rooms/{room_id}/replay", summary="The public view after a move")
-async def room_replay(
-    room_id: str, request: Request, move: Move = None
-) -> dict[str, Any]:
-    return await _archive(request).room_view(room_id, move)
+def _replay_allowed(request: Request) -> None:
+    """rate_limited (429) when the client's address asks for replays too fast."""
+    limits: RateLimits = request.app.state.replay_limits
+    limits.check(request.client.host if request.client else "?", "replay requests")
+
+
+@router.get(
+    "/api/rooms/{room_id}/replay",
+    summary="The public view after a move",
+    response_class=JSONResponse,
+)
+async def room_replay(room_id: str, request: Request, move: Move = None) -> Response:
+    _replay_allowed(request)
+    text = await _archive(request).room_view(room_id, move)
+    return Response(text, media_type="application/json")
 
 
 # The body is read by the handler, after the budget is drawn on: a request refused for its
@@ -115,11 +137,17 @@ async def imported_record(record_id: str, request: Request) -> dict[str, Any]:
     return await _archive(request).imported(record_id)
 
 
-@router.get("/api/records/{record_id}/replay", summary="An imported game after a move")
+@router.get(
+    "/api/records/{record_id}/replay",
+    summary="An imported game after a move",
+    response_class=JSONResponse,
+)
 async def imported_replay(
     record_id: str, request: Request, move: Move = None
-) -> dict[str, Any]:
-    return await _archive(request).imported_view(record_id, move)
+) -> Response:
+    _replay_allowed(request)
+    text = await _archive(request).imported_view(record_id, move)
+    return Response(text, media_type="application/json")
 
 
 @router.post(

@@ -28,7 +28,12 @@ from tests.app.conftest import GAMES, ISHTAR
 def room_settings(room_settings: Settings) -> Settings:
     """Whole games as fast as the test can go: no rate limit in the way."""
     return room_settings.model_copy(
-        update={"http_moves_per_s": 10_000.0, "rooms_per_minute": 10_000}
+        update={
+            "http_moves_per_s": 10_000.0,
+            "rooms_per_minute": 10_000,
+            "replay_requests_per_s": 10_000.0,
+            "replay_burst": 10_000.0,
+        }
     )
 
 
