@@ -25,22 +25,17 @@ from app.bot_runner import BotRunner
 from app.main import create_app
 from app.positions import Position
 from app.rooms import RoomService
-from app.settings import Settings
 from tests.app.clients import bearer
-from tests.app.test_bot_runner import add_bot, create
+from tests.app.test_bot_runner import add_bot, bot_settings, create
 
 BUSY = 20
 
 
 @pytest.fixture
 def bot_app(database_url: str, tmp_path: Path) -> FastAPI:
-    settings = Settings(
-        _env_file=None,  # type: ignore[call-arg]
-        database_url=database_url,
-        data_dir=tmp_path / "data",
-        game_module="engine",
-        bot_delay_s=0,
-        bot_think_s=0.05,
+    settings = bot_settings(
+        database_url,
+        tmp_path,
         bot_rooms_per_address=BUSY + 1,  # the quota is not what this test is about
         rooms_per_minute=1000,
     )

@@ -17,22 +17,17 @@ import pytest
 from fastapi import FastAPI
 
 from app.main import create_app
-from app.settings import Settings
 from tests.app.clients import bearer
-from tests.app.test_bot_runner import add_bot, create, until_finished
+from tests.app.test_bot_runner import add_bot, bot_settings, create, until_finished
 
 HOME, ELSEWHERE = "203.0.113.7", "198.51.100.9"
 
 
 @pytest.fixture
 def bot_app(database_url: str, tmp_path: Path) -> FastAPI:
-    settings = Settings(
-        _env_file=None,  # type: ignore[call-arg]
-        database_url=database_url,
-        data_dir=tmp_path / "data",
-        game_module="engine",
-        bot_delay_s=0,
-        bot_think_s=0.05,
+    settings = bot_settings(
+        database_url,
+        tmp_path,
         bot_rooms_per_address=1,
     )
     return create_app(settings)

@@ -24,17 +24,22 @@ from app.settings import Settings
 from tests.app.clients import bearer
 
 
-@pytest.fixture
-def bot_app(database_url: str, tmp_path: Path) -> FastAPI:
-    settings = Settings(
+def bot_settings(database_url: str, tmp_path: Path, **extra: Any) -> Settings:
+    """Settings of an app whose bots play Ishtar at once (no pauses, a short think)."""
+    return Settings(
         _env_file=None,  # type: ignore[call-arg]
         database_url=database_url,
         data_dir=tmp_path / "data",
         game_module="engine",
         bot_delay_s=0,
         bot_think_s=0.05,
+        **extra,
     )
-    return create_app(settings)
+
+
+@pytest.fixture
+def bot_app(database_url: str, tmp_path: Path) -> FastAPI:
+    return create_app(bot_settings(database_url, tmp_path))
 
 
 @pytest.fixture
