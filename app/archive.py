@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.gamerecord import RecordError, build_record, seed_commitment
-from app.positions import Rules, catalogue_colours
+from app.games import Registry
+from app.positions import catalogue_colours
 from app.protocol import ServiceError
 from app.provenance import Provenance
 from app.record_store import GameFacts, RecordStore
@@ -25,6 +26,7 @@ from app.replay_store import ReplayGame
 from app.replays import CheckedRecord, Replays, check_for_replays, state_after
 from app.rooms import RoomService
 from app.rows import RoomRow, iso
+from app.rules import Rules
 
 RECORD_ID_CHARS = 16
 MAX_RECORD_BYTES = 2 << 20
@@ -46,27 +48,25 @@ class _Import:
     checked: CheckedRecord
 
 
-def _check_import(rules: Rules, record: Any) -> _Import:
+def _check_import(registry: Registry, record: Any) -> _Import:
     """Check a record and serialise it: CPU-bound (a 2 MiB record), in a worker thread."""
-    checked = check_for_replays(rules, record)
+    checked = check_for_replays(registry, record)
     return _Import(record_id(record), json.dumps(record, ensure_ascii=False), checked)
 
 
-def _ends(rules: Rules, game: ReplayGame, final: Any) -> tuple[Any, Any]:
-    """The layout the set-up drew, and the final scores if `final` (a checkpoint at the
+def _ends(rules: Rules, game: ReplayGame, final: Any) -> tuple[dict[str, Any], Any]:
+    """What the set-up drew in public, and the final scores if `final` (a checkpoint at the
     last move of a finished game) ends the game. CPU-bound, in a worker thread."""
     setup = game.setup
 
     def start() -> Any:
-        return rules.new_game(
-            setup["players"], game.seed, setup.get("layout"), setup.get("first_player")
-        )
+        return rules.new_game(setup["players"], game.seed, setup["options"])
 
-    layout = rules.view_for(start(), None).get("layout")
+    public = rules.public_setup(start())
     if final is None:
-        return layout, None
+        return public, None
     state, _passed = state_after(rules, start, final, game.version)
-    return layout, rules.final_scores(state) if rules.is_over(state) else None
+    return public, rules.final_scores(state) if rules.is_over(state) else None
 
 
 def _plausible(key: str, most: int) -> bool:
@@ -88,8 +88,8 @@ class Archive:
         self.provenance = provenance
         self.rooms = rooms
         self.replays = replays
-        self.rules: Rules = rooms.rules
-        self._colours = catalogue_colours(self.rules)
+        self.registry = rooms.registry
+        self._colours = {g.id: catalogue_colours(g.rules) for g in self.registry}
         self._seeds: dict[str, int] = {}  # room -> seed (never changes)
         self._rematches: dict[str, str] = {}  # room -> its rematch (never changes)
 
@@ -115,19 +115,25 @@ class Archive:
             event.as_dict()
             for event in await self.store.moves(facts.game_id, 0, facts.version)
         ]
+        kind = self.registry.get(facts.game)
         game = ReplayGame(
-            facts.game_id, facts.version, facts.finished, facts.seed, facts.setup
+            facts.game,
+            facts.game_id,
+            facts.version,
+            facts.finished,
+            facts.seed,
+            facts.setup,
         )
         final = (
             await self.replays.store.room_checkpoint(facts.game_id, facts.version)
             if facts.finished
             else None
         )
-        layout, result = await self.replays.offload.thread(
-            _ends, self.rules, game, final
+        public, result = await self.replays.offload.thread(
+            _ends, kind.rules, game, final
         )
         finished = result is not None
-        colours = self._colours
+        colours = self._colours[kind.id]
         players = [
             {
                 "seat": seat,
@@ -137,11 +143,9 @@ class Archive:
             }
             for seat, name, bot in facts.seats
         ]
-        engine_version = facts.engine.rpartition(" ")[2] or str(
-            getattr(self.rules, "ENGINE_VERSION", "?")
-        )
+        engine_version = facts.engine.rpartition(" ")[2] or kind.rules.ENGINE_VERSION
         record = build_record(
-            self.rules,
+            kind,
             room_id=room_id,
             engine_version=engine_version,
             players=players,
@@ -150,7 +154,7 @@ class Archive:
             moves=events,
             started_at=iso(facts.started_at),
             finished_at=events[-1]["at"] if finished and events else None,
-            layout=layout,
+            public_setup=public,
             result=result,
         )
         return await self.provenance.sign(record)
@@ -169,7 +173,7 @@ class Archive:
     async def status_facts(self, room: RoomRow) -> dict[str, Any]:
         """For the room status: the seed's SHA-256 commitment from the start, the seed
         once the game is over, and the room of the rematch if there is one."""
-        if room.game is None:
+        if room.started is None:
             return {"seed_sha256": None, "seed": None, "rematch": None}
         seed = self._seeds.get(room.id)
         rematch = self._rematches.get(room.id)
@@ -194,13 +198,15 @@ class Archive:
         replay rows; its id, link and what was checked (a forgery of a room here is refused)."""
         try:  # up to a few thousand engine steps: off the event loop
             checked = await self.replays.offload.thread(
-                _check_import, self.rules, record
+                _check_import, self.registry, record
             )
         except RecordError as error:
             raise ServiceError("bad_record", error.reason) from None
         provenance = await self.provenance.check(record)
         rid = checked.record_id
-        await self.store.save_record(rid, checked.body, checked.checked.moves)
+        await self.store.save_record(
+            rid, checked.checked.game, checked.body, checked.checked.moves
+        )
         await self.replays.keep(rid, checked.checked)
         return {
             "record_id": rid,

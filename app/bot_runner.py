@@ -39,13 +39,13 @@ from sqlalchemy import text
 from app.bot_quota import BotRoomQuota
 from app.bot_scheduler import PERSON_WEIGHT, FairScheduler, SchedulerFull
 from app.channel import _notify, notice
+from app.games import BotThink, Game
 from app.protocol import MoveRequest, ServiceError
 from app.room_store import RoomClosed, SeatTaken
 from app.rooms import RoomService
 from app.rows import Event, RoomRow, SeatRow
 from app.seats import hand_on_host
 from app.tasks import cancel_and_wait
-from bots import LEVELS, HardBot, choose_action
 from bots.base import derive_seed
 
 log = logging.getLogger("ishtar.bots")
@@ -68,12 +68,26 @@ def bot_move_id(game_id: int, version: int) -> str:
 
 
 def think(
-    level: str, view: dict[str, Any], legal: Sequence[Any], seed: int, think_s: float
+    play: BotThink,
+    level: str,
+    view: dict[str, Any],
+    legal: Sequence[Any],
+    seed: int,
+    think_s: float,
 ) -> Any:
-    """The bot's action (run in the executor); the hard bot searches for at most `think_s`."""
-    if level == "hard":
-        return HardBot(time_limit=think_s).act(view, legal, seed)
-    return choose_action(level, view, legal, seed)
+    """The action of the game's bot of `level` (`play`, the descriptor's `think`), run in
+    the executor; a searching bot thinks for at most `think_s`."""
+    return play(level, view, list(legal), seed, think_s)
+
+
+def bot_game(service: RoomService, room: RoomRow) -> Game | None:
+    """The room's game if it has bots (a game without them never seats one)."""
+    game = service.registry.get(room.game)
+    return game if game.bots and game.think is not None else None
+
+
+def no_bots(game: Game) -> ServiceError:
+    return ServiceError("no_bots", f"{game.title} has no bots yet.")
 
 
 class BotRunner:
@@ -205,12 +219,11 @@ class BotRunner:
     async def step(self, room_id: str) -> bool:
         """Make the move of the bot to act in a room, if any; True if the game moved on."""
         service = self.service
-        if not plays_ishtar(service):
-            return False
         room = await service.room(room_id)
-        if room.status != "playing" or room.game is None:
+        if room.status != "playing" or room.started is None:
             return False
-        if not any(seat.bot_level in LEVELS for seat in room.seats):
+        kind = bot_game(service, room)
+        if kind is None or not any(seat.bot_level in kind.bots for seat in room.seats):
             self._botless.add(room_id)
             return False
         game = await service.game(room_id, room)
@@ -218,8 +231,9 @@ class BotRunner:
         if position.over or position.current is None:
             return False
         seat = room.seat(position.current)
-        if seat is None or seat.bot_level not in LEVELS:
+        if seat is None or seat.bot_level not in kind.bots:
             return False
+        assert kind.think is not None
         view = position.view(seat.seat)
         delay = self.delay_s if view.get("phase") == "choose" else self.delay_s / 3
         if delay > 0:  # a whole pause before a turn, shorter ones between its steps
@@ -227,9 +241,13 @@ class BotRunner:
         level, version = seat.bot_level, position.version
         if level in INLINE_LEVELS:
             seed = derive_seed(game.game_id, version)
-            action = think(level, view, legal_of(position), seed, self.think_s)
+            action = think(
+                kind.think, level, view, legal_of(position), seed, self.think_s
+            )
         else:
-            action = await self._think_in_line(room, seat, game.game_id, view, version)
+            action = await self._think_in_line(
+                kind.think, room, seat, game.game_id, view, version
+            )
             if action is None:  # the game moved on while this bot waited
                 return True
         request = MoveRequest(
@@ -246,6 +264,7 @@ class BotRunner:
 
     async def _think_in_line(
         self,
+        play: BotThink,
         room: RoomRow,
         seat: SeatRow,
         game_id: int,
@@ -276,6 +295,7 @@ class BotRunner:
             action = await asyncio.get_running_loop().run_in_executor(
                 self.executor,
                 think,
+                play,
                 level,
                 view,
                 legal_of(position),
@@ -384,17 +404,15 @@ def legal_of(position: Any) -> list[Any]:
     return [item["action"] for item in position.legal()]
 
 
-def plays_ishtar(service: RoomService) -> bool:
-    """Bots know Ishtar only: a server playing another game never seats one."""
-    return getattr(service.rules, "GAME", None) == "ishtar"
-
-
 def _check_host(
-    service: RoomService, room: Any, bearer: str | None, level: str
+    service: RoomService, room: RoomRow, bearer: str | None, level: str
 ) -> None:
-    if not plays_ishtar(service):
-        raise ServiceError("malformed", "Bots play only Ishtar.")
+    game = service.registry.get(room.game)
+    if bot_game(service, room) is None:
+        raise no_bots(game)
     if not service._is_host(room, bearer):
         raise ServiceError("forbidden", "Only the host can seat a bot.")
-    if level not in LEVELS:
-        raise ServiceError("malformed", f"A bot level is one of {', '.join(LEVELS)}.")
+    if level not in game.bots:
+        raise ServiceError(
+            "malformed", f"A bot level is one of {', '.join(game.bots)}."
+        )

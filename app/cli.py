@@ -28,9 +28,10 @@ from app.connection_guard import (
     raise_descriptor_limit,
 )
 from app.embedded import EmbeddedPostgres, EmbeddedPostgresError
+from app.games import registry
 from app.settings import Settings, get_settings
 from app.verify import register_verify
-from bots.simulate import register_simulate
+from bots.simulate import GameBots, register_simulate
 
 log = logging.getLogger("ishtar")
 
@@ -243,10 +244,20 @@ def db_revision(args: argparse.Namespace) -> int:
 
 # -- entry point ----------------------------------------------------------------------------
 
+
+def _game_bots(game_id: str) -> GameBots | None:
+    """A registered game as the simulator plays it (`ishtar simulate --game ID`)."""
+    games = registry(get_settings().extra_games)
+    if game_id not in games:
+        return None
+    game = games.get(game_id)
+    return GameBots(game.rules.__name__, game.think, game.bots, game.players)
+
+
 COMMANDS: list[Register] = [
     register_serve,
     register_db,
-    register_simulate,
+    lambda subparsers: register_simulate(subparsers, _game_bots),
     register_verify,
 ]
 

@@ -13,14 +13,25 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.games import Game
 from app.protocol import ServiceError, TimeControl
 from app.rows import iso
 
 
-def check(rules: Any, control: TimeControl) -> None:
-    """Refuse a time control this server cannot honour (a bot policy without bots)."""
-    if control.policy == "bot" and getattr(rules, "GAME", None) != "ishtar":
-        raise ServiceError("malformed", "Bots play only Ishtar: choose policy 'wait'.")
+def check(game: Game, control: TimeControl) -> TimeControl:
+    """The time control with its bot level filled in (the game's weakest if none), or
+    a refusal if the room's game cannot honour it (a bot policy without bots)."""
+    if control.policy == "bot" and not game.bots:
+        raise ServiceError(
+            "no_bots", f"{game.title} has no bots yet: choose policy 'wait'."
+        )
+    if control.policy == "bot" and control.bot not in (None, *game.bots):
+        raise ServiceError(
+            "malformed", f"A bot level is one of {', '.join(game.bots)}."
+        )
+    if control.policy == "bot" and control.bot is None:
+        return control.model_copy(update={"bot": game.bots[0]})
+    return control
 
 
 async def save(engine: AsyncEngine, room_id: str, control: TimeControl) -> None:

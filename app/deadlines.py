@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.bot_runner import LOST_RACE, plays_ishtar, think
+from app.bot_runner import LOST_RACE, bot_game, no_bots, think
 from app.channel import CHANNEL, notice
 from app.protocol import MoveRequest, ServiceError
 from app.rooms import RoomService
@@ -200,14 +200,15 @@ class DeadlineWatch:
 
     async def _play(self, due: Due) -> None:
         service = self.service
-        if not plays_ishtar(service):
-            raise ServiceError("malformed", "Bots play only Ishtar.")
         room = await service.room(due.room_id)
+        kind = bot_game(service, room)
+        if kind is None or kind.think is None:
+            raise no_bots(service.registry.get(room.game))
         seat = room.seat(due.seat)
-        if seat is None or room.game is None:
+        if seat is None or room.started is None:
             return
         game = await service.game(due.room_id, room)
-        level = due.bot_level or "easy"
+        level = due.bot_level or kind.bots[0]
         version = due.version
         loop = asyncio.get_running_loop()
         while True:  # the whole turn: every step until another seat is to act
@@ -222,6 +223,7 @@ class DeadlineWatch:
             action = await loop.run_in_executor(
                 None,
                 think,
+                kind.think,
                 level,
                 position.view(due.seat),
                 legal,

@@ -56,13 +56,16 @@ class GameStore(Pools):
             )
         return {row["id"]: row["version"] for row in rows}
 
-    async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any]]:
-        """The stored snapshot and the version it is at (the game may be further on)."""
+    async def snapshot(self, game_id: int) -> tuple[int, dict[str, Any], str]:
+        """The stored snapshot, the version it is at (the game may be further on), and
+        the registry's id of the room's game, whose engine decodes it."""
         async with self._conn() as conn:
             row = await conn.fetchrow(
-                "SELECT snapshot_version, snapshot FROM games WHERE id = $1", game_id
+                "SELECT g.snapshot_version, g.snapshot, r.game FROM games g"
+                " JOIN rooms r ON r.id = g.room_id WHERE g.id = $1",
+                game_id,
             )
-        return row["snapshot_version"], row["snapshot"]
+        return row["snapshot_version"], row["snapshot"], row["game"]
 
     async def setup(self, game_id: int) -> dict[str, Any]:
         async with self._conn() as conn:
@@ -212,8 +215,8 @@ async def warm_statements(conn: asyncpg.Connection) -> None:
     try:
         async with conn.transaction():
             await conn.execute(
-                "INSERT INTO rooms (id, players, layout, seat_order, host_token_hash)"
-                " VALUES ($1, 2, 'preset', 'fixed', $2)",
+                "INSERT INTO rooms (id, game, options, players, seat_order, host_token_hash)"
+                " VALUES ($1, 'rehearsal', '{}', 2, 'fixed', $2)",
                 room,
                 bytes(32),
             )

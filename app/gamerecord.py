@@ -1,12 +1,17 @@
 """The game record: a versioned JSON document of one game, and how to check one by replaying.
 
 A record holds what is needed to replay the game and to verify its shuffle (docs/records.md):
-the players (names, colours), the set-up given to the engine, the layout it drew, the
+the game, the players (names, colours), the set-up given to the engine (players and
+options) and what it drew in public (the engine's `public_setup`), the
 SHA-256 commitment of the seed published at the start, the seed itself once the game is
 over, every move of the log with its line of text, and the final scores. Checking a record
 re-runs the set-up from the seed, compares the commitment, and replays every move with the
 engine, comparing the log lines and the scores: a record that passes is the game that was
 played, whoever stored it. This module is pure: no database, no HTTP.
+
+Records of format 1 and 2 came from before rooms had games: they are Ishtar's, with the
+set-up's options at its top level and the drawn layout beside it. They are read as format
+3 through the game's `legacy_options` (app/games.py), and still verify.
 """
 
 from __future__ import annotations
@@ -17,12 +22,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.positions import Rules
+from app.games import Game, Registry
+from app.rules import Rules
 
 RECORD_FORMAT = "ishtar-online/record"
-RECORD_VERSION = 2
-"""2 adds the server's `signature` (app/record_signing.py); 1 is 2 unsigned."""
-READABLE_VERSIONS = (1, 2)
+RECORD_VERSION = 3
+"""3: the set-up's ``options`` and ``public_setup`` (any game); 2 adds the server's
+`signature` (app/record_signing.py); 1 is 2 unsigned."""
+READABLE_VERSIONS = (1, 2, 3)
+LEGACY_VERSIONS = (1, 2)
 STATUSES = ("playing", "finished")
 SEED_DIGITS = re.compile(r"0|[1-9][0-9]{0,18}")
 """A seed's one spelling: decimal, no sign, no leading zero (then at most 2**63 - 1)."""
@@ -52,7 +60,7 @@ def seed_commitment(seed: int | str) -> str:
 
 
 def build_record(
-    rules: Rules,
+    game: Game,
     *,
     room_id: str,
     engine_version: str,
@@ -62,7 +70,7 @@ def build_record(
     moves: Sequence[Mapping[str, Any]],
     started_at: str | None,
     finished_at: str | None,
-    layout: Any,
+    public_setup: Mapping[str, Any],
     result: Any,
 ) -> dict[str, Any]:
     """The record of a game; the seed is written only when the game is over."""
@@ -70,17 +78,13 @@ def build_record(
     return {
         "format": RECORD_FORMAT,
         "format_version": RECORD_VERSION,
-        "game": getattr(rules, "GAME", None),
+        "game": game.id,
         "engine_version": engine_version,
         "room_id": room_id,
         "status": "finished" if finished else "playing",
         "players": [dict(p) for p in players],
-        "setup": {
-            "players": setup["players"],
-            "layout": setup.get("layout"),
-            "first_player": setup.get("first_player"),
-        },
-        "layout": layout,
+        "setup": {"players": setup["players"], "options": dict(setup["options"])},
+        "public_setup": dict(public_setup),
         "seed_sha256": seed_commitment(seed),
         "seed": str(seed) if finished else None,
         "version": len(moves),
@@ -96,12 +100,15 @@ class Replayed:
     """A record checked by replaying it: the state after every move (index = version)."""
 
     record: dict[str, Any]
+    game: Game
     states: list[Any]
     warnings: list[str] = field(default_factory=list)
 
 
-def check_record(rules: Rules, record: Any, *, require_seed: bool = True) -> Replayed:
-    """Replay ``record`` with the engine; RecordError with the first thing that is wrong."""
+def check_record(
+    registry: Registry, record: Any, *, require_seed: bool = True
+) -> Replayed:
+    """Replay ``record`` with its game's engine; RecordError with the first thing wrong."""
     if not isinstance(record, dict):
         raise RecordError("A game record is a JSON object.")
     if record.get("format") != RECORD_FORMAT:
@@ -114,13 +121,18 @@ def check_record(rules: Rules, record: Any, *, require_seed: bool = True) -> Rep
             f"Record format version {version!r} is not supported "
             f"(this server reads {', '.join(map(str, READABLE_VERSIONS))})."
         )
-    game = getattr(rules, "GAME", None)
-    if record.get("game") != game:
+    kind = record.get("game")
+    if not isinstance(kind, str) or kind not in registry:
+        names = ", ".join(repr(g.id) for g in registry)
+        shown = kind[:40] if isinstance(kind, str) else kind
         raise RecordError(
-            f"This is a record of {record.get('game')!r}, not of {game!r}."
+            f"This is a record of {shown!r}, a game this server does not play"
+            f" (it plays {names})."
         )
+    game = registry.get(kind)
+    rules = game.rules
     warnings = []
-    engine_version = getattr(rules, "ENGINE_VERSION", None)
+    engine_version = rules.ENGINE_VERSION
     if record.get("engine_version") != engine_version:
         warnings.append(
             f"The game was played with engine {record.get('engine_version')!r}; "
@@ -129,7 +141,7 @@ def check_record(rules: Rules, record: Any, *, require_seed: bool = True) -> Rep
     status = record.get("status")
     if status not in STATUSES:
         raise RecordError("The record's status must be 'playing' or 'finished'.")
-    setup = _setup(record)
+    setup = _setup(game, record, version)
     _players(record, setup["players"])
     seed = record.get("seed")
     if seed is None:
@@ -159,10 +171,11 @@ def check_record(rules: Rules, record: Any, *, require_seed: bool = True) -> Rep
         warnings.append("The record is finished but has no finishing time.")
     same_engine = record.get("engine_version") == engine_version
     states = _replay(rules, record, setup, int(seed), same_engine, warnings)
-    return Replayed(record=record, states=states, warnings=warnings)
+    return Replayed(record=record, game=game, states=states, warnings=warnings)
 
 
-def _setup(record: Mapping[str, Any]) -> dict[str, Any]:
+def _setup(game: Game, record: Mapping[str, Any], version: int) -> dict[str, Any]:
+    """The set-up: players, options checked by the game, and the public set-up to match."""
     setup = record.get("setup")
     if not isinstance(setup, dict):
         raise RecordError("The record has no set-up.")
@@ -173,14 +186,39 @@ def _setup(record: Mapping[str, Any]) -> dict[str, Any]:
         or not 1 <= players <= 8
     ):
         raise RecordError("The set-up must say how many players there are.")
-    first = setup.get("first_player")
-    if first is not None and (
-        isinstance(first, bool)
-        or not isinstance(first, int)
-        or not 0 <= first < players
-    ):
-        raise RecordError("The set-up's first player must be one of the seats.")
-    return {"players": players, "layout": setup.get("layout"), "first_player": first}
+    if version in LEGACY_VERSIONS:
+        if game.legacy_options is None:
+            raise RecordError(f"Records of {game.title} have format 3 or later.")
+        options: Any = game.legacy_options(setup)
+        public = record.get("public_setup")
+        if public is None and record.get("layout") is not None:
+            public = {"layout": record["layout"]}
+    else:
+        options = setup.get("options")
+        public = record.get("public_setup")
+    if not isinstance(options, dict):
+        raise RecordError("The set-up's options must be a JSON object.")
+    try:
+        checked = game.rules.check_options(players, options)
+    except ValueError as error:
+        reason = getattr(error, "reason", None) or str(error)
+        raise RecordError(f"The set-up's options are refused: {reason}") from None
+    if public is not None and not isinstance(public, dict):
+        raise RecordError("The record's public set-up must be a JSON object.")
+    return {"players": players, "options": checked, "public": public}
+
+
+def record_setup(registry: Registry, record: Mapping[str, Any]) -> dict[str, Any]:
+    """A record's game, players and checked options (``{"game", "players", "options"}``),
+    whatever its format version; RecordError if they cannot be read."""
+    kind = record.get("game")
+    if not isinstance(kind, str) or kind not in registry:
+        raise RecordError("The record names no game of this server.")
+    version = record.get("format_version")
+    if version not in READABLE_VERSIONS:
+        raise RecordError(f"Record format version {version!r} is not supported.")
+    setup = _setup(registry.get(kind), record, version)
+    return {"game": kind, "players": setup["players"], "options": setup["options"]}
 
 
 def _players(record: Mapping[str, Any], count: int) -> None:
@@ -204,18 +242,18 @@ def _replay(
     warnings: list[str],
 ) -> list[Any]:
     try:
-        state = rules.new_game(
-            setup["players"], seed, setup["layout"], setup["first_player"]
-        )
+        state = rules.new_game(setup["players"], seed, setup["options"])
     except (ValueError, TypeError, KeyError) as error:
         raise RecordError(f"The set-up cannot be re-run: {error}") from None
-    layout = record.get("layout")
-    if layout is not None:
-        drawn = rules.view_for(state, None).get("layout")
-        if drawn != layout:
-            raise RecordError(
-                "The layout of the record is not the one the set-up draws from its seed."
-            )
+    public = setup["public"]
+    if public is not None:
+        drawn = rules.public_setup(state)
+        for key, value in public.items():
+            if drawn.get(key) != value:
+                raise RecordError(
+                    f"The record's {str(key)[:40]} is not the one the set-up draws "
+                    "from its seed."
+                )
     moves = record.get("moves")
     if not isinstance(moves, list):
         raise RecordError("The record has no list of moves.")

@@ -1,156 +1,178 @@
-"""A started game as the room service reads it: who sits where, its position, its log.
+"""The registry: the games this server plays, each described once by a `Game`.
 
-Part of the room service (app/rooms.py). A game's context never changes once it has
-started, so it is cached; its position comes from the position cache when it is at the
-database's version, else from the log or the stored snapshot.
+This is the one place of the server that names a game. Everything else asks the registry
+for a room's game by its id (``rooms.game``, a record's ``game``) and reads the rules, the
+options, the bot levels and the client module from its descriptor.
+
+A game's options are a pydantic model: its JSON Schema is what `GET /api/games` publishes
+and the home page draws as a form; the model checks the types, and the engine's
+`check_options` then checks what depends on the rules (a first seat beyond the player
+count, a layout that does not fit). Tests register more games (the toy game of the server
+tests) with `ISHTAR_EXTRA_GAMES`, naming modules that define a ``DESCRIPTOR``.
 """
 
 from __future__ import annotations
 
-import logging
-from dataclasses import dataclass
-from typing import Any
+import importlib
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
-from app.positions import Position
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+import bots
+import engine as ishtar_engine
 from app.protocol import ServiceError
-from app.rows import Event, RoomRow
-from app.seating import Seating
+from app.rules import Rules
 
-log = logging.getLogger("ishtar.rooms")
+DEFAULT_GAME = "ishtar"
+"""The game of everything from before the registry: a room created without a game (unless
+`ISHTAR_DEFAULT_GAME` says otherwise), records of format 1 and 2, `/api/catalogue`."""
 
-RECENT_EVENTS = 50
-CATCH_UP_LIMIT = (
-    64  # beyond this many missed moves, decode the snapshot instead of replaying
-)
+BotThink = Callable[[str, dict[str, Any], list[Any], int, float], Any]
+"""``think(level, view, legal, seed, think_s) -> action``: a module-level function, so that
+a process pool can run it (app/bot_runner.py)."""
+
+
+class Options(BaseModel):
+    """Base of the options models: unknown keys are refused, values are JSON."""
+
+    model_config = ConfigDict(extra="forbid", strict=False)
 
 
 @dataclass(frozen=True)
-class GameContext:
-    """What never changes once a game has started: its id and who sits where."""
+class Game:
+    """What the platform knows about one game."""
 
-    game_id: int
-    seats_by_id: dict[int, int]
-    names: dict[int, str]
+    id: str
+    """Stored on ``rooms.game`` and in records: lower case, digits and dashes."""
+    title: str
+    players: range
+    rules: Rules
+    options: type[Options]
+    bots: tuple[str, ...] = ()
+    """The bot levels, weakest first; () means the game has no bots yet."""
+    think: BotThink | None = None
+    client: str = ""
+    """The game's ES module, a path under /static (its screen: board and panels)."""
+    legacy_options: Callable[[Mapping[str, Any]], dict[str, Any]] | None = field(
+        default=None, repr=False
+    )
+    """The options of a set-up written before rooms recorded options (records of format 1
+    and 2, which only this game could write)."""
 
-
-class Games(Seating):
-    """Reading started games (a part of `RoomService`)."""
-
-    _games: dict[str, GameContext]
-
-    # --- positions --------------------------------------------------------------------------
-
-    async def game(self, room_id: str, room: RoomRow | None = None) -> GameContext:
-        """The started game of a room (cached: it never changes)."""
-        context = self._games.get(room_id)
-        if context is not None:
-            return context
-        room = (
-            room
-            if room is not None and room.game is not None
-            else await self.room(room_id)
-        )
-        if room.game is None:
+    def check_options(self, players: int, given: Any) -> dict[str, Any]:
+        """The options of a new room, normalised, or `bad_options` saying what is wrong."""
+        if players not in self.players:
             raise ServiceError(
-                "game_not_started", "The game has not started yet.", version=0
+                "bad_options",
+                f"{self.title} is played by {self.players.start} to "
+                f"{self.players.stop - 1} players.",
             )
-        context = GameContext(
-            game_id=room.game.id,
-            seats_by_id={seat.id: seat.seat for seat in room.seats},
-            names={seat.seat: seat.name for seat in room.seats},
-        )
-        self._games[room_id] = context
-        return context
-
-    async def position(self, game_id: int) -> Position:
-        """The game's position at the version the database has now."""
-        row = await self.store.game_version(game_id)
-        cached = self.positions.get(game_id, row)
-        if cached is not None:
-            return cached
-        latest = self.positions.latest(game_id)
-        if latest is not None and 0 < row - latest.version <= CATCH_UP_LIMIT:
-            position: Position | None = latest
-            for event in await self.store.moves_since(game_id, latest.version):
-                position = self.positions.advance(game_id, event.action, event.seq)
-            if position is not None and position.version >= row:
-                return position
-        return await self._from_snapshot(game_id)
-
-    async def _from_snapshot(self, game_id: int) -> Position:
-        """Decode the stored snapshot and replay the few moves logged after it.
-
-        Replayed here, not through the cache: concurrent callers may evict its entries.
-        """
-        at, snapshot = await self.store.snapshot(game_id)
-        events = await self.store.moves_since(game_id, at)
-        rules = self.rules
-        state = rules.decode_state(snapshot)
-        for event in events:
-            state = rules.apply(state, rules.decode_action(event.action))
-        version = events[-1].seq if events else at
-        return self.positions.put(game_id, Position(rules, version, state))
-
-    # --- reading ----------------------------------------------------------------------------
-
-    async def view(self, room_id: str, token: str | None) -> dict[str, Any]:
-        room, seat = await self.identify(room_id, token)
-        game = await self.game(room_id, room)
-        position = await self.position(game.game_id)
-        number = seat.seat if seat else None
-        return {
-            "version": position.version,
-            "seat": number,
-            "role": "player" if seat else "spectator",
-            "status": "finished" if position.over else "playing",
-            "view": position.view(number),
-            "legal": position.legal()
-            if number is not None and number == position.current
-            else [],
-        }
-
-    async def moves(self, room_id: str, since: int) -> dict[str, Any]:
-        game = await self.game(room_id)
-        events = await self.store.moves_since(game.game_id, since)
-        version = (
-            events[-1].seq if events else await self.store.game_version(game.game_id)
-        )
-        return {"version": version, "moves": [event.as_dict() for event in events]}
-
-    async def events(
-        self, game_id: int, since: int | None, version: int
-    ) -> list[Event]:
-        """What a client that saw `since` missed (None: the recent log), up to `version`: a
-        move committed since the position was read comes after, as its own update."""
-        if since is None:
-            events = await self.store.recent_moves(game_id, RECENT_EVENTS)
-        elif since >= version:
-            return []
-        else:
-            events = await self.store.moves_since(game_id, since)
-        return [event for event in events if event.seq <= version]
-
-    async def why(self, room_id: str, move: dict[str, Any]) -> dict[str, Any]:
-        game = await self.game(room_id)
-        position = await self.position(game.game_id)
-        action = self._decode(move)
+        if given is not None and not isinstance(given, dict):
+            raise ServiceError("bad_options", "The options are a JSON object.")
         try:
-            reason = self.rules.why_illegal(position.state, action)
-        except Exception:
-            log.exception("engine failed on why_illegal(%s)", move)
-            reason = "The engine could not judge this move."
-        return {"version": position.version, "legal": reason is None, "reason": reason}
-
-    def _decode(self, move: dict[str, Any]) -> Any:
+            typed = self.options.model_validate(given or {}).model_dump()
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "options"
+            if first["type"] == "extra_forbidden":
+                reason = f"{self.title} has no option {where[:40]!r}."
+            else:
+                reason = f"Option {where!r}: {first['msg']}."
+            raise ServiceError("bad_options", reason) from None
         try:
-            return self.rules.decode_action(move)
+            return self.rules.check_options(players, typed)
         except ValueError as error:
             reason = getattr(error, "reason", None) or str(error)
-            code = getattr(error, "code", None) or "malformed_action"
+            raise ServiceError("bad_options", reason) from None
+
+    def describe(self) -> dict[str, Any]:
+        """The game as `GET /api/games` lists it (the client URL is added by the route)."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "players": {"min": self.players.start, "max": self.players.stop - 1},
+            "options": self.options.model_json_schema(),
+            "bots": list(self.bots),
+        }
+
+
+class IshtarOptions(Options):
+    """Ishtar's options: the board layout and a fixed first seat."""
+
+    layout: Literal["preset", "random"] = Field(
+        "preset",
+        title="Board layout",
+        description="The rulebook's layout, or boards drawn at random.",
+    )
+    first_player: int | None = Field(
+        None,
+        ge=0,
+        le=3,
+        title="First player",
+        description="A seat number, or none for a random draw.",
+    )
+
+
+def _ishtar_legacy_options(setup: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "layout": setup.get("layout") or "preset",
+        "first_player": setup.get("first_player"),
+    }
+
+
+ISHTAR = Game(
+    id="ishtar",
+    title="Ishtar: Gardens of Babylon",
+    players=range(2, 5),
+    rules=ishtar_engine,
+    options=IshtarOptions,
+    bots=("easy", "medium", "hard"),
+    think=bots.think,
+    client="js/game.js",
+    legacy_options=_ishtar_legacy_options,
+)
+
+BUNDLED: tuple[Game, ...] = (ISHTAR,)
+
+
+class Registry:
+    """The games of this server by id, the bundled ones first."""
+
+    def __init__(self, games: Iterable[Game]) -> None:
+        self._games: dict[str, Game] = {}
+        for game in games:
+            if game.id in self._games:
+                raise ValueError(f"two games registered as {game.id!r}")
+            self._games[game.id] = game
+
+    def __iter__(self) -> Iterator[Game]:
+        return iter(self._games.values())
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._games
+
+    def get(self, game_id: str) -> Game:
+        """The game of this id, or `unknown_game` naming the ones there are."""
+        game = self._games.get(game_id) if isinstance(game_id, str) else None
+        if game is None:
+            known = ", ".join(repr(g) for g in self._games)
+            shown = game_id[:40] if isinstance(game_id, str) else game_id
             raise ServiceError(
-                "malformed_action" if code == "illegal_move" else code, reason
-            ) from None
-        except Exception:
-            raise ServiceError(
-                "malformed_action", "The move is not an action of this game."
-            ) from None
+                "unknown_game", f"There is no game {shown!r} here (games: {known})."
+            )
+        return game
+
+    def of_rules(self, rules: Any) -> Game:
+        """The game whose engine is `rules` (for callers that hold a module)."""
+        for game in self._games.values():
+            if game.rules is rules:
+                return game
+        raise KeyError(getattr(rules, "GAME", rules))
+
+
+def registry(extra_modules: Iterable[str] = ()) -> Registry:
+    """The bundled games and those of `extra_modules` (each defines ``DESCRIPTOR``)."""
+    extra = [importlib.import_module(name).DESCRIPTOR for name in extra_modules]
+    return Registry([*BUNDLED, *extra])

@@ -90,7 +90,7 @@ class Hub:
         self._presence_changed(channel)
         status = await self.service.status(room)
         version, view, legal, events = 0, "null", "[]", "[]"
-        if room.game is not None:
+        if room.started is not None:
             game = await self.service.game(room.id, room)
             position = await self.service.position(game.game_id)
             version = position.version
@@ -135,8 +135,8 @@ class Hub:
         channel = self.channels.get(room.id)
         if channel is None:
             channel = self.channels[room.id] = Channel(room.id, status=room.status)
-            if room.game is not None:
-                channel.game_id = room.game.id
+            if room.started is not None:
+                channel.game_id = room.started.id
             channel.task = asyncio.get_running_loop().create_task(self._run(channel))
         return channel
 
@@ -271,8 +271,8 @@ class Hub:
                 continue
             conn.seat = fresh
             conn.number = fresh.seat
-        if room.game is not None and channel.game_id is None:
-            channel.game_id = room.game.id
+        if room.started is not None and channel.game_id is None:
+            channel.game_id = room.started.id
             if channel.published < 0 or started:
                 channel.published = max(channel.published, 0)
         self._presence_changed(channel)

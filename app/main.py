@@ -20,8 +20,9 @@ from app.async_play import start_async_play
 from app.bot_runner import BotRunner
 from app.collector import Collector
 from app.db import create_engine, create_sessionmaker
+from app.games import registry
 from app.limits import BodyLimit, SharedRoomLimit
-from app.routes import async_play, bots, health, pages, records, rooms
+from app.routes import async_play, bots, games, health, pages, records, rooms
 from app.runtime import start_rooms
 from app.security import SecurityHeaders, host_allow_list
 from app.settings import Settings, get_settings
@@ -68,6 +69,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Ishtar Online", version=_version(), lifespan=lifespan)
     app.state.settings = settings
+    app.state.games = registry(settings.extra_games)
+    app.state.games.get(settings.default_game)  # a typo in the settings fails at start
     # Any other Host (a rebound DNS name, say) gets 400, websockets included; added before
     # SecurityHeaders so that the refusal carries the security headers too.
     app.add_middleware(
@@ -80,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.include_router(health.router)
     app.include_router(rooms.router)
+    app.include_router(games.router)
     app.include_router(bots.router)
     app.include_router(async_play.router)
     app.include_router(records.router)

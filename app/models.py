@@ -53,16 +53,17 @@ class Room(Base):
 
     __tablename__ = "rooms"
     __table_args__ = (
-        CheckConstraint("players BETWEEN 2 AND 4", name="players"),
+        CheckConstraint("players BETWEEN 1 AND 8", name="players"),
         CheckConstraint("status IN ('open', 'playing', 'finished')", name="status"),
-        CheckConstraint("layout IN ('preset', 'random')", name="layout"),
+        CheckConstraint("game ~ '^[a-z][a-z0-9-]{0,31}$'", name="game"),
         CheckConstraint("seat_order IN ('random', 'fixed')", name="seat_order"),
     )
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    # The registry's id of the game (app/games.py) and the options it checked.
+    game: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSONB)
     players: Mapped[int] = mapped_column(SmallInteger)
-    layout: Mapped[str] = mapped_column(String(16))
-    first_player: Mapped[int | None] = mapped_column(SmallInteger)
     seat_order: Mapped[str] = mapped_column(String(8))
     status: Mapped[str] = mapped_column(String(16), server_default="open")
     host_token_hash: Mapped[bytes] = mapped_column(LargeBinary(32))
@@ -86,7 +87,7 @@ class Seat(Base):
             deferrable=True,
             initially="DEFERRED",
         ),
-        CheckConstraint("seat BETWEEN 0 AND 3", name="seat"),
+        CheckConstraint("seat BETWEEN 0 AND 7", name="seat"),
         CheckConstraint("char_length(name) BETWEEN 1 AND 24", name="name"),
         Index("ix_seats_token_hash", "token_hash", unique=True),
     )
@@ -360,6 +361,7 @@ class ImportedRecord(Base):
     __table_args__ = (CheckConstraint("char_length(id) = 16", name="id"),)
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))  # the registry's id (migration 0011)
     body: Mapped[str] = mapped_column(Text)
     moves: Mapped[int] = mapped_column(Integer)
     # "playing" or "finished", what its replay answers with (migration 0010).

@@ -22,8 +22,7 @@ from collections import OrderedDict
 from typing import Any
 
 from app.protocol import dumps
-
-Rules = Any  # the engine module (docs/contract.md): new_game, apply, view_for, …
+from app.rules import Rules
 
 EMPTY_LIST = "[]"
 
@@ -219,10 +218,7 @@ class Positions:
     """Versions of a game that keep their whole views and legal actions: the latest (for
     welcomes and the next update) and the one before (an update still being sent)."""
 
-    def __init__(
-        self, rules: Rules, max_bytes: int = 128 << 20, depth: int = 4
-    ) -> None:
-        self.rules = rules
+    def __init__(self, max_bytes: int = 128 << 20, depth: int = 4) -> None:
         self._games: OrderedDict[int, OrderedDict[int, Position]] = OrderedDict()
         self.max_bytes = max_bytes
         self.bytes = 0
@@ -288,8 +284,9 @@ class Positions:
         before = self.get(game_id, version - 1)
         if before is None:
             return None
-        state = self.rules.apply(before.state, self.rules.decode_action(action))
-        return self.put(game_id, Position(self.rules, version, state))
+        rules = before.rules
+        state = rules.apply(before.state, rules.decode_action(action))
+        return self.put(game_id, Position(rules, version, state))
 
 
 def catalogue_colours(rules: Rules) -> list[str | None]:

@@ -55,7 +55,10 @@ HTTP_STATUS = {
     "no_such_move": 404,
     "game_not_over": 409,
     "bad_record": 422,
+    "bad_options": 400,
+    "unknown_game": 404,
     "too_many_bot_rooms": 429,
+    "no_bots": 400,
 }
 
 
@@ -151,18 +154,44 @@ class TimeControl(Strict):
 
     per_move_s: int = Field(ge=1, le=30 * 24 * 3600)
     policy: Literal["wait", "bot"] = "wait"
-    bot: Literal["easy", "medium", "hard"] = "easy"
+    bot: str | None = Field(default=None, min_length=1, max_length=16)
+    """The level of the bot that moves for a late seat (None: the game's weakest)."""
 
 
-class CreateRoom(Strict):
-    """Body of POST /api/rooms."""
+GameId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
+MAX_OPTION_FIELDS = 32
+"""More options than any game has: a bound on what a body's options may hold."""
 
-    players: int = Field(ge=2, le=4)
-    layout: Literal["preset", "random"] = "preset"
-    first_player: int | None = Field(default=None, ge=0, le=3)
+
+class CreateRoom(BaseModel):
+    """Body of POST /api/rooms: a game (the default one if none) and its options.
+
+    Fields this model does not name are options of the game given at the top level, as
+    clients sent Ishtar's `layout` and `first_player` before rooms had games; the game's
+    options model refuses the ones it does not know (`bad_options`).
+    """
+
+    model_config = ConfigDict(extra="allow", strict=False)
+
+    game: GameId | None = None
+    players: int = Field(ge=1, le=8)
+    options: dict[str, Any] | None = None
     seat_order: Literal["random", "fixed"] = "random"
     name: Name | None = None
     time_control: TimeControl | None = None
+
+    def all_options(self) -> dict[str, Any]:
+        """The options, from `options` and from the top level (not both)."""
+        loose = dict(self.model_extra or {})
+        if loose and self.options is not None:
+            raise ServiceError(
+                "malformed",
+                f"Unknown field {sorted(loose)[0]!r}: options go in 'options'.",
+            )
+        options = self.options if self.options is not None else loose
+        if len(options) > MAX_OPTION_FIELDS:
+            raise ServiceError("bad_options", "Too many options.")
+        return options
 
 
 class JoinSeat(Strict):

@@ -23,7 +23,8 @@ from typing import Any
 from pydantic import SecretStr
 
 from app import record_signing
-from app.gamerecord import seed_commitment
+from app.gamerecord import RecordError, record_setup, seed_commitment
+from app.games import Registry
 from app.protocol import ServiceError
 from app.record_signing import Signature
 from app.record_store import RecordStore
@@ -32,8 +33,11 @@ from app.record_store import RecordStore
 class Provenance:
     """Signs exported records and checks where an offered one comes from."""
 
-    def __init__(self, store: RecordStore, configured: SecretStr | None) -> None:
+    def __init__(
+        self, store: RecordStore, configured: SecretStr | None, registry: Registry
+    ) -> None:
         self.store = store
+        self.registry = registry
         self._configured = configured
         self._key: bytes | None = None
 
@@ -81,11 +85,16 @@ class Provenance:
             return "not_here"
         if record.get("seed_sha256") != seed_commitment(facts.seed):
             raise _not_the_room(room_id, "its seed commitment is another")
-        setup = record.get("setup")
         mine = {
-            key: facts.setup.get(key) for key in ("players", "layout", "first_player")
+            "game": facts.game,
+            "players": facts.setup["players"],
+            "options": facts.setup["options"],
         }
-        if not isinstance(setup, dict) or {k: setup.get(k) for k in mine} != mine:
+        try:
+            theirs = record_setup(self.registry, record)
+        except RecordError:
+            raise _not_the_room(room_id, "its set-up is another") from None
+        if theirs != mine:
             raise _not_the_room(room_id, "its set-up is another")
         names = await self.store.seat_names(room_id)
         players = record.get("players")

@@ -28,6 +28,8 @@ class GameFacts:
     """What a record needs of a started game, besides its moves."""
 
     room_id: str
+    game: str
+    """The registry's id of the room's game."""
     game_id: int
     engine: str
     seed: int
@@ -73,8 +75,9 @@ class RecordStore:
             row = (
                 await conn.execute(
                     text(
-                        "SELECT id, engine, seed, setup, version, status, created_at"
-                        " FROM games WHERE room_id = :room"
+                        "SELECT g.id, r.game, g.engine, g.seed, g.setup, g.version,"
+                        " g.status, g.created_at FROM games g JOIN rooms r"
+                        " ON r.id = g.room_id WHERE g.room_id = :room"
                     ),
                     {"room": room_id},
                 )
@@ -92,6 +95,7 @@ class RecordStore:
             ).all()
         return GameFacts(
             room_id=room_id,
+            game=row.game,
             game_id=row.id,
             engine=row.engine,
             seed=row.seed,
@@ -189,14 +193,16 @@ class RecordStore:
 
     # --- imported records -------------------------------------------------------------------
 
-    async def save_record(self, record_id: str, body: str, moves: int) -> None:
+    async def save_record(
+        self, record_id: str, game: str, body: str, moves: int
+    ) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(
                 text(
-                    "INSERT INTO game_records (id, body, moves) VALUES (:id, :body, :moves)"
-                    " ON CONFLICT (id) DO NOTHING"
+                    "INSERT INTO game_records (id, game, body, moves)"
+                    " VALUES (:id, :game, :body, :moves) ON CONFLICT (id) DO NOTHING"
                 ),
-                {"id": record_id, "body": body, "moves": moves},
+                {"id": record_id, "game": game, "body": body, "moves": moves},
             )
 
     async def load_record(self, record_id: str) -> str | None:
@@ -234,8 +240,8 @@ class RecordStore:
             async with self.engine.begin() as conn:
                 await conn.execute(
                     text(
-                        "INSERT INTO rooms (id, players, layout, first_player, seat_order,"
-                        " host_token_hash) SELECT :new, players, layout, first_player,"
+                        "INSERT INTO rooms (id, game, options, players, seat_order,"
+                        " host_token_hash) SELECT :new, game, options, players,"
                         " seat_order, :host FROM rooms WHERE id = :old"
                     ),
                     {"new": new_room_id, "old": old_room_id, "host": host_token_hash},

@@ -24,11 +24,23 @@ from app.rows import Event
 class ReplayGame:
     """What a room's replay needs of its game besides the moves."""
 
+    game: str
+    """The registry's id of the room's game."""
     game_id: int
     version: int
     finished: bool
     seed: int
     setup: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RecordFacts:
+    """What a replay of an imported record needs without reading its text."""
+
+    moves: int
+    status: str | None
+    """"playing" or "finished"; None for records imported before migration 0010."""
+    game: str
 
 
 @dataclass(frozen=True)
@@ -68,8 +80,9 @@ class ReplayStore:
             row = (
                 await conn.execute(
                     text(
-                        "SELECT id, version, status, seed, setup FROM games"
-                        " WHERE room_id = :room"
+                        "SELECT g.id, r.game, g.version, g.status, g.seed, g.setup"
+                        " FROM games g JOIN rooms r ON r.id = g.room_id"
+                        " WHERE g.room_id = :room"
                     ),
                     {"room": room_id},
                 )
@@ -77,6 +90,7 @@ class ReplayStore:
         if row is None:
             return None
         return ReplayGame(
+            game=row.game,
             game_id=row.id,
             version=row.version,
             finished=row.status == "finished",
@@ -136,16 +150,16 @@ class ReplayStore:
 
     # --- imported records -------------------------------------------------------------------
 
-    async def record(self, record_id: str) -> tuple[int, str | None] | None:
-        """(moves, status) of an imported record; None if there is no such record."""
+    async def record(self, record_id: str) -> RecordFacts | None:
+        """(moves, status, game) of an imported record; None if there is no such record."""
         async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    text("SELECT moves, status FROM game_records WHERE id = :id"),
+                    text("SELECT moves, status, game FROM game_records WHERE id = :id"),
                     {"id": record_id},
                 )
             ).one_or_none()
-        return None if row is None else (row.moves, row.status)
+        return None if row is None else RecordFacts(row.moves, row.status, row.game)
 
     async def record_checkpoint(self, record_id: str, move: int) -> Checkpoint | None:
         """The row of `record_snapshots` that holds move `move` (at 0 the first one);

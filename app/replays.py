@@ -27,10 +27,11 @@ from typing import Any
 from cachetools import LRUCache
 
 from app.gamerecord import RecordError, check_record
+from app.games import Registry
 from app.offload import Offload
-from app.positions import Rules
 from app.protocol import ServiceError, dumps
-from app.replay_store import Checkpoint, Chunk, ReplayGame, ReplayStore
+from app.replay_store import Checkpoint, Chunk, RecordFacts, ReplayGame, ReplayStore
+from app.rules import Rules
 from app.snapshots import SNAPSHOT_EVERY
 
 ENTRY_BYTES = 400
@@ -133,16 +134,18 @@ class CheckedRecord:
     replay rows (the state at every `SNAPSHOT_EVERY`-th version before the last, and at 0,
     each with the moves up to the next)."""
 
+    game: str
     status: str
     moves: int
     warnings: list[str]
     chunks: list[Chunk]
 
 
-def check_for_replays(rules: Rules, record: Any) -> CheckedRecord:
+def check_for_replays(registry: Registry, record: Any) -> CheckedRecord:
     """Check a record by replaying it (RecordError if it does not) and cut it into replay
     rows. CPU-bound: run in a worker thread."""
-    checked = check_record(rules, record)
+    checked = check_record(registry, record)
+    rules = checked.game.rules
     moves = checked.record["moves"]
     chunks = [
         Chunk(
@@ -152,12 +155,14 @@ def check_for_replays(rules: Rules, record: Any) -> CheckedRecord:
         )
         for version in range(0, max(len(moves), 1), SNAPSHOT_EVERY)
     ]
-    return CheckedRecord(str(record["status"]), len(moves), checked.warnings, chunks)
+    return CheckedRecord(
+        checked.game.id, str(record["status"]), len(moves), checked.warnings, chunks
+    )
 
 
-def check_text(rules: Rules, body: str) -> CheckedRecord:
+def check_text(registry: Registry, body: str) -> CheckedRecord:
     """`check_for_replays` of a record's stored text."""
-    return check_for_replays(rules, json.loads(body))
+    return check_for_replays(registry, json.loads(body))
 
 
 def answer(move: int, version: int, status: str, replayed: tuple[str, str]) -> str:
@@ -181,10 +186,14 @@ class Replays:
     """Replays of rooms' games and of imported records, cached and off the event loop."""
 
     def __init__(
-        self, store: ReplayStore, rules: Rules, cache: ReplayCache, offload: Offload
+        self,
+        store: ReplayStore,
+        registry: Registry,
+        cache: ReplayCache,
+        offload: Offload,
     ) -> None:
         self.store = store
-        self.rules = rules
+        self.registry = registry
         self.cache = cache
         self.offload = offload
 
@@ -205,16 +214,11 @@ class Replays:
 
     async def _room(self, key: Key, game: ReplayGame, at: int) -> tuple[str, str]:
         checkpoint = await self.store.room_checkpoint(game.game_id, at)
-        rules = self.rules
+        rules = self.registry.get(game.game).rules
 
         def start() -> Any:
             setup = game.setup
-            return rules.new_game(
-                setup["players"],
-                game.seed,
-                setup.get("layout"),
-                setup.get("first_player"),
-            )
+            return rules.new_game(setup["players"], game.seed, setup["options"])
 
         replayed = await self.offload.thread(
             replay_moves,
@@ -235,7 +239,7 @@ class Replays:
     async def record(
         self,
         record_id: str,
-        facts: tuple[int, str | None],
+        facts: RecordFacts,
         move: int | None,
         load: Callable[[str], Awaitable[str | None]],
     ) -> str:
@@ -243,7 +247,7 @@ class Replays:
 
         `facts` are its number of moves and status; `load` reads the record's text, needed
         only if its replay rows are missing (imported before they were written)."""
-        version, status = facts
+        version, status = facts.moves, facts.status
         at = version if move is None else move
         if not 0 <= at <= version:
             raise no_such_move(at, version)
@@ -252,7 +256,7 @@ class Replays:
         if cached is not None and status is not None:
             return answer(at, version, status, cached)
         texts, known = await self.offload.once(
-            key, lambda: self._record(key, record_id, at, load)
+            key, lambda: self._record(key, record_id, facts.game, at, load)
         )
         return answer(at, version, known, texts)
 
@@ -260,12 +264,13 @@ class Replays:
         self,
         key: Key,
         record_id: str,
+        kind: str,
         at: int,
         load: Callable[[str], Awaitable[str | None]],
     ) -> tuple[tuple[str, str], str]:
         checkpoint = await self.store.record_checkpoint(record_id, at)
         facts = await self.store.record(record_id)
-        status = facts[1] if facts is not None else None
+        status = facts.status if facts is not None else None
         if checkpoint is None or status is None:
             status = await self.offload.once(
                 ("rows", record_id), lambda: self._rebuild(record_id, load)
@@ -274,7 +279,12 @@ class Replays:
         if checkpoint is None:  # pragma: no cover - deleted meanwhile
             raise ServiceError("unknown_record", f"There is no record {record_id!r}.")
         replayed = await self.offload.thread(
-            replay_moves, self.rules, _no_setup, checkpoint, at, keep_passed=False
+            replay_moves,
+            self.registry.get(kind).rules,
+            _no_setup,
+            checkpoint,
+            at,
+            keep_passed=False,
         )
         texts = (replayed.view_json, replayed.event_json)
         self.cache.put(key, texts)
@@ -288,7 +298,7 @@ class Replays:
         if body is None:  # pragma: no cover - deleted meanwhile
             raise ServiceError("unknown_record", f"There is no record {record_id!r}.")
         try:
-            checked = await self.offload.thread(check_text, self.rules, body)
+            checked = await self.offload.thread(check_text, self.registry, body)
         except RecordError as error:  # pragma: no cover - checked on import
             raise ServiceError("bad_record", error.reason) from None
         await self.keep(record_id, checked)

@@ -45,20 +45,20 @@ class RoomStore(Pools):
         self,
         *,
         room_id: str,
+        game: str,
+        options: dict[str, Any],
         players: int,
-        layout: str,
-        first_player: int | None,
         seat_order: str,
         host_token_hash: bytes,
     ) -> None:
         async with self._conn() as conn:
             await conn.execute(
-                "INSERT INTO rooms (id, players, layout, first_player, seat_order,"
+                "INSERT INTO rooms (id, game, options, players, seat_order,"
                 " host_token_hash) VALUES ($1, $2, $3, $4, $5, $6)",
                 room_id,
+                game,
+                options,
                 players,
-                layout,
-                first_player,
                 seat_order,
                 host_token_hash,
             )
@@ -68,7 +68,7 @@ class RoomStore(Pools):
             return None
         async with self._conn() as conn:
             room = await conn.fetchrow(
-                "SELECT r.id, r.players, r.layout, r.first_player, r.seat_order, r.status,"
+                "SELECT r.id, r.game, r.options, r.players, r.seat_order, r.status,"
                 " r.host_token_hash, r.revision, r.created_at, g.id AS game_id,"
                 " g.version, g.status AS game_status, g.current_seat"
                 " FROM rooms r LEFT JOIN games g ON g.room_id = r.id WHERE r.id = $1",
@@ -80,7 +80,7 @@ class RoomStore(Pools):
                 f"SELECT {_SEAT_COLUMNS} FROM seats WHERE room_id = $1 ORDER BY seat",
                 room_id,
             )
-        game = (
+        started = (
             GameRow(
                 room["game_id"],
                 room["version"],
@@ -92,16 +92,16 @@ class RoomStore(Pools):
         )
         return RoomRow(
             id=room["id"],
+            game=room["game"],
+            options=room["options"],
             players=room["players"],
-            layout=room["layout"],
-            first_player=room["first_player"],
             seat_order=room["seat_order"],
             status=room["status"],
             host_token_hash=room["host_token_hash"],
             revision=room["revision"],
             created_at=room["created_at"],
             seats=tuple(_seat(s) for s in seats),
-            game=game,
+            started=started,
         )
 
     async def add_seat(

@@ -17,9 +17,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.announcer import Announcer
-from app.games import GameContext
-from app.positions import Positions, Rules, catalogue_colours
+from app.games import DEFAULT_GAME, Registry
+from app.positions import Positions, catalogue_colours
 from app.presence import Presence
+from app.reading import GameContext
 from app.rows import Event, RoomRow
 from app.snapshots import Snapshots
 from app.store import Store
@@ -30,10 +31,17 @@ class RoomService(Submission):
     """Room, seat and game operations over a store, an engine and the position cache."""
 
     def __init__(
-        self, store: Store, rules: Rules, positions: Positions, presence: Presence
+        self,
+        store: Store,
+        registry: Registry,
+        positions: Positions,
+        presence: Presence,
+        *,
+        default_game: str = DEFAULT_GAME,
     ) -> None:
         self.store = store
-        self.rules = rules
+        self.registry = registry
+        self.default_game = default_game
         self.positions = positions
         self.presence = presence
         self.on_commit: Callable[[str, Event], None] = lambda room_id, event: None
@@ -52,4 +60,4 @@ class RoomService(Submission):
         # to it by `on_commit`; no need to read it back from the database).
         self._landing: Counter[str] = Counter()
         self._settled: dict[str, asyncio.Event] = {}
-        self._colours = catalogue_colours(self.rules)
+        self._colours = {game.id: catalogue_colours(game.rules) for game in registry}

@@ -32,16 +32,19 @@ class GameRow:
 @dataclass(frozen=True)
 class RoomRow:
     id: str
+    game: str
+    """The registry's id of the room's game (app/games.py)."""
+    options: dict[str, Any]
+    """The options its game checked when the room was created."""
     players: int
-    layout: str
-    first_player: int | None
     seat_order: str
     status: str
     host_token_hash: bytes = field(repr=False)
     revision: int
     created_at: datetime
     seats: tuple[SeatRow, ...]
-    game: GameRow | None
+    started: GameRow | None
+    """The game played in the room, once it has started."""
 
     def seat(self, number: int) -> SeatRow | None:
         return next((s for s in self.seats if s.seat == number), None)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import logging
 import secrets
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from fastapi import FastAPI
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.game_store import warm_statements
+from app.games import Registry
 from app.hub import Hub
 from app.limits import RateLimits
 from app.notify import Listener, asyncpg_dsn
@@ -66,9 +66,10 @@ async def start_rooms(
 ) -> RoomsRuntime:
     """Build the rooms service on `engine` and publish it on ``app.state``."""
     assert settings.database_url is not None
-    rules = importlib.import_module(settings.game_module)
+    registry: Registry = app.state.games
     instance = secrets.token_hex(8)
-    warm_rules(rules)
+    for game in registry:
+        warm_rules(game.rules, players=game.players)
     pool = await create_pool(
         asyncpg_dsn(settings.database_url),
         settings.db_pool_size + settings.db_max_overflow,
@@ -80,7 +81,11 @@ async def start_rooms(
     store = Store(pool, engine, light)
     presence = Presence(store, instance)
     service = RoomService(
-        store, rules, Positions(rules, settings.position_cache_bytes), presence
+        store,
+        registry,
+        Positions(settings.position_cache_bytes),
+        presence,
+        default_game=settings.default_game,
     )
     hub = Hub(service, presence)
     peers = Peers(instance, service.announcer.announce)

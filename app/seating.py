@@ -11,7 +11,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app import clock, tokens
-from app.positions import Position, Positions, Rules
+from app.games import Registry
+from app.positions import Position, Positions
 from app.presence import Presence
 from app.protocol import CreateRoom, JoinSeat, ServiceError, valid_name
 from app.room_store import RoomClosed, SeatTaken
@@ -23,11 +24,12 @@ class Seating:
     """Room and seat operations (a part of `RoomService`, which sets these attributes)."""
 
     store: Store
-    rules: Rules
+    registry: Registry
     positions: Positions
     presence: Presence
+    default_game: str
     status_extensions: list[Callable[[RoomRow], Awaitable[dict[str, Any]]]]
-    _colours: list[str | None]
+    _colours: dict[str, list[str | None]]
 
     # --- rooms and seats --------------------------------------------------------------------
 
@@ -41,6 +43,7 @@ class Seating:
         """The public room status, presence included (docs/protocol.md, "Room status")."""
         presence = await self.presence.snapshot(room.id)
         connected = set(presence["connected_seats"])
+        colours = self._colours.get(room.game, [])
         seats = []
         for number in range(room.players):
             seat = room.seat(number)
@@ -48,9 +51,7 @@ class Seating:
                 {
                     "seat": number,
                     "name": seat.name if seat else None,
-                    "colour": self._colours[number]
-                    if number < len(self._colours)
-                    else None,
+                    "colour": colours[number] if number < len(colours) else None,
                     "bot": seat.bot_level if seat else None,
                     "taken": seat is not None,
                     "connected": seat is not None
@@ -65,16 +66,19 @@ class Seating:
                     ),
                 }
             )
-        status: dict[str, Any] = {
+        # Each option is also at the top level, where clients from before options (and
+        # games) read Ishtar's `layout` and `first_player`; the platform's keys win.
+        status: dict[str, Any] = dict(room.options)
+        status |= {
             "room_id": room.id,
+            "game": room.game,
+            "options": room.options,
             "status": room.status,
             "players": room.players,
-            "layout": room.layout,
-            "first_player": room.first_player,
             "seat_order": room.seat_order,
             "seats": seats,
             "spectators": presence["spectators"],
-            "version": room.game.version if room.game else 0,
+            "version": room.started.version if room.started else 0,
             "revision": room.revision,
             "created_at": iso(room.created_at),
         }
@@ -84,25 +88,26 @@ class Seating:
         return status
 
     async def create_room(self, request: CreateRoom) -> dict[str, Any]:
-        if request.first_player is not None and request.first_player >= request.players:
-            raise ServiceError("malformed", "first_player must be a seat of this room.")
+        game = self.registry.get(request.game or self.default_game)
+        options = game.check_options(request.players, request.all_options())
         if request.name is not None and not valid_name(request.name):
             raise ServiceError(
                 "malformed", "A name may not contain control characters."
             )
-        if request.time_control is not None:
-            clock.check(self.rules, request.time_control)
+        control = request.time_control
+        if control is not None:
+            control = clock.check(game, control)
         room_id, host_token = tokens.new_room_id(), tokens.new_token()
         await self.store.create_room(
             room_id=room_id,
+            game=game.id,
+            options=options,
             players=request.players,
-            layout=request.layout,
-            first_player=request.first_player,
             seat_order=request.seat_order,
             host_token_hash=tokens.hash_token(host_token),
         )
-        if request.time_control is not None:
-            await clock.save(self.store.engine, room_id, request.time_control)
+        if control is not None:
+            await clock.save(self.store.engine, room_id, control)
         answer: dict[str, Any] = {
             "room_id": room_id,
             "url": tokens.room_url(room_id),
@@ -189,25 +194,17 @@ class Seating:
         order = [seat.id for seat in room.seats]
         if room.seat_order == "random":
             secrets.SystemRandom().shuffle(order)
-        first = room.first_player
-        if first is None:
-            first = secrets.randbelow(room.players)
+        # The engine draws what the options leave open (the first player among them).
         seed = secrets.randbits(63)
-        setup = {
-            "players": room.players,
-            "seed": seed,
-            "layout": room.layout,
-            "first_player": first,
-        }
-        state = self.rules.new_game(
-            room.players, seed, layout=room.layout, first_player=first
-        )
-        position = Position(self.rules, 0, state)
+        rules = self.registry.get(room.game).rules
+        setup = {"players": room.players, "seed": seed, "options": room.options}
+        state = rules.new_game(room.players, seed, room.options)
+        position = Position(rules, 0, state)
         started = await self.store.start_game(
             room_id,
             revision=room.revision,
             seat_numbers={seat_id: number for number, seat_id in enumerate(order)},
-            engine_name=f"{getattr(self.rules, 'GAME', '?')} {getattr(self.rules, 'ENGINE_VERSION', '?')}",
+            engine_name=f"{rules.GAME} {rules.ENGINE_VERSION}",
             seed=seed,
             setup=setup,
             snapshot_json=position.encoded(),
@@ -216,8 +213,8 @@ class Seating:
         if not started:  # a seat was taken or the game started meanwhile: judge afresh
             return await self.start(room_id, bearer)
         room = await self.room(room_id)
-        assert room.game is not None
-        self.positions.put(room.game.id, position)
+        assert room.started is not None
+        self.positions.put(room.started.id, position)
         return await self.status(room)
 
     # --- identity ---------------------------------------------------------------------------

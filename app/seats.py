@@ -193,7 +193,7 @@ async def history(service: RoomService, room_id: str) -> dict[str, Any]:
                 "ended": None,
             }
         )
-    version = room.game.version if room.game else 0
+    version = room.started.version if room.started else 0
     return {"room_id": room_id, "version": version, "holders": holders}
 
 

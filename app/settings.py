@@ -105,9 +105,14 @@ class Settings(BaseSettings):
     rooms_per_minute: float = Field(
         default=30.0, description="Rooms one client address may create per minute."
     )
-    game_module: str = Field(
-        default="engine",
-        description="The rules module (docs/contract.md) the server plays; the app knows no other.",
+    default_game: str = Field(
+        default="ishtar",
+        description="The game (app/games.py) of a room whose creation names none.",
+    )
+    extra_games: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Modules defining a game `DESCRIPTOR` to register beside the bundled "
+        "games (comma-separated; the tests' toy game).",
     )
     readiness_timeout: float = Field(
         default=3.0,
@@ -291,7 +296,9 @@ class Settings(BaseSettings):
         ),
     )
 
-    @field_validator("allowed_hosts", "forwarded_allow_ips", mode="before")
+    @field_validator(
+        "allowed_hosts", "forwarded_allow_ips", "extra_games", mode="before"
+    )
     @classmethod
     def _split_list(cls, value: Any) -> Any:
         if isinstance(value, str):

@@ -18,9 +18,9 @@ from typing import Any
 from app.announcer import Announcer
 from app.channel import notice
 from app.game_store import DuplicateMoveId
-from app.games import Games
 from app.positions import Position
 from app.protocol import MoveRequest, ServiceError, dumps, sync_message
+from app.reading import GameContext, Reading, decode
 from app.rows import Event, SeatRow
 from app.snapshots import Snapshots
 
@@ -46,7 +46,7 @@ def _seat_label(names: dict[int, str], seat: int | None) -> str:
     return f"{name} (seat {seat})" if name else f"seat {seat}"
 
 
-class Submission(Games):
+class Submission(Reading):
     """Move submission (a part of `RoomService`)."""
 
     on_commit: Callable[[str, Event], None]
@@ -57,7 +57,7 @@ class Submission(Games):
     _settled: dict[str, asyncio.Event]
 
     def _judge(
-        self, position: Position, seat: int, request: MoveRequest, names: dict[int, str]
+        self, position: Position, seat: int, request: MoveRequest, game: GameContext
     ) -> tuple[dict[str, Any], Position, str]:
         """The canonical action, the next position and the log line; or a ServiceError."""
         version = position.version
@@ -73,12 +73,13 @@ class Submission(Games):
         if position.current != seat:
             raise ServiceError(
                 "not_your_turn",
-                f"It is {_seat_label(names, position.current)}'s turn, not yours.",
+                f"It is {_seat_label(game.names, position.current)}'s turn, not yours.",
                 version=version,
             )
-        action = self._decode(request.move)
+        rules = game.rules
+        action = decode(rules, request.move)
         try:
-            state = self.rules.apply(position.state, action)
+            state = rules.apply(position.state, action)
         except ValueError as error:
             reason = (
                 getattr(error, "reason", None)
@@ -91,9 +92,9 @@ class Submission(Games):
             raise ServiceError(
                 "illegal_move", "The engine could not apply this move.", version=version
             ) from None
-        text = str(self.rules.narrate(position.state, action))
-        encoded: dict[str, Any] = self.rules.encode_action(action)
-        return encoded, Position(self.rules, version + 1, state), text
+        text = str(rules.narrate(position.state, action))
+        encoded: dict[str, Any] = rules.encode_action(action)
+        return encoded, Position(rules, version + 1, state), text
 
     async def submit(
         self, room_id: str, seat: SeatRow, request: MoveRequest
@@ -106,7 +107,7 @@ class Submission(Games):
             position = await self.position(game.game_id)
         for _attempt in range(2):
             try:
-                action, after, text = self._judge(position, number, request, game.names)
+                action, after, text = self._judge(position, number, request, game)
             except ServiceError as refusal:
                 earlier = await self._earlier(game.game_id, number, request.move_id)
                 if earlier is not None:

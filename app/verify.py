@@ -17,7 +17,6 @@ progress (its seed is not revealed yet: the commitment is printed to keep).
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import re
 from pathlib import Path
@@ -26,7 +25,8 @@ from typing import Any
 import httpx
 
 from app import record_signing
-from app.gamerecord import RecordError, check_record, seed_commitment
+from app.gamerecord import RecordError, check_record, record_setup, seed_commitment
+from app.games import registry
 from app.settings import Settings, get_settings
 
 Subparsers = Any
@@ -100,7 +100,7 @@ def verify(args: argparse.Namespace) -> int:
         print(f"ishtar verify: {error}")
         return 2
     settings = get_settings()
-    rules = importlib.import_module(settings.game_module)
+    games = registry(settings.extra_games)
     print(describe(record))
     if isinstance(record, dict) and record.get("seed") is None:
         print(
@@ -110,7 +110,7 @@ def verify(args: argparse.Namespace) -> int:
         )
         return 3
     try:
-        checked = check_record(rules, record)
+        checked = check_record(games, record)
     except RecordError as error:
         print(f"  {error.reason}\nFAILED")
         return 1
@@ -123,12 +123,14 @@ def verify(args: argparse.Namespace) -> int:
     seed = record["seed"]
     states = checked.states
     print(f'  seed commitment  sha256("{seed}") = {seed_commitment(seed)}  matches')
-    setup = record["setup"]
-    layout = setup.get("layout") or "preset"
-    first = setup.get("first_player")
+    options = record_setup(games, record)["options"]
+    chosen = ", ".join(
+        f"{key} {'(drawn)' if value is None else value}"
+        for key, value in options.items()
+    )
     print(
-        f"  set-up           re-run from the seed: {layout} layout, "
-        f"first player seat {first if first is not None else '(drawn)'}"
+        f"  set-up           re-run from the seed: {checked.game.title}, "
+        f"{chosen or 'no options'}"
     )
     print(
         f"  moves            {len(states) - 1} replayed: every one legal, "

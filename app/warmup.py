@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Iterable
 from typing import Any
 
 log = logging.getLogger("ishtar.warmup")
@@ -22,20 +23,20 @@ PLAYERS = (2, 3, 4)
 MAX_STEPS = 400  # a bound, whatever the rules module: games here end well before it
 
 
-def warm_rules(rules: Any, seed: int = 1) -> int:
+def warm_rules(rules: Any, seed: int = 1, players: Iterable[int] = PLAYERS) -> int:
     """Play one seeded game per player count, viewing and listing like the server; the steps
     played (0 if the rules module could not be warmed)."""
     started = time.perf_counter()
     steps = 0
     try:
         listed = getattr(rules, "legal_with_previews", None)
-        for players in PLAYERS:
-            rng = random.Random(seed * 10 + players)
-            state = rules.new_game(players, seed)
+        for count in players:
+            rng = random.Random(seed * 10 + count)
+            state = rules.new_game(count, seed)
             for _ in range(MAX_STEPS):
                 if rules.is_over(state):
                     break
-                for seat in (None, *range(players)):
+                for seat in (None, *range(count)):
                     rules.view_for(state, seat)
                 if listed is not None:
                     listed(state)

@@ -60,7 +60,9 @@ def placement_positions(count: int, seed: int = 1) -> list[State]:
     game = 0
     while len(positions) < count:
         rng = random.Random(seed * 1000 + game)
-        state = new_game(4, seed * 1000 + game, "random" if game % 2 else None)
+        state = new_game(
+            4, seed * 1000 + game, {"layout": "random" if game % 2 else None}
+        )
         game += 1
         while not is_over(state):
             if state.phase == "place" and 10 <= state.turn <= 26:
@@ -126,7 +128,7 @@ def measure_views(games: int, inherited: bool, seed: int = 23) -> list[float]:
     times = []
     for game in range(games):
         rng = random.Random(seed + game)
-        state = new_game(4, seed + game, "random" if game % 2 else None)
+        state = new_game(4, seed + game, {"layout": "random" if game % 2 else None})
         if inherited:
             view_for(state, None)
         while not is_over(state):

@@ -39,7 +39,7 @@ def play(seed: int, players: int, rng: random.Random) -> dict[str, list[float]]:
     """One game; per move, the seconds each part took."""
     times: dict[str, list[float]] = {part: [] for part in PARTS}
     audiences: list[int | None] = [*range(players), None]
-    positions = Positions(engine)
+    positions = Positions()
     position = positions.put(1, Position(engine, 0, engine.new_game(players, seed)))
     for audience in audiences:
         position.parts(audience)

@@ -39,6 +39,7 @@ import psutil  # type: ignore[import-untyped]
 
 import engine
 from app.gamerecord import build_record
+from app.games import ISHTAR
 from app.protocol import dumps
 from bench import procs
 
@@ -53,7 +54,7 @@ def long_record(
     in it (the server replays only records with their seed)."""
     rng = random.Random(seed)
     players = 4
-    state = engine.new_game(players, seed, "random")
+    state = engine.new_game(players, seed, {"layout": "random"})
     log: list[dict[str, Any]] = []
     while len(log) < moves and not engine.is_over(state):
         legal = engine.legal_actions(state)
@@ -76,21 +77,24 @@ def long_record(
         state = engine.apply(state, action)
     names = names or tuple(f"Player {n}" for n in range(players))
     record = build_record(
-        engine,
+        ISHTAR,
         room_id="elsewhere001",
         engine_version=engine.ENGINE_VERSION,
         players=[
             {"seat": n, "name": names[n], "colour": None, "bot": None}
             for n in range(players)
         ],
-        setup={"players": players, "layout": "random", "first_player": None},
+        setup={
+            "players": players,
+            "options": {"layout": "random", "first_player": None},
+        },
         seed=seed,
         moves=log,
         started_at="2026-12-01T11:00:00.000Z",
         finished_at="2026-12-01T13:00:00.000Z" if engine.is_over(state) else None,
-        layout=engine.view_for(engine.new_game(players, seed, "random"), None)[
-            "layout"
-        ],
+        public_setup=engine.public_setup(
+            engine.new_game(players, seed, {"layout": "random"})
+        ),
         result=engine.final_scores(state) if engine.is_over(state) else None,
     )
     record["seed"] = str(seed)

@@ -32,6 +32,15 @@ def make_bot(level: str, **options: Any) -> Bot:
     raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
 
 
+def think(
+    level: str, view: dict[str, Any], legal: Sequence[Any], seed: int, think_s: float
+) -> Any:
+    """`choose_action` for the server: the hard bot searches for at most `think_s`."""
+    if level == "hard":
+        return HardBot(time_limit=think_s).act(view, legal, seed)
+    return choose_action(level, view, legal, seed)
+
+
 def choose_action(
     level: str, view: dict[str, Any], legal: Sequence[Any], seed: int
 ) -> Any:
@@ -47,4 +56,5 @@ __all__ = [
     "MediumBot",
     "choose_action",
     "make_bot",
+    "think",
 ]

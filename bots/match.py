@@ -7,21 +7,27 @@ reproducible from its seed and the bots' settings alone.
 
 from __future__ import annotations
 
+import importlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bots import make_bot
 from bots.base import Bot, derive_seed
-from engine import (
-    apply,
-    current_player,
-    final_scores,
-    legal_actions,
-    new_game,
-    view_for,
-)
+
+Think = Callable[[str, dict[str, Any], list[Any], int, float], Any]
+"""A game's bots as one function: ``think(level, view, legal, seed, think_s)``."""
+
+
+class _Thinker:
+    """A bot of one level of any game, through the game's `think` function."""
+
+    def __init__(self, think: Think, level: str, think_s: float) -> None:
+        self.think, self.level, self.think_s = think, level, think_s
+
+    def act(self, view: dict[str, Any], legal: Sequence[Any], seed: int) -> Any:
+        return self.think(self.level, view, list(legal), seed, self.think_s)
 
 
 @dataclass
@@ -46,11 +52,30 @@ def play_game(
     first_player: int | None = 0,
     bots: Sequence[Bot] | None = None,
     max_steps: int = 5000,
+    *,
+    rules: str = "engine",
+    think: Think | None = None,
+    think_s: float = 1.0,
 ) -> GameRecord:
-    """Play a whole game with a bot of `levels[seat]` in every seat; `bots` overrides them."""
+    """Play a whole game with a bot of `levels[seat]` in every seat; `bots` overrides them.
+
+    `rules` names the game's engine module and `think` its bots (the registry's
+    descriptor, app/games.py); without `think`, Ishtar's bots of this package."""
+    engine = importlib.import_module(rules)
+    apply, current_player, view_for = (
+        engine.apply,
+        engine.current_player,
+        engine.view_for,
+    )
+    legal_actions = engine.legal_actions
     players = len(levels)
-    seated = list(bots) if bots is not None else [make_bot(level) for level in levels]
-    state = new_game(players, seed, first_player=first_player)
+    if bots is not None:
+        seated = list(bots)
+    elif think is not None:
+        seated = [_Thinker(think, level, think_s) for level in levels]
+    else:
+        seated = [make_bot(level) for level in levels]
+    state = engine.new_game(players, seed, {"first_player": first_player})
     think_ms: dict[str, list[float]] = {level: [] for level in levels}
     cpu_ms: dict[str, list[float]] = {level: [] for level in levels}
     steps = 0
@@ -69,9 +94,9 @@ def play_game(
     return GameRecord(
         seed=seed,
         levels=list(levels),
-        first_player=int(final["first_player"]),
-        scores=final_scores(state),
-        turns=int(final["turn"]),
+        first_player=int(final.get("first_player", first_player or 0)),
+        scores=engine.final_scores(state),
+        turns=int(final.get("turn", 0)),
         steps=steps,
         skills=[dict(p.get("skills") or {}) for p in final["players"]],
         tree_cards=[list(p.get("tree_cards") or []) for p in final["players"]],

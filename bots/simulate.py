@@ -14,13 +14,29 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
 from typing import Any
 
 from bots import LEVELS
-from bots.match import GameRecord, play_game
+from bots.match import GameRecord, Think, play_game
 from bots.stats import summarize
+
+
+@dataclass(frozen=True)
+class GameBots:
+    """What the simulator needs of a game: its engine module's name, its bots (None: this
+    package's Ishtar bots), their levels and the player counts."""
+
+    rules: str
+    think: Think | None
+    levels: Sequence[str]
+    players: range
+
+
+Resolve = Callable[[str], GameBots | None]
+"""The games the simulator may play, by id (the server's registry, given by `ishtar`)."""
 
 
 def seating(bots: Sequence[str], game: int) -> list[str]:
@@ -28,16 +44,25 @@ def seating(bots: Sequence[str], game: int) -> list[str]:
     return [bots[(seat + game) % len(bots)] for seat in range(len(bots))]
 
 
-def _play(args: tuple[list[str], int]) -> GameRecord:
-    levels, seed = args
-    return play_game(levels, seed, first_player=0)
+def _play(args: tuple[list[str], int, str, Think | None]) -> GameRecord:
+    levels, seed, rules, think = args
+    return play_game(levels, seed, first_player=0, rules=rules, think=think)
 
 
 def run(
-    bots: Sequence[str], games: int, seed: int, jobs: int = 1, progress: bool = False
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    progress: bool = False,
+    *,
+    rules: str = "engine",
+    think: Think | None = None,
 ) -> list[GameRecord]:
-    """Play `games` games (in `jobs` processes) and return their records in game order."""
-    tasks = [(seating(bots, g), seed + g) for g in range(games)]
+    """Play `games` games (in `jobs` processes) and return their records in game order;
+    `rules` and `think` as in `play_game` (a module name and a module-level function, so
+    that worker processes can load them)."""
+    tasks = [(seating(bots, g), seed + g, rules, think) for g in range(games)]
     records: dict[int, GameRecord] = {}
     if jobs <= 1:
         with ProgressBar(progress, games) as advance:
@@ -124,11 +149,16 @@ def render(summary: dict[str, Any], bots: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def register_simulate(subparsers: Any) -> None:
+def register_simulate(subparsers: Any, resolve: Resolve | None = None) -> None:
     parser = subparsers.add_parser(
         "simulate", help="play bot games to measure strength and balance"
     )
-    parser.add_argument("--players", type=int, required=True, choices=(2, 3, 4))
+    parser.add_argument(
+        "--game",
+        default="ishtar",
+        help="the id of the game to play (GET /api/games lists them); default ishtar",
+    )
+    parser.add_argument("--players", type=int, required=True)
     parser.add_argument(
         "--bots",
         required=True,
@@ -140,31 +170,61 @@ def register_simulate(subparsers: Any) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead"
     )
-    parser.set_defaults(handler=simulate)
+    parser.set_defaults(handler=lambda args: simulate(args, resolve))
 
 
-def simulate(args: argparse.Namespace) -> int:
+def simulate(args: argparse.Namespace, resolve: Resolve | None = None) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if resolve is None:
+        found: GameBots | None = (
+            GameBots("engine", None, LEVELS, range(2, 5))
+            if args.game == "ishtar"
+            else None
+        )
+    else:
+        found = resolve(args.game)
+    if found is None:
+        print(f"no game {args.game!r} with bots here", file=sys.stderr)
+        return 2
+    if not found.levels:
+        print(f"the game {args.game!r} has no bots yet", file=sys.stderr)
+        return 2
+    if args.players not in found.players:
+        print(
+            f"{args.game} is played by {found.players.start} to"
+            f" {found.players.stop - 1} players",
+            file=sys.stderr,
+        )
+        return 2
     if len(bots) != args.players:
         print(
             f"--bots names {len(bots)} seats but --players is {args.players}",
             file=sys.stderr,
         )
         return 2
-    unknown = sorted(set(bots) - set(LEVELS))
+    unknown = sorted(set(bots) - set(found.levels))
     if unknown:
         print(
-            f"unknown bot level(s) {', '.join(unknown)}: use {', '.join(LEVELS)}",
+            f"unknown bot level(s) {', '.join(unknown)}: use {', '.join(found.levels)}",
             file=sys.stderr,
         )
         return 2
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
-    records = run(bots, args.games, args.seed, args.jobs, progress=sys.stderr.isatty())
+    records = run(
+        bots,
+        args.games,
+        args.seed,
+        args.jobs,
+        progress=sys.stderr.isatty(),
+        rules=found.rules,
+        think=found.think,
+    )
     summary = summarize(records)
     summary["bots"] = bots
     summary["players"] = args.players
     summary["seed"] = args.seed
+    summary["game"] = args.game
     print(json.dumps(summary, indent=2) if args.json else render(summary, bots))
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.catalogue import catalogue
 from engine.codec import decode_action, decode_state, encode_action, encode_state
 from engine.components import GAME
+from engine.errors import IllegalAction, MalformedAction
 from engine.game import (
     apply,
     current_player,
@@ -22,8 +23,8 @@ from engine.narration import narrate, preview
 from engine.previews import legal_json, legal_with_previews
 from engine.sampling import sample_state
 from engine.scoring import final_scores
-from engine.setup import new_game
-from engine.state import Action, IllegalAction, State
+from engine.setup import check_options, new_game, public_setup
+from engine.state import Action, State
 from engine.views import view_for
 
 ENGINE_VERSION = "1.1.0"
@@ -35,9 +36,11 @@ __all__ = [
     "Action",
     "IllegalAction",
     "LayoutError",
+    "MalformedAction",
     "State",
     "apply",
     "catalogue",
+    "check_options",
     "current_player",
     "decode_action",
     "decode_state",
@@ -51,6 +54,7 @@ __all__ = [
     "narrate",
     "new_game",
     "preview",
+    "public_setup",
     "replay",
     "sample_state",
     "view_for",

@@ -15,9 +15,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.components import BLOOMING_TOKENS, GAME, GEM_COLOURS, SKILLS, TILES
+from engine.errors import MalformedAction
 from engine.geometry import geometry_for
 from engine.layout import layout_to_json, parse_layout
-from engine.state import PHASES, Action, IllegalAction, PlacedTile, PlacedToken, State
+from engine.state import PHASES, Action, PlacedTile, PlacedToken, State
 
 STATE_FORMAT = 2
 READABLE_FORMATS = (1, 2)
@@ -64,8 +65,8 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _malformed(message: str) -> IllegalAction:
-    return IllegalAction(message, code="malformed_action")
+def _malformed(message: str) -> MalformedAction:
+    return MalformedAction(message)
 
 
 def _int(raw: Any, name: str) -> int:
@@ -87,7 +88,7 @@ def _pay(raw: Any) -> tuple[str, ...]:
 
 
 def decode_action(data: Any) -> Action:
-    """An action from its JSON dict; raises IllegalAction(code="malformed_action") if malformed."""
+    """An action from its JSON dict; raises MalformedAction if malformed."""
     if not isinstance(data, Mapping):
         raise _malformed("an action is a JSON object")
     kind = data.get("type")

@@ -13,10 +13,11 @@ from types import ModuleType
 from typing import Any
 
 from engine.codec import decode_action
+from engine.errors import IllegalAction
 from engine.rules import bloom, choose, place, plant, reserve, special, undo
 from engine.rules.turn import settle
-from engine.setup import new_game
-from engine.state import ACTION_TYPES, Action, IllegalAction, State
+from engine.setup import set_up
+from engine.state import ACTION_TYPES, Action, State
 
 _STEP: dict[str, ModuleType] = {
     "choose": choose,
@@ -97,7 +98,7 @@ def replay(
     setup: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any]]
 ) -> State:
     """Play ``actions`` from the set-up ``{"players", "seed", "layout", "first_player"}``."""
-    state = new_game(
+    state = set_up(
         setup["players"], setup["seed"], setup.get("layout"), setup.get("first_player")
     )
     for item in actions:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from engine.components import BOARDS, SIDES
+from engine.errors import IllegalAction
 from engine.hexgrid import LATTICE_STEPS, Hex, add, lattice_coords
 
 
@@ -54,7 +55,7 @@ _PRESET_CENTRES: dict[int, tuple[Hex, ...]] = {
 _PRESET_SIDES = ("a", "b", "a", "b", "a", "b")
 
 
-class LayoutError(ValueError):
+class LayoutError(IllegalAction):
     """A custom layout that breaks a rule of set-up; the message says which."""
 
 

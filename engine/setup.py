@@ -7,6 +7,7 @@ the cups on the carpet, the piles, the tree card deck, the first player (unless 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
 from engine.components import (
@@ -25,20 +26,69 @@ from engine.components import (
     TREE_CARDS,
     TREES,
 )
+from engine.errors import IllegalAction
 from engine.geometry import geometry_for
-from engine.layout import LayoutError, resolve_layout
+from engine.layout import LayoutError, layout_to_json, resolve_layout
 from engine.state import State
+
+OPTIONS = ("layout", "first_player")
+"""The options of a game (docs/games/ishtar/contract.md): the board layout and a fixed first
+seat. Everything else the set-up needs is drawn from the seed."""
+
+
+def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The options normalised (every key present), or `IllegalAction` saying what is wrong.
+
+    ``layout``: "preset" (the rulebook's, the default), "random" (drawn from the seed) or a
+    list of boards ``{"board", "side", "rotation", "at"}``. ``first_player``: a seat number,
+    or None for the rulebook's draw (from the seed).
+    """
+    if (
+        not isinstance(players, int)
+        or isinstance(players, bool)
+        or players not in PILE_REMOVALS
+    ):
+        raise IllegalAction(f"Ishtar is played by 2 to 4 players, not {players}.")
+    given = dict(options or {})
+    unknown = sorted(set(given) - set(OPTIONS))
+    if unknown:
+        raise IllegalAction(f"Ishtar has no option {unknown[0]!r}.")
+    layout = given.get("layout")
+    layout = "preset" if layout is None else layout
+    resolve_layout(
+        layout, players, random.Random(0)
+    )  # a LayoutError says what is wrong
+    first = given.get("first_player")
+    if first is not None and (
+        isinstance(first, bool)
+        or not isinstance(first, int)
+        or not 0 <= first < players
+    ):
+        raise IllegalAction(f"The first player must be a seat from 0 to {players - 1}.")
+    return {"layout": layout, "first_player": first}
 
 
 def new_game(
+    players: int, seed: int, options: Mapping[str, Any] | None = None
+) -> State:
+    """A new game for ``players`` (2–4) from ``seed`` with ``options`` (`check_options`).
+
+    Bad options raise `IllegalAction` (a ``ValueError``) with the reason. Without a fixed
+    ``first_player`` the first seat is drawn from the seed (RB: "randomly determine").
+    """
+    chosen = check_options(players, options)
+    return set_up(players, seed, chosen["layout"], chosen["first_player"])
+
+
+def public_setup(state: State) -> dict[str, Any]:
+    """What the seed drew that everyone may see: the layout of the boards and the first seat."""
+    return {"layout": layout_to_json(state.layout), "first_player": state.first_player}
+
+
+def set_up(
     players: int, seed: int, layout: Any = None, first_player: int | None = None
 ) -> State:
-    """A new game for ``players`` (2–4) from ``seed``.
-
-    ``layout`` is None or "preset" (the shipped layout), "random" (seeded), or a list of
-    boards ``{"board", "side", "rotation", "at"}``; a bad one raises ``LayoutError`` (a
-    ``ValueError``) with the reason. ``first_player`` fixes the first seat, else it is drawn.
-    """
+    """The starting position (the options already checked; see `new_game`)."""
     if not isinstance(players, int) or players not in PILE_REMOVALS:
         raise LayoutError(f"Ishtar is played by 2 to 4 players, not {players}")
     if first_player is not None and not 0 <= first_player < players:

@@ -53,15 +53,6 @@ ACTION_TYPES: dict[str, tuple[str, ...]] = {
 """Which action types each phase accepts (``undo`` is accepted in every phase but ``over``)."""
 
 
-class IllegalAction(ValueError):
-    """An action the rules refuse; ``reason`` is a sentence a player can read."""
-
-    def __init__(self, reason: str, code: str = "illegal_move") -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.code = code
-
-
 class Action(NamedTuple):
     """One step of a turn. Only the fields of its ``type`` are set (see docs/contract.md)."""
 

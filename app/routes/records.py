@@ -36,10 +36,10 @@ def install(app: FastAPI, engine: AsyncEngine) -> None:
     """Create the archive and rematch services on ``app.state`` (after the rooms service)."""
     settings: Settings = app.state.settings
     store = RecordStore(engine)
-    provenance = Provenance(store, settings.record_signing_key)
+    provenance = Provenance(store, settings.record_signing_key, app.state.games)
     replays = Replays(
         ReplayStore(engine),
-        app.state.rooms.rules,
+        app.state.games,
         ReplayCache(settings.replay_cache_bytes),
         Offload(),
     )

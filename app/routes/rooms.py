@@ -138,12 +138,6 @@ async def why(
     return await rooms.why(room_id, body.move)
 
 
-@router.get("/catalogue", summary="Static component data of the game")
-async def catalogue(rooms: Service) -> dict[str, Any]:
-    data: dict[str, Any] = rooms.rules.catalogue()
-    return data
-
-
 def install_error_handlers(app: FastAPI) -> None:
     """Answer every refusal as {"error": {code, reason}}: never a bare 500 for bad input."""
 

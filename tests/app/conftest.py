@@ -23,9 +23,21 @@ from tests.support.live import LiveServer, free_port
 
 TOY = "tests.app.toygame"
 ISHTAR = "engine"
-
+GAME_IDS = {TOY: "toy", ISHTAR: "ishtar"}
+"""The registry's id of each engine module the tests parametrise over."""
 
 GAMES = [TOY, ISHTAR]
+
+
+def game_settings(game_module: str) -> dict[str, Any]:
+    """Settings of a server that registers the toy game beside the bundled ones, and
+    gives rooms created without a game `game_module`'s game."""
+    return {"extra_games": [TOY], "default_game": GAME_IDS[game_module]}
+
+
+def game_env(game_module: str) -> dict[str, str]:
+    """`game_settings` as the environment of a live server."""
+    return {"ISHTAR_EXTRA_GAMES": TOY, "ISHTAR_DEFAULT_GAME": GAME_IDS[game_module]}
 
 
 @pytest.fixture
@@ -44,7 +56,7 @@ def room_settings(database_url: str, tmp_path: Path, game_module: str) -> Settin
         _env_file=None,  # type: ignore[call-arg]
         database_url=database_url,
         data_dir=tmp_path / "data",
-        game_module=game_module,
+        **game_settings(game_module),
     )
 
 
@@ -99,7 +111,7 @@ def serve(
     """Start a real `ishtar serve` on the test database, playing `game_module`."""
 
     def start(**env: str) -> LiveServer:
-        variables = {"ISHTAR_GAME_MODULE": game_module, **env}
+        variables = {**game_env(game_module), **env}
         return live_server_factory(database_url=database_url, env=variables)
 
     return start

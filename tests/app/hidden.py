@@ -53,12 +53,7 @@ def states(
     rules: Any, setup: dict[str, Any], actions: list[dict[str, Any]]
 ) -> list[Any]:
     """The state at every version: index v is the state after v moves."""
-    state = rules.new_game(
-        setup["players"],
-        setup["seed"],
-        layout=setup.get("layout"),
-        first_player=setup.get("first_player"),
-    )
+    state = rules.new_game(setup["players"], setup["seed"], setup["options"])
     found = [state]
     for action in actions:
         state = rules.apply(state, rules.decode_action(action))

@@ -89,7 +89,12 @@ async def test_a_busy_table_cannot_stall_another_rooms_bot(
     gate = threading.Event()
 
     def recorder(
-        level: str, view: Any, legal: Sequence[Any], seed: int, think_s: float
+        play: Any,
+        level: str,
+        view: Any,
+        legal: Sequence[Any],
+        seed: int,
+        think_s: float,
     ) -> Any:
         served.append(level)
         if len(served) == 1:

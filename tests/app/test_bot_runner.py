@@ -22,6 +22,7 @@ from app.positions import Positions
 from app.rooms import RoomService
 from app.settings import Settings
 from tests.app.clients import bearer
+from tests.app.conftest import ISHTAR, game_settings
 
 
 def bot_settings(database_url: str, tmp_path: Path, **extra: Any) -> Settings:
@@ -30,7 +31,7 @@ def bot_settings(database_url: str, tmp_path: Path, **extra: Any) -> Settings:
         _env_file=None,  # type: ignore[call-arg]
         database_url=database_url,
         data_dir=tmp_path / "data",
-        game_module="engine",
+        **game_settings(ISHTAR),
         bot_delay_s=0,
         bot_think_s=0.05,
         **extra,
@@ -137,7 +138,7 @@ async def assert_log_replays_to_snapshot(app: FastAPI, room_id: str) -> None:
     service: RoomService = app.state.rooms
     game = await service.game(room_id)
     setup = await service.store.setup(game.game_id)
-    version, snapshot = await service.store.snapshot(game.game_id)
+    version, snapshot, _game = await service.store.snapshot(game.game_id)
     moves = await service.store.moves_since(game.game_id, 0)
     assert len(moves) == version
     replayed = engine.replay(setup, [m.action for m in moves])
@@ -208,7 +209,7 @@ async def test_racing_instances_land_each_bot_move_once(
 ) -> None:
     """A second runner on its own service (another instance) drives the same bots."""
     service: RoomService = bot_app.state.rooms
-    other = RoomService(service.store, engine, Positions(engine), service.presence)
+    other = RoomService(service.store, service.registry, Positions(), service.presence)
     rival = BotRunner(other, delay_s=0, think_s=0.05, sweep_s=0.05)
     rival.start()
     try:

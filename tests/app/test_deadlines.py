@@ -22,6 +22,7 @@ from app.positions import Positions
 from app.rooms import RoomService
 from app.settings import Settings
 from tests.app.clients import WsClient, bearer, open_room
+from tests.app.conftest import game_settings
 
 FAST = {"deadline_poll_s": 0.05, "bot_delay_s": 0, "bot_think_s": 0.05}
 
@@ -32,7 +33,7 @@ def room_settings(database_url: str, tmp_path: Path, game_module: str) -> Settin
         _env_file=None,  # type: ignore[call-arg]
         database_url=database_url,
         data_dir=tmp_path / "data",
-        game_module=game_module,
+        **game_settings(game_module),
         **FAST,
     )
 
@@ -113,7 +114,9 @@ async def test_a_bad_time_control_is_refused_and_creates_nothing(
         "/api/rooms", json={"players": 2, "time_control": time_control}
     )
     assert answer.status_code == 400, answer.text
-    assert answer.json()["error"]["code"] == "malformed"
+    # The toy game has no bots: a bot policy is refused as such, whatever its level.
+    expected = "no_bots" if time_control.get("policy") == "bot" else "malformed"
+    assert answer.json()["error"]["code"] == expected
     assert await rows(db, "SELECT id FROM rooms") == []
 
 
@@ -197,8 +200,7 @@ async def force_due(db: AsyncEngine) -> None:
 def watcher(room_app: FastAPI, name: str) -> DeadlineWatch:
     """A deadline watch on its own service, as another instance would have."""
     service: RoomService = room_app.state.rooms
-    rules = service.rules
-    other = RoomService(service.store, rules, Positions(rules), service.presence)
+    other = RoomService(service.store, service.registry, Positions(), service.presence)
     return DeadlineWatch(other, name, think_s=0.05)
 
 

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from app.main import create_app
 from app.settings import Settings
 from tests.app.clients import bearer, open_room
+from tests.app.conftest import ISHTAR
 
 
 async def snapshot(http: httpx.AsyncClient, room_id: str) -> tuple[Any, ...]:
@@ -35,7 +36,9 @@ def error_of(answer: httpx.Response, status: int, code: str) -> str:
 
 
 async def test_create_a_room_and_take_seats(http: httpx.AsyncClient) -> None:
-    created = await http.post("/api/rooms", json={"players": 3, "layout": "random"})
+    created = await http.post(
+        "/api/rooms", json={"players": 3, "game": "ishtar", "layout": "random"}
+    )
     assert created.status_code == 201
     body = created.json()
     room_id = body["room_id"]
@@ -88,24 +91,52 @@ async def test_tokens_are_stored_only_as_hashes(
 @pytest.mark.parametrize(
     "body",
     [
-        {"players": 1},
-        {"players": 5},
+        {"players": 0},
+        {"players": 9},
         {"players": "two"},
         {},
-        {"players": 2, "layout": "spiral"},
-        {"players": 2, "first_player": 2},
         {"players": 2, "seat_order": "alphabetical"},
         {"players": 2, "name": ""},
         {"players": 2, "name": "   "},
         {"players": 2, "name": "x" * 25},
         {"players": 2, "name": "bell\x07"},
-        {"players": 2, "colour": "red"},
+        {"players": 2, "game": "Ishtar!"},
+        {"players": 2, "options": {}, "layout": "random"},
+        {"players": 2, "options": [1]},
     ],
 )
 async def test_bad_room_requests_are_malformed(
     http: httpx.AsyncClient, body: dict[str, Any]
 ) -> None:
     error_of(await http.post("/api/rooms", json=body), 400, "malformed")
+
+
+@pytest.mark.parametrize("game_module", [ISHTAR])
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ({"players": 1}, "played by 2 to 4 players"),
+        ({"players": 5}, "played by 2 to 4 players"),
+        ({"players": 2, "layout": "spiral"}, "'layout'"),
+        ({"players": 2, "options": {"layout": "spiral"}}, "'layout'"),
+        ({"players": 2, "first_player": 2}, "seat from 0 to 1"),
+        ({"players": 2, "colour": "red"}, "no option 'colour'"),
+        ({"players": 2, "options": {"colour": "red"}}, "no option 'colour'"),
+    ],
+)
+async def test_options_a_game_refuses_are_bad_options(
+    http: httpx.AsyncClient, body: dict[str, Any], reason: str
+) -> None:
+    """The game checks its options (its model, then its engine) and says what is wrong;
+    top-level options are the old clients' spelling of the same."""
+    assert reason in error_of(
+        await http.post("/api/rooms", json=body), 400, "bad_options"
+    )
+
+
+async def test_a_room_of_an_unknown_game_is_refused(http: httpx.AsyncClient) -> None:
+    answer = await http.post("/api/rooms", json={"players": 2, "game": "chess"})
+    assert "'chess'" in error_of(answer, 404, "unknown_game")
 
 
 async def test_not_json_and_too_large_bodies(http: httpx.AsyncClient) -> None:

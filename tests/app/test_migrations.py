@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from app import migrate, readiness
 from app.models import NAMING_CONVENTION, Base
+from app.notify import asyncpg_dsn
 from tests.support.live import LiveServer
 
 
@@ -85,3 +89,52 @@ def test_instances_starting_together_on_a_fresh_database_both_serve(
     finally:
         for server in servers:
             server.stop()
+
+
+def test_rooms_of_before_games_become_ishtar_rooms_with_their_options(
+    empty_database_url: str,
+) -> None:
+    """Migration 0011 on a database with rooms and games of the old shape: each room is
+    Ishtar's, its layout and first player are its options, and the game's set-up has them
+    too; the downgrade gives the old columns back."""
+
+    async def run(*statements: str) -> list[list[asyncpg.Record]]:
+        conn = await asyncpg.connect(asyncpg_dsn(empty_database_url))
+        try:
+            return [await conn.fetch(statement) for statement in statements]
+        finally:
+            await conn.close()
+
+    migrate.upgrade(empty_database_url, "0010")
+    asyncio.run(
+        run(
+            "INSERT INTO rooms (id, players, layout, first_player, seat_order,"
+            " host_token_hash) VALUES ('room0000000000aa', 3, 'random', 1, 'fixed',"
+            " '\\x00'::bytea), ('room0000000000bb', 2, 'preset', NULL, 'random',"
+            " '\\x00'::bytea)",
+            "INSERT INTO games (room_id, engine, seed, setup, snapshot, current_seat)"
+            " VALUES ('room0000000000aa', 'ishtar 1.1.0', 7, '{\"players\": 3,"
+            ' "seed": 7, "layout": "random", "first_player": 1}\', \'{}\', 1)',
+        )
+    )
+    migrate.upgrade(empty_database_url)
+    rooms, games = asyncio.run(
+        run(
+            "SELECT id, game, options::text FROM rooms ORDER BY id",
+            "SELECT setup::text FROM games",
+        )
+    )
+    assert [(r["id"], r["game"], json.loads(r["options"])) for r in rooms] == [
+        ("room0000000000aa", "ishtar", {"layout": "random", "first_player": 1}),
+        ("room0000000000bb", "ishtar", {"layout": "preset", "first_player": None}),
+    ]
+    assert json.loads(games[0]["setup"])["options"] == {
+        "layout": "random",
+        "first_player": 1,
+    }
+    migrate.downgrade(empty_database_url, "0010")
+    (back,) = asyncio.run(run("SELECT id, layout, first_player FROM rooms ORDER BY id"))
+    assert [tuple(row) for row in back] == [
+        ("room0000000000aa", "random", 1),
+        ("room0000000000bb", "preset", None),
+    ]

@@ -25,7 +25,7 @@ def play_watched(
     """Play a 4-player random-layout game into the cache as the server does, every
     audience watching (each update's changes, each welcome's view, the legal actions)."""
     rng = random.Random(seed)
-    state = engine.new_game(4, seed, "random")
+    state = engine.new_game(4, seed, {"layout": "random"})
     positions.put(game_id, Position(engine, 0, state))
     for version in range(1, moves + 1):
         if engine.is_over(state):
@@ -46,7 +46,7 @@ class Build:
         self.max_bytes, self.games, self.moves = max_bytes, games, moves
 
     def __call__(self) -> Positions:
-        positions = Positions(engine, max_bytes=self.max_bytes)
+        positions = Positions(max_bytes=self.max_bytes)
         for game in range(self.games):
             for _position in play_watched(positions, game, game + 1, self.moves):
                 pass
@@ -69,7 +69,7 @@ def held_by(build: Build) -> tuple[int, Positions]:
         without, _peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    probe = Positions(engine)
+    probe = Positions()
     probe.bytes, probe.max_bytes = estimate, games  # the figures, without the contents
     return with_cache - without, probe
 
@@ -77,7 +77,7 @@ def held_by(build: Build) -> tuple[int, Positions]:
 @pytest.fixture(autouse=True)
 def warm_engine() -> None:
     """The engine's own module-level caches filled first: not the position cache's bytes."""
-    for _position in play_watched(Positions(engine), 0, 99, 60):
+    for _position in play_watched(Positions(), 0, 99, 60):
         pass
 
 
@@ -108,7 +108,7 @@ def test_a_watched_four_player_game_weighs_under_600_kib() -> None:
 def test_the_least_recently_played_game_is_dropped_first_and_never_the_current() -> (
     None
 ):
-    positions = Positions(engine, max_bytes=1)  # smaller than any one game
+    positions = Positions(max_bytes=1)  # smaller than any one game
     for _position in play_watched(positions, 1, 1, 3):
         pass
     assert positions.latest(1) is not None, "the game in use stays, whatever its size"
@@ -116,7 +116,7 @@ def test_the_least_recently_played_game_is_dropped_first_and_never_the_current()
         pass
     assert positions.latest(1) is None and positions.latest(2) is not None
 
-    roomy = Positions(engine, max_bytes=1 << 40)
+    roomy = Positions(max_bytes=1 << 40)
     for game in (1, 2, 3):
         for _position in play_watched(roomy, game, game, 3):
             pass
@@ -129,7 +129,7 @@ def test_the_least_recently_played_game_is_dropped_first_and_never_the_current()
 
 
 def test_only_the_latest_versions_keep_their_whole_views() -> None:
-    positions = Positions(engine, max_bytes=1 << 40)
+    positions = Positions(max_bytes=1 << 40)
     sent: dict[int, str] = {}
     kept: list[Position] = []
     for position in play_watched(positions, 1, 5, 6):

@@ -155,7 +155,7 @@ async def test_the_seed_committed_at_the_start_is_revealed_at_the_end(
     status = (await http.get(f"/api/rooms/{room_id}")).json()
     assert (status["seed"], status["seed_sha256"]) == (str(seed), commitment)
     record = (await http.get(f"/api/rooms/{room_id}/record")).json()
-    assert record["format"] == RECORD_FORMAT and record["format_version"] == 2
+    assert record["format"] == RECORD_FORMAT and record["format_version"] == 3
     assert record["seed"] == str(seed) and record["seed_sha256"] == commitment
     assert record["status"] == "finished" and record["version"] == len(seen) - 1
     assert record["result"] == seen[-1]["scores"]
@@ -163,7 +163,10 @@ async def test_the_seed_committed_at_the_start_is_revealed_at_the_end(
         p["name"] for p in record["players"]
     ) == ["P0", "P1"]
     assert [p["colour"] for p in record["players"]] == ["blue", "yellow"]
-    assert record["layout"] == seen[0]["layout"]
+    assert record["game"] == "ishtar"
+    assert record["setup"]["options"] == {"layout": "preset", "first_player": None}
+    assert record["public_setup"]["layout"] == seen[0]["layout"]
+    assert record["public_setup"]["first_player"] == seen[0]["first_player"]
     assert record["engine_version"] == "1.1.0"
 
 
@@ -214,11 +217,27 @@ def tampered(record: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
     case(
         "scores", "final scores", lambda r: r["result"]["players"][0].update(total=999)
     )
-    case("layout", "layout", lambda r: r["layout"][0].update(rotation=5))
+    case(
+        "layout", "layout", lambda r: r["public_setup"]["layout"][0].update(rotation=5)
+    )
     case(
         "first",
-        "turn",
-        lambda r: r["setup"].update(first_player=1 - r["setup"]["first_player"]),
+        "first_player",
+        lambda r: r["setup"]["options"].update(
+            first_player=1 - r["public_setup"]["first_player"]
+        ),
+    )
+    case(
+        "public first",
+        "first_player",
+        lambda r: r["public_setup"].update(
+            first_player=1 - r["public_setup"]["first_player"]
+        ),
+    )
+    case(
+        "options",
+        "options are refused",
+        lambda r: r["setup"]["options"].update(layout="spiral"),
     )
     case("players", "players", lambda r: r["players"].pop())
     case("long", "more than", lambda r: r["moves"].extend(r["moves"][:1] * MAX_MOVES))

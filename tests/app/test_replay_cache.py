@@ -259,10 +259,10 @@ async def test_overlapping_requests_for_the_same_replay_are_computed_once() -> N
 def views(count: int, seed: int = 1) -> Iterator[tuple[str, str]]:
     """(view, event) texts of successive positions of a 4-player game, made one by one."""
     rng = random.Random(seed)
-    state = engine.new_game(4, seed, "random")
+    state = engine.new_game(4, seed, {"layout": "random"})
     for seq in range(count):
         if engine.is_over(state):
-            state = engine.new_game(4, seed + seq, "random")
+            state = engine.new_game(4, seed + seq, {"layout": "random"})
         action = rng.choice(engine.legal_actions(state))
         event = {
             "seq": seq,

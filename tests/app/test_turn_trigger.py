@@ -20,8 +20,8 @@ CALLS = "SELECT pg_stat_get_xact_function_calls('games_turn_changed'::regproc)"
 async def start_game(conn: asyncpg.Connection, timed: bool) -> tuple[str, int]:
     room = "~test" + secrets.token_hex(5)
     await conn.execute(
-        "INSERT INTO rooms (id, players, layout, seat_order, host_token_hash)"
-        " VALUES ($1, 2, 'preset', 'fixed', $2)",
+        "INSERT INTO rooms (id, game, options, players, seat_order, host_token_hash)"
+        " VALUES ($1, 'ishtar', '{}', 2, 'fixed', $2)",
         room,
         bytes(32),
     )

@@ -24,6 +24,7 @@ from app.settings import Settings
 from app.webhook_targets import Refused, allowed_address, check_url
 from app.webhooks import Call, WebhookCourier
 from tests.app.clients import bearer
+from tests.app.conftest import game_settings
 from tests.support.live import free_port
 
 
@@ -91,7 +92,7 @@ def room_settings(database_url: str, tmp_path: Path, game_module: str) -> Settin
         _env_file=None,  # type: ignore[call-arg]
         database_url=database_url,
         data_dir=tmp_path / "data",
-        game_module=game_module,
+        **game_settings(game_module),
         webhook_allow_private=True,
         webhook_poll_s=0.05,
         webhook_backoff_s=0.1,

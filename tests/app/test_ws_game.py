@@ -88,7 +88,7 @@ def test_the_secret_check_catches_a_leak() -> None:
     import json
 
     rules = importlib.import_module("tests.app.toygame")
-    state = rules.new_game(2, 123456789012345, first_player=0)
+    state = rules.new_game(2, 123456789012345, {"first_player": 0})
     leaked = {"type": "update", "version": 0, "view": rules.encode_state(state)}
     with pytest.raises(AssertionError):
         assert_no_secret(

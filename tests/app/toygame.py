@@ -10,8 +10,11 @@ cannot give two cards. Hidden: the deck order, the other players' hands, the see
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
+
+from app.games import Game, Options
 
 GAME = "toy"
 ENGINE_VERSION = "1"
@@ -19,10 +22,13 @@ COLOURS = ["blue", "yellow", "red", "green"]
 
 
 class IllegalAction(ValueError):
-    def __init__(self, reason: str, code: str = "illegal_move") -> None:
+    def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-        self.code = code
+
+
+class MalformedAction(IllegalAction):
+    pass
 
 
 @dataclass(frozen=True)
@@ -44,9 +50,26 @@ class Action:
     card: int | None = None
 
 
+def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    if not 1 <= players <= 4:
+        raise IllegalAction("The toy game is played by 1 to 4 players.")
+    given = dict(options or {})
+    if set(given) - {"first_player"}:
+        raise IllegalAction("The toy game has one option: first_player.")
+    first = given.get("first_player")
+    if first is not None and not (isinstance(first, int) and 0 <= first < players):
+        raise IllegalAction(f"The first player is a seat from 0 to {players - 1}.")
+    return {"first_player": first}
+
+
+def public_setup(state: State) -> dict[str, Any]:
+    return {"first_player": state.first_player}
+
+
 def new_game(
-    players: int, seed: int, layout: Any = None, first_player: int | None = None
+    players: int, seed: int, options: Mapping[str, Any] | None = None
 ) -> State:
+    first_player = check_options(players, options)["first_player"]
     rng = random.Random(seed)
     deck = list(range(1, 4 * players + 5))
     rng.shuffle(deck)
@@ -104,10 +127,10 @@ def apply(state: State, action: Action) -> State:
             phase="play",
         )
     assert action.card is not None
-    hand = list(state.hands[seat])
-    hand.remove(action.card)
+    held = list(state.hands[seat])
+    held.remove(action.card)
     played = _put(state.played, seat, (*state.played[seat], action.card))
-    state = replace(state, hands=_put(state.hands, seat, tuple(hand)), played=played)
+    state = replace(state, hands=_put(state.hands, seat, tuple(held)), played=played)
     if len(state.deck) < 2:
         return replace(state, phase="over")
     return replace(
@@ -210,12 +233,10 @@ def encode_action(action: Action) -> dict[str, Any]:
 
 def decode_action(data: Any) -> Action:
     if not isinstance(data, dict) or data.get("type") not in ("draw", "play"):
-        raise IllegalAction(
-            "An action is an object with type draw or play.", "malformed_action"
-        )
+        raise MalformedAction("An action is an object with type draw or play.")
     if data["type"] == "draw":
         if set(data) != {"type"}:
-            raise IllegalAction("draw takes no other field.", "malformed_action")
+            raise MalformedAction("draw takes no other field.")
         return Action("draw")
     card = data.get("card")
     if (
@@ -223,14 +244,12 @@ def decode_action(data: Any) -> Action:
         or not isinstance(card, int)
         or isinstance(card, bool)
     ):
-        raise IllegalAction("play needs an integer card.", "malformed_action")
+        raise MalformedAction("play needs an integer card.")
     return Action("play", card)
 
 
 def replay(setup: dict[str, Any], actions: list[Any]) -> State:
-    state = new_game(
-        setup["players"], setup["seed"], setup.get("layout"), setup.get("first_player")
-    )
+    state = new_game(setup["players"], setup["seed"], setup.get("options"))
     for action in actions:
         state = apply(
             state, action if isinstance(action, Action) else decode_action(action)
@@ -240,3 +259,23 @@ def replay(setup: dict[str, Any], actions: list[Any]) -> State:
 
 def catalogue() -> dict[str, Any]:
     return {"game": GAME, "colours": COLOURS}
+
+
+def _descriptor() -> Game:
+    from tests.app import toygame  # this very module, typed: mypy checks it as `Rules`
+
+    class ToyOptions(Options):
+        first_player: int | None = None
+
+    return Game(
+        id="toy",
+        title="Toy cards",
+        players=range(1, 5),
+        rules=toygame,
+        options=ToyOptions,
+        client="js/game.js",
+    )
+
+
+DESCRIPTOR = _descriptor()
+"""The toy's entry in the registry (``ISHTAR_EXTRA_GAMES=tests.app.toygame``): no bots."""

@@ -77,7 +77,7 @@ def provenance(monkeypatch: pytest.MonkeyPatch) -> Provenance:
 
 
 def midgame(players: int, seed: int, steps: int) -> Any:
-    state = new_game(players, seed, first_player=0)
+    state = new_game(players, seed, {"first_player": 0})
     easy = make_bot("easy")
     for step in range(steps):
         seat = current_player(state)

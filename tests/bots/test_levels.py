@@ -27,7 +27,7 @@ def quick_bot(level: str):  # type: ignore[no-untyped-def]
 
 def positions(players: int, seed: int, every: int = 7):  # type: ignore[no-untyped-def]
     """Positions along a random game: (state, seat) every `every` steps."""
-    state = new_game(players, seed, first_player=0)
+    state = new_game(players, seed, {"first_player": 0})
     step = 0
     easy = EasyBot()
     while (seat := current_player(state)) is not None:
@@ -63,7 +63,7 @@ def test_bot_is_deterministic_for_a_seed(level: str) -> None:
 def test_bot_accepts_actions_as_json_dicts() -> None:
     from engine import encode_action
 
-    state = new_game(2, 8, first_player=0)
+    state = new_game(2, 8, {"first_player": 0})
     legal = [encode_action(a) for a in legal_actions(state)]
     for level in LEVELS:
         action = quick_bot(level).act(view_for(state, 0), legal, 1)
@@ -71,7 +71,7 @@ def test_bot_accepts_actions_as_json_dicts() -> None:
 
 
 def test_choose_action_rejects_an_unknown_level() -> None:
-    state = new_game(2, 1, first_player=0)
+    state = new_game(2, 1, {"first_player": 0})
     with pytest.raises(ValueError, match="unknown bot level"):
         choose_action("grandmaster", view_for(state, 0), legal_actions(state), 0)
 
@@ -111,7 +111,7 @@ def test_a_game_is_reproducible_from_its_seed() -> None:
 
 
 def test_final_state_is_over_after_play() -> None:
-    state = new_game(2, 9, first_player=0)
+    state = new_game(2, 9, {"first_player": 0})
     bot = MediumBot()
     step = 0
     while (seat := current_player(state)) is not None:

@@ -106,3 +106,28 @@ def test_the_command_refuses_a_seat_count_that_does_not_match(
     args = parser.parse_args(["simulate", "--players", "3", "--bots", "medium,easy"])
     assert args.handler(args) == 2
     assert "--players" in capsys.readouterr().err
+
+
+def test_ishtar_simulate_plays_the_game_named_by_game(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ishtar simulate --game ID` asks the server's registry: a game with bots plays
+    (through its descriptor's `think`), one without says so, an unknown one too."""
+    from app import cli
+    from app.settings import get_settings
+
+    monkeypatch.setenv("ISHTAR_EXTRA_GAMES", "tests.app.toygame")
+    get_settings.cache_clear()
+    try:
+        base = ["simulate", "--players", "2", "--bots", "easy,easy", "--games", "1"]
+        assert cli.main([*base, "--game", "ishtar", "--json"]) == 0
+        summary = json.loads(capsys.readouterr().out)
+        assert summary["game"] == "ishtar" and summary["games"] == 1
+        assert cli.main([*base, "--game", "toy"]) == 2
+        assert "has no bots yet" in capsys.readouterr().err
+        assert cli.main([*base, "--game", "chess"]) == 2
+        assert "no game 'chess'" in capsys.readouterr().err
+        assert cli.main([*base[:2], "5", *base[3:], "--game", "ishtar"]) == 2
+        assert "2 to 4 players" in capsys.readouterr().err
+    finally:
+        get_settings.cache_clear()

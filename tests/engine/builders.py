@@ -20,7 +20,7 @@ FOUNTAIN_B: Hex = (4, 3)
 
 def game(players: int = 2, seed: int = 0, first_player: int = 0) -> State:
     """A fresh game on the preset layout."""
-    return new_game(players, seed, None, first_player)
+    return new_game(players, seed, {"first_player": first_player})
 
 
 def cell(state: State, h: Hex) -> int:

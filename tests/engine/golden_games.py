@@ -40,7 +40,7 @@ def file_name(players: int, seed: int) -> str:
 def play(players: int, seed: int, layout: str | None) -> dict[str, Any]:
     """The playthrough record of one seeded random game."""
     rng = random.Random(seed)
-    state = new_game(players, seed, layout)
+    state = new_game(players, seed, {"layout": layout})
     steps = []
     while not is_over(state):
         legal = legal_actions(state)

@@ -88,7 +88,7 @@ def test_new_game_accepts_a_custom_layout_as_json() -> None:
         {"board": 4, "side": "b", "rotation": 0, "at": [4, 3]},
         {"board": 3, "side": "a", "rotation": 5, "at": [11, -1]},
     ]
-    state = new_game(2, 3, layout)
+    state = new_game(2, 3, {"layout": layout})
     assert [p.board for p in state.layout] == [6, 5, 4, 3]
     with pytest.raises(LayoutError):
-        new_game(2, 3, layout[:3])
+        new_game(2, 3, {"layout": layout[:3]})

@@ -30,7 +30,7 @@ MAX_STEPS = 1500
 
 def playout(players: int, seed: int, layout: str | None) -> None:
     rng = random.Random(seed)
-    state = new_game(players, seed, layout)
+    state = new_game(players, seed, {"layout": layout})
     actions = []
     undoable: list[object] = []  # the state before each step an undo may take back
     for step in range(MAX_STEPS):

@@ -62,7 +62,7 @@ def test_equals_the_slow_list_at_every_step_of_seeded_games(
     players: int, seed: int, layout: str | None
 ) -> None:
     rng = random.Random(seed)
-    state = new_game(players, seed, layout)
+    state = new_game(players, seed, {"layout": layout})
     seen: set[str] = set()
     while not is_over(state):
         check_same(state)
@@ -81,7 +81,7 @@ def test_the_steps_seen_over_the_games_include_every_kind_of_action() -> None:
     seen: set[str] = set()
     for players, seed, layout in GAMES:
         rng = random.Random(seed)
-        state = new_game(players, seed, layout)
+        state = new_game(players, seed, {"layout": layout})
         while not is_over(state):
             actions = legal_actions(state)
             seen.update(a.type for a in actions)

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from engine import new_game
+from engine import IllegalAction, check_options, new_game, public_setup, view_for
 from engine.components import GEM_TOTALS, TILES
 
 
@@ -63,7 +63,7 @@ def test_market_of_five_cards_each_with_a_tree() -> None:
 def test_same_seed_same_game_and_first_player_fixed_or_drawn() -> None:
     assert new_game(3, 42) == new_game(3, 42)
     assert new_game(3, 42) != new_game(3, 43)
-    assert new_game(3, 42, first_player=2).current == 2
+    assert new_game(3, 42, {"first_player": 2}).current == 2
     assert {new_game(4, s).first_player for s in range(40)} == {0, 1, 2, 3}
 
 
@@ -71,3 +71,32 @@ def test_the_watering_can_starts_off_the_carpet() -> None:
     state = new_game(2, 1)
     assert state.can is None
     assert state.phase == "choose"
+
+
+def test_check_options_normalises_and_refuses_with_a_reason() -> None:
+    assert check_options(2, None) == {"layout": "preset", "first_player": None}
+    assert check_options(4, {"layout": "random", "first_player": 3}) == {
+        "layout": "random",
+        "first_player": 3,
+    }
+    for players, options, words in [
+        (5, {}, "2 to 4 players"),
+        (2, {"first_player": 2}, "seat from 0 to 1"),
+        (2, {"first_player": True}, "seat from 0 to 1"),
+        (2, {"layout": "spiral"}, "unknown layout"),
+        (2, {"colours": "red"}, "no option 'colours'"),
+    ]:
+        with pytest.raises(IllegalAction, match=words):
+            check_options(players, options)
+
+
+def test_new_game_draws_the_first_player_from_the_seed_when_none_is_fixed() -> None:
+    drawn = [new_game(3, seed).first_player for seed in range(30)]
+    assert drawn == [
+        new_game(3, seed, {"first_player": None}).first_player for seed in range(30)
+    ]
+    assert set(drawn) == {0, 1, 2}
+    assert public_setup(new_game(3, 5)) == {
+        "layout": view_for(new_game(3, 5), None)["layout"],
+        "first_player": new_game(3, 5).first_player,
+    }

@@ -49,7 +49,7 @@ def playout(
 ) -> Iterator[tuple[State, Action]]:
     """(state, action) at every step of a seeded random game, undoing often."""
     rng = random.Random(seed)
-    state = new_game(players, seed, layout)
+    state = new_game(players, seed, {"layout": layout})
     while not is_over(state):
         actions = legal_actions(state)
         undo = [a for a in actions if a.type == "undo"]
