@@ -46,7 +46,7 @@ from app.rooms import RoomService
 from app.rows import Event, RoomRow, SeatRow
 from app.seats import hand_on_host
 from app.tasks import cancel_and_wait
-from bots.base import derive_seed
+from bots.ishtar.base import derive_seed
 
 log = logging.getLogger("ishtar.bots")
 

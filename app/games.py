@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-import bots
-import engine as ishtar_engine
+import bots.ishtar as ishtar_bots
+import engine.ishtar as ishtar_engine
 from app.protocol import ServiceError
 from app.rules import Rules
 
@@ -129,7 +129,7 @@ ISHTAR = Game(
     rules=ishtar_engine,
     options=IshtarOptions,
     bots=("easy", "medium", "hard"),
-    think=bots.think,
+    think=ishtar_bots.think,
     client="js/game.js",
     legacy_options=_ishtar_legacy_options,
 )

@@ -29,7 +29,7 @@ import statistics
 import time
 from typing import Any
 
-from engine import (
+from engine.ishtar import (
     apply,
     encode_action,
     is_over,
@@ -39,7 +39,7 @@ from engine import (
     preview,
     view_for,
 )
-from engine.state import State
+from engine.ishtar.state import State
 
 
 def _fresh(state: State) -> State:

@@ -29,8 +29,8 @@ import statistics
 import time
 from typing import Any
 
-import engine
 from app.positions import Position, Positions
+from engine import ishtar
 
 PARTS = ("judge", "view_for", "parts", "changes", "legal", "legal_json")
 
@@ -40,7 +40,7 @@ def play(seed: int, players: int, rng: random.Random) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {part: [] for part in PARTS}
     audiences: list[int | None] = [*range(players), None]
     positions = Positions()
-    position = positions.put(1, Position(engine, 0, engine.new_game(players, seed)))
+    position = positions.put(1, Position(ishtar, 0, ishtar.new_game(players, seed)))
     for audience in audiences:
         position.parts(audience)
     clock = time.perf_counter
@@ -48,14 +48,14 @@ def play(seed: int, players: int, rng: random.Random) -> dict[str, list[float]]:
         forward = [e for e in position.legal() if e["action"]["type"] != "undo"]
         move = rng.choice(forward)["action"]
         t0 = clock()
-        action = engine.decode_action(move)
-        state = engine.apply(position.state, action)
-        str(engine.narrate(position.state, action))
-        engine.encode_action(action)
-        after = positions.put(1, Position(engine, position.version + 1, state))
+        action = ishtar.decode_action(move)
+        state = ishtar.apply(position.state, action)
+        str(ishtar.narrate(position.state, action))
+        ishtar.encode_action(action)
+        after = positions.put(1, Position(ishtar, position.version + 1, state))
         t1 = clock()
         for audience in audiences:
-            engine.view_for(after.state, audience)
+            ishtar.view_for(after.state, audience)
         t2 = clock()
         for audience in audiences:
             after.parts(audience, position)

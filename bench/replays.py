@@ -37,11 +37,11 @@ from typing import Any
 import httpx
 import psutil  # type: ignore[import-untyped]
 
-import engine
 from app.gamerecord import build_record
 from app.games import ISHTAR
 from app.protocol import dumps
 from bench import procs
+from engine import ishtar
 
 LONG_MOVES = 4877
 
@@ -54,32 +54,32 @@ def long_record(
     in it (the server replays only records with their seed)."""
     rng = random.Random(seed)
     players = 4
-    state = engine.new_game(players, seed, {"layout": "random"})
+    state = ishtar.new_game(players, seed, {"layout": "random"})
     log: list[dict[str, Any]] = []
-    while len(log) < moves and not engine.is_over(state):
-        legal = engine.legal_actions(state)
-        undo = [a for a in legal if engine.encode_action(a)["type"] == "undo"]
-        forward = [a for a in legal if engine.encode_action(a)["type"] != "undo"]
+    while len(log) < moves and not ishtar.is_over(state):
+        legal = ishtar.legal_actions(state)
+        undo = [a for a in legal if ishtar.encode_action(a)["type"] == "undo"]
+        forward = [a for a in legal if ishtar.encode_action(a)["type"] != "undo"]
         # Taking most placements back makes the game last; the last few hundred moves
         # only go forward (it may end: a finished record).
         taking_back = len(log) < moves - 100 and rng.random() < 0.99
         action = undo[0] if undo and taking_back else rng.choice(forward)
-        text = str(engine.narrate(state, action))
+        text = str(ishtar.narrate(state, action))
         log.append(
             {
                 "seq": len(log) + 1,
-                "seat": engine.current_player(state),
-                "action": engine.encode_action(action),
+                "seat": ishtar.current_player(state),
+                "action": ishtar.encode_action(action),
                 "text": text,
                 "at": "2026-12-01T12:00:00.000Z",
             }
         )
-        state = engine.apply(state, action)
+        state = ishtar.apply(state, action)
     names = names or tuple(f"Player {n}" for n in range(players))
     record = build_record(
         ISHTAR,
         room_id="elsewhere001",
-        engine_version=engine.ENGINE_VERSION,
+        engine_version=ishtar.ENGINE_VERSION,
         players=[
             {"seat": n, "name": names[n], "colour": None, "bot": None}
             for n in range(players)
@@ -91,11 +91,11 @@ def long_record(
         seed=seed,
         moves=log,
         started_at="2026-12-01T11:00:00.000Z",
-        finished_at="2026-12-01T13:00:00.000Z" if engine.is_over(state) else None,
-        public_setup=engine.public_setup(
-            engine.new_game(players, seed, {"layout": "random"})
+        finished_at="2026-12-01T13:00:00.000Z" if ishtar.is_over(state) else None,
+        public_setup=ishtar.public_setup(
+            ishtar.new_game(players, seed, {"layout": "random"})
         ),
-        result=engine.final_scores(state) if engine.is_over(state) else None,
+        result=ishtar.final_scores(state) if ishtar.is_over(state) else None,
     )
     record["seed"] = str(seed)
     return record

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bots import make_bot
-from bots.base import Bot, derive_seed
+from bots.ishtar import make_bot
+from bots.ishtar.base import Bot, derive_seed
 
 Think = Callable[[str, dict[str, Any], list[Any], int, float], Any]
 """A game's bots as one function: ``think(level, view, legal, seed, think_s)``."""
@@ -53,7 +53,7 @@ def play_game(
     bots: Sequence[Bot] | None = None,
     max_steps: int = 5000,
     *,
-    rules: str = "engine",
+    rules: str = "engine.ishtar",
     think: Think | None = None,
     think_s: float = 1.0,
 ) -> GameRecord:

@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from bots import LEVELS
+from bots.ishtar import LEVELS
 from bots.match import GameRecord, Think, play_game
 from bots.stats import summarize
 
@@ -56,7 +56,7 @@ def run(
     jobs: int = 1,
     progress: bool = False,
     *,
-    rules: str = "engine",
+    rules: str = "engine.ishtar",
     think: Think | None = None,
 ) -> list[GameRecord]:
     """Play `games` games (in `jobs` processes) and return their records in game order;
@@ -177,7 +177,7 @@ def simulate(args: argparse.Namespace, resolve: Resolve | None = None) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if resolve is None:
         found: GameBots | None = (
-            GameBots("engine", None, LEVELS, range(2, 5))
+            GameBots("engine.ishtar", None, LEVELS, range(2, 5))
             if args.game == "ishtar"
             else None
         )

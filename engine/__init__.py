@@ -1,62 +1,6 @@
-"""Ishtar: Gardens of Babylon — the rules engine (pure Python, standard library only).
+"""The rules engines: one package per game, each on the standard library alone.
 
-The import surface below is the contract with the server, bots and clients
-(docs/contract.md). States are immutable by convention: ``apply`` returns a new state.
+A game's package is its whole rules (set-up from a seed, legal actions, scoring, what each
+seat may see) behind the platform contract (docs/contract.md, typed in app/rules.py); the
+server registers it in app/games.py. `engine.ishtar`: Ishtar: Gardens of Babylon.
 """
-
-from __future__ import annotations
-
-from engine.catalogue import catalogue
-from engine.codec import decode_action, decode_state, encode_action, encode_state
-from engine.components import GAME
-from engine.errors import IllegalAction, MalformedAction
-from engine.game import (
-    apply,
-    current_player,
-    is_over,
-    legal_actions,
-    replay,
-    why_illegal,
-)
-from engine.layout import LayoutError
-from engine.narration import narrate, preview
-from engine.previews import legal_json, legal_with_previews
-from engine.sampling import sample_state
-from engine.scoring import final_scores
-from engine.setup import check_options, new_game, public_setup
-from engine.state import Action, State
-from engine.views import view_for
-
-ENGINE_VERSION = "1.1.0"
-"""1.1.0: undo (state format 2; a turn with something to undo waits for ``end``)."""
-
-__all__ = [
-    "ENGINE_VERSION",
-    "GAME",
-    "Action",
-    "IllegalAction",
-    "LayoutError",
-    "MalformedAction",
-    "State",
-    "apply",
-    "catalogue",
-    "check_options",
-    "current_player",
-    "decode_action",
-    "decode_state",
-    "encode_action",
-    "encode_state",
-    "final_scores",
-    "is_over",
-    "legal_actions",
-    "legal_json",
-    "legal_with_previews",
-    "narrate",
-    "new_game",
-    "preview",
-    "public_setup",
-    "replay",
-    "sample_state",
-    "view_for",
-    "why_illegal",
-]

@@ -1,6 +1,6 @@
 /**
  * Hex geometry for the board: axial coordinates, pointy-top layout (Red Blob Games
- * conventions), exactly as fixed in docs/contract.md. Pure functions, no rules.
+ * conventions), exactly as fixed in docs/games/ishtar/contract.md. Pure functions, no rules.
  *
  *   centre of (q, r) for size s:  x = s·√3·(q + r/2),  y = s·3/2·r
  *   one rotation step = 60° clockwise:  (q, r) → (-r, q + r)

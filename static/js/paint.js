@@ -282,7 +282,7 @@ export function iconSpot(x, y, s) {
 /**
  * An assistant counter on the space (x, y): laid over the tile's icon, as on the physical
  * board, so it hides the icon and leaves the space's flowers visible (they score: see
- * docs/rules.md, "Visible flowers").
+ * docs/games/ishtar/rules.md, "Visible flowers").
  */
 export function assistantCounter(ctx, x, y, s, colour) {
   const [cx, cy] = iconSpot(x, y, s);

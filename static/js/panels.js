@@ -200,7 +200,7 @@ export function renderPlayers(box, view, ui) {
       const c = cards.get(id);
       const chip = el("span", "mini-card", c ? `${esc(c.name)} · ${c.vp}` : `#${id}`);
       // Face down on the physical table, but bought face up in view of everyone: the online
-      // table shows it (docs/rules.md, "Tree cards in front of the players").
+      // table shows it (docs/games/ishtar/rules.md, "Tree cards in front of the players").
       chip.title = `${c ? `${c.name}, ${c.vp} VP` : `card ${id}`}: planted, bought face up from the market`;
       list.append(chip);
     }

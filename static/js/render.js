@@ -281,7 +281,7 @@ export class BoardRenderer {
     this.each(this.spaces, (s, px, py) => {
       if (s.tree !== null && s.tree !== undefined) paint.tree(ctx, px, py, HEX);
       if (s.assistant !== null && s.assistant !== undefined) {
-        // on the icon it was placed on, never over the flowers (docs/rules.md)
+        // on the icon it was placed on, never over the flowers (docs/games/ishtar/rules.md)
         paint.assistantCounter(ctx, px, py, HEX, this.colours[s.assistant] || "#888");
       }
     });

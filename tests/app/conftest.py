@@ -22,7 +22,7 @@ from app.settings import Settings
 from tests.support.live import LiveServer, free_port
 
 TOY = "tests.app.toygame"
-ISHTAR = "engine"
+ISHTAR = "engine.ishtar"
 GAME_IDS = {TOY: "toy", ISHTAR: "ishtar"}
 """The registry's id of each engine module the tests parametrise over."""
 

@@ -15,12 +15,12 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-import engine
 from app.bot_runner import BotRunner, bot_move_id
 from app.main import create_app
 from app.positions import Positions
 from app.rooms import RoomService
 from app.settings import Settings
+from engine import ishtar
 from tests.app.clients import bearer
 from tests.app.conftest import ISHTAR, game_settings
 
@@ -141,9 +141,9 @@ async def assert_log_replays_to_snapshot(app: FastAPI, room_id: str) -> None:
     version, snapshot, _game = await service.store.snapshot(game.game_id)
     moves = await service.store.moves_since(game.game_id, 0)
     assert len(moves) == version
-    replayed = engine.replay(setup, [m.action for m in moves])
-    assert engine.encode_state(replayed) == engine.encode_state(
-        engine.decode_state(snapshot)
+    replayed = ishtar.replay(setup, [m.action for m in moves])
+    assert ishtar.encode_state(replayed) == ishtar.encode_state(
+        ishtar.decode_state(snapshot)
     )
 
 

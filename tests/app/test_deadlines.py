@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-import engine as ishtar
+import engine.ishtar as ishtar
 from app.deadlines import DeadlineWatch
 from app.positions import Positions
 from app.rooms import RoomService
@@ -157,7 +157,7 @@ async def test_wait_marks_the_late_seat_overdue_for_everyone_then_moves_on(
     assert not any(seat["overdue"] for seat in status["seats"])
 
 
-@pytest.mark.parametrize("game_module", ["engine"])
+@pytest.mark.parametrize("game_module", ["engine.ishtar"])
 async def test_bot_plays_the_whole_turn_of_the_late_seat(
     http: httpx.AsyncClient, db: AsyncEngine, game_module: str
 ) -> None:
@@ -229,7 +229,7 @@ async def test_two_instances_racing_handle_each_deadline_once(
         assert status["clock"]["overdue"] is True
 
 
-@pytest.mark.parametrize("game_module", ["engine"])
+@pytest.mark.parametrize("game_module", ["engine.ishtar"])
 async def test_two_instances_racing_play_each_late_turn_once(
     slow_poll: Settings,
     http: httpx.AsyncClient,

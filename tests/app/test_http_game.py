@@ -75,11 +75,11 @@ async def test_seats_show_the_engines_player_colours(
     http: httpx.AsyncClient, game_module: str
 ) -> None:
     """Each seat of the room status wears the colour the engine gives that seat."""
-    import engine
+    from engine import ishtar
 
     room_id, _host, _tokens = await open_room(http, 4)
     status = (await http.get(f"/api/rooms/{room_id}")).json()
     colours = [
         seat["colour"] for seat in sorted(status["seats"], key=lambda s: s["seat"])
     ]
-    assert colours == engine.catalogue()["player_colours"]
+    assert colours == ishtar.catalogue()["player_colours"]

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 import pytest
 from fastapi import FastAPI
 
-import engine
 from app.positions import Position, Positions
 from app.settings import Settings
+from engine import ishtar
 
 AUDIENCES: list[int | None] = [None, 0, 1, 2, 3]
 
@@ -25,14 +25,14 @@ def play_watched(
     """Play a 4-player random-layout game into the cache as the server does, every
     audience watching (each update's changes, each welcome's view, the legal actions)."""
     rng = random.Random(seed)
-    state = engine.new_game(4, seed, {"layout": "random"})
-    positions.put(game_id, Position(engine, 0, state))
+    state = ishtar.new_game(4, seed, {"layout": "random"})
+    positions.put(game_id, Position(ishtar, 0, state))
     for version in range(1, moves + 1):
-        if engine.is_over(state):
+        if ishtar.is_over(state):
             return
-        state = engine.apply(state, rng.choice(engine.legal_actions(state)))
+        state = ishtar.apply(state, rng.choice(ishtar.legal_actions(state)))
         before = positions.get(game_id, version - 1)
-        position = positions.put(game_id, Position(engine, version, state))
+        position = positions.put(game_id, Position(ishtar, version, state))
         for audience in AUDIENCES:
             if before is not None:
                 position.changes_json(audience, before)

@@ -22,7 +22,6 @@ from fastapi import FastAPI
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-import engine
 from app.main import create_app
 from app.offload import Offload
 from app.protocol import ServiceError, dumps
@@ -30,6 +29,7 @@ from app.replays import ReplayCache
 from app.settings import Settings
 from app.snapshots import SNAPSHOT_EVERY
 from bench.replays import long_record
+from engine import ishtar
 from tests.app.clients import open_room
 from tests.app.conftest import ISHTAR
 from tests.app.test_records import play
@@ -72,7 +72,7 @@ class EngineCalls:
         self.threads: set[str] = set()
         for name in ("apply", "view_for"):
             monkeypatch.setattr(
-                engine, name, self._counting(name, getattr(engine, name))
+                ishtar, name, self._counting(name, getattr(ishtar, name))
             )
 
     def _counting(self, name: str, real: Callable[..., Any]) -> Callable[..., Any]:
@@ -259,19 +259,19 @@ async def test_overlapping_requests_for_the_same_replay_are_computed_once() -> N
 def views(count: int, seed: int = 1) -> Iterator[tuple[str, str]]:
     """(view, event) texts of successive positions of a 4-player game, made one by one."""
     rng = random.Random(seed)
-    state = engine.new_game(4, seed, {"layout": "random"})
+    state = ishtar.new_game(4, seed, {"layout": "random"})
     for seq in range(count):
-        if engine.is_over(state):
-            state = engine.new_game(4, seed + seq, {"layout": "random"})
-        action = rng.choice(engine.legal_actions(state))
+        if ishtar.is_over(state):
+            state = ishtar.new_game(4, seed + seq, {"layout": "random"})
+        action = rng.choice(ishtar.legal_actions(state))
         event = {
             "seq": seq,
             "seat": 0,
-            "action": engine.encode_action(action),
+            "action": ishtar.encode_action(action),
             "text": "x",
         }
-        state = engine.apply(state, action)
-        yield dumps(engine.view_for(state, None)), dumps(event)
+        state = ishtar.apply(state, action)
+        yield dumps(ishtar.view_for(state, None)), dumps(event)
 
 
 def test_the_replay_cache_holds_no_more_bytes_than_its_bound() -> None:

@@ -258,7 +258,7 @@ async def test_my_games_refuses_bad_input(
     refused(await http.post("/api/my-games", json=body), 400, "malformed")
 
 
-@pytest.mark.parametrize("game_module", ["engine"])
+@pytest.mark.parametrize("game_module", ["engine.ishtar"])
 async def test_a_seat_handed_to_a_bot_keeps_its_history(
     http: httpx.AsyncClient, game_module: str
 ) -> None:

@@ -33,7 +33,7 @@ WRITE_BUFFER = 16 * 1024
 
 @pytest.fixture
 def game_module() -> str:
-    return "engine"  # its welcomes weigh kilobytes
+    return "engine.ishtar"  # its welcomes weigh kilobytes
 
 
 @pytest.fixture

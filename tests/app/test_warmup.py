@@ -6,16 +6,16 @@ import types
 
 import asyncpg  # type: ignore[import-untyped]
 
-import engine
 from app.game_store import COMMIT_MOVE, warm_statements
 from app.notify import asyncpg_dsn
 from app.pool import create_pool, open_connections
 from app.warmup import warm_rules
+from engine import ishtar
 from tests.app import toygame
 
 
 def test_the_engine_is_warmed_by_whole_games_for_each_player_count() -> None:
-    steps = warm_rules(engine)
+    steps = warm_rules(ishtar)
     assert steps > 3 * 40, "three complete games"
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import pool, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-import engine
+from engine import ishtar
 from tests.chaos.players import Player
 
 
@@ -104,7 +104,7 @@ def check_games(games: dict[str, GameRecord], players: Iterable[Player]) -> None
                 assert canonical(row["action"]) == canonical(move)
         # The snapshot is written every few moves (app/snapshots.py, after the move) and at the end.
         actions = [row["action"] for row in game.moves]
-        state = engine.replay(replay_setup(game), actions[: game.snapshot_version])
-        assert canonical(engine.encode_state(state)) == canonical(game.snapshot)
-        final = engine.replay(replay_setup(game), actions)
-        assert engine.is_over(final) == (game.status == "finished")
+        state = ishtar.replay(replay_setup(game), actions[: game.snapshot_version])
+        assert canonical(ishtar.encode_state(state)) == canonical(game.snapshot)
+        final = ishtar.replay(replay_setup(game), actions)
+        assert ishtar.is_over(final) == (game.status == "finished")

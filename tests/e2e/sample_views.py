@@ -1,4 +1,4 @@
-"""Hand-written sample views (docs/contract.md shapes) for rendering the board before, and
+"""Hand-written sample views (docs/games/ishtar/contract.md shapes) for rendering the board before, and
 independently of, the engine: two terrain board sides from the spec, a few placed tiles,
 tokens, trees and assistants. Used by the static rendering test."""
 

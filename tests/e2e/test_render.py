@@ -1,5 +1,5 @@
 """The board modules on their own, in Chromium, without a server: the hex geometry of
-docs/contract.md, and a hand-written sample view drawn by the renderer."""
+docs/games/ishtar/contract.md, and a hand-written sample view drawn by the renderer."""
 
 from __future__ import annotations
 
@@ -186,7 +186,7 @@ def test_pan_zoom_pinch_and_tap(
 def test_an_assistant_covers_the_icon_and_leaves_the_flowers_visible(
     new_page: Callable[..., Page], static_server: str, artifacts: Path
 ) -> None:
-    """docs/rules.md "Visible flowers": the counter lies on the icon it was placed on, as
+    """docs/games/ishtar/rules.md "Visible flowers": the counter lies on the icon it was placed on, as
     on the physical board, and the flowers of its space (which score) stay in sight."""
     view = midgame_view()
     page = new_page(width=900, height=760)

@@ -20,8 +20,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import engine
-from engine.views import face_up_top
+from engine import ishtar
+from engine.ishtar.views import face_up_top
 
 SECRET_KEYS = {"seed", "host_token", "token_hash", "seat_token", "snapshot", "deck"}
 
@@ -31,7 +31,7 @@ def as_json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def hidden_tiles(state: engine.State) -> set[str]:
+def hidden_tiles(state: ishtar.State) -> set[str]:
     """Tiles nobody may identify in `state`: face-down pile tiles and removed tiles."""
     hidden = set(state.removed)
     for i, pile in enumerate(state.piles):
@@ -51,12 +51,12 @@ def items(value: Any) -> Iterator[tuple[str, Any]]:
             yield from items(item)
 
 
-def expected_legal(state: engine.State, seat: int | None) -> list[dict[str, Any]]:
-    if seat is None or engine.current_player(state) != seat:
+def expected_legal(state: ishtar.State, seat: int | None) -> list[dict[str, Any]]:
+    if seat is None or ishtar.current_player(state) != seat:
         return []
     return [
-        {"action": engine.encode_action(a), "preview": engine.preview(state, a)}
-        for a in engine.legal_actions(state)
+        {"action": ishtar.encode_action(a), "preview": ishtar.preview(state, a)}
+        for a in ishtar.legal_actions(state)
     ]
 
 
@@ -66,11 +66,11 @@ class Audit:
     def __init__(self, setup: dict[str, Any], tokens: list[str]) -> None:
         self.setup = setup
         self.tokens = tokens
-        self.states = [engine.replay(setup, [])]
+        self.states = [ishtar.replay(setup, [])]
         self.messages = 0
 
     @property
-    def state(self) -> engine.State:
+    def state(self) -> ishtar.State:
         return self.states[-1]
 
     @property
@@ -78,7 +78,7 @@ class Audit:
         return len(self.states) - 1
 
     def applied(self, action: dict[str, Any]) -> None:
-        self.states.append(engine.apply(self.state, engine.decode_action(action)))
+        self.states.append(ishtar.apply(self.state, ishtar.decode_action(action)))
 
     def check(self, text: str, seat: int | None) -> dict[str, Any]:
         """Audit one server message to `seat` (None: a spectator); the parsed message."""
@@ -87,10 +87,10 @@ class Audit:
         for token in self.tokens:
             assert token not in text, "a token was sent over the websocket"
         seed = str(self.setup["seed"])
-        assert len(seed) < 6 or seed not in text or engine.is_over(self.state), (
+        assert len(seed) < 6 or seed not in text or ishtar.is_over(self.state), (
             "seed sent"
         )
-        over = engine.is_over(self.state)  # a finished game may reveal its seed
+        over = ishtar.is_over(self.state)  # a finished game may reveal its seed
         leaks = {k for k, v in items(message) if k in SECRET_KEYS and v is not None}
         assert not leaks or (over and leaks == {"seed"}), leaks
         version = message.get("version")
@@ -99,10 +99,10 @@ class Audit:
             for tile in hidden_tiles(state):
                 assert f'"{tile}"' not in text, f"face-down tile {tile} was sent"
             if message.get("view") is not None:
-                assert message["view"] == as_json(engine.view_for(state, seat))
+                assert message["view"] == as_json(ishtar.view_for(state, seat))
             if message.get("type") == "update":  # exactly the entries that changed
-                now = as_json(engine.view_for(state, seat))
-                then = as_json(engine.view_for(self.states[version - 1], seat))
+                now = as_json(ishtar.view_for(state, seat))
+                then = as_json(ishtar.view_for(self.states[version - 1], seat))
                 changed = {k: v for k, v in now.items() if then.get(k) != v}
                 assert message["changes"] == changed, (version, seat)
             if "legal" in message and message.get("type") != "error":

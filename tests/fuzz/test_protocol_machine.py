@@ -14,7 +14,7 @@ is the engine itself, replayed from the stored set-up. Required throughout:
 - the server never closes a connection it should keep, and never answers 5xx;
 - after every step, the database holds exactly the accepted moves, its snapshot equals the
   model's state at the snapshot's version, replaying the log reproduces the snapshot, and
-  the engine's invariants (tests/engine/invariants.py) hold on the stored and current state.
+  the engine's invariants (tests/engine/ishtar/invariants.py) hold on the stored and current state.
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-import engine
+from engine import ishtar
 from tests.chaos.ledger import canonical
-from tests.engine.invariants import check_all
+from tests.engine.ishtar.invariants import check_all
 from tests.fuzz.audit import Audit, expected_legal
 from tests.fuzz.wire import Line, Predicate
 from tests.support.live import LiveServer
@@ -220,11 +220,11 @@ class ProtocolMachine(RuleBasedStateMachine):
 
     @property
     def over(self) -> bool:
-        return engine.is_over(self.audit.state)
+        return ishtar.is_over(self.audit.state)
 
     @property
     def current(self) -> int:
-        seat = engine.current_player(self.audit.state)
+        seat = ishtar.current_player(self.audit.state)
         assert seat is not None
         return seat
 
@@ -370,12 +370,12 @@ class ProtocolMachine(RuleBasedStateMachine):
         move_id = self.move(line, move, self.audit.version)
         try:
             legal = (
-                engine.why_illegal(self.audit.state, engine.decode_action(move)) is None
+                ishtar.why_illegal(self.audit.state, ishtar.decode_action(move)) is None
             )
-        except (engine.IllegalAction, TypeError, ValueError, KeyError, AttributeError):
+        except (ishtar.IllegalAction, TypeError, ValueError, KeyError, AttributeError):
             legal = False
         if legal:
-            action = engine.encode_action(engine.decode_action(move))
+            action = ishtar.encode_action(ishtar.decode_action(move))
             self.accepted(line, move_id, action)
         else:
             self.refused(
@@ -437,8 +437,8 @@ class ProtocolMachine(RuleBasedStateMachine):
         if chatter != sender:
             self.lines[chatter].send("not json")
             also[chatter] = [is_kind("error", code="malformed")]
-        after = engine.apply(self.audit.state, engine.decode_action(move))
-        if engine.is_over(after):  # judged before the version: "the game is over"
+        after = ishtar.apply(self.audit.state, ishtar.decode_action(move))
+        if ishtar.is_over(after):  # judged before the version: "the game is over"
             also[sender].append(is_kind("error", move_id=second, code="game_over"))
         else:
             also[sender].append(is_kind("error", move_id=second, code="stale_version"))
@@ -486,13 +486,13 @@ class ProtocolMachine(RuleBasedStateMachine):
         assert [m[0] for m in moves] == sorted(
             self.acked, key=lambda k: self.acked[k][1]
         )
-        expected = engine.encode_state(self.audit.states[upto])
+        expected = ishtar.encode_state(self.audit.states[upto])
         assert canonical(snapshot) == canonical(expected)
-        replayed = engine.replay(self.audit.setup, [m[1] for m in moves[:upto]])
-        assert canonical(engine.encode_state(replayed)) == canonical(snapshot)
+        replayed = ishtar.replay(self.audit.setup, [m[1] for m in moves[:upto]])
+        assert canonical(ishtar.encode_state(replayed)) == canonical(snapshot)
         # the engine's invariants (conservation of gems, trees, assistants, tokens;
         # gardens; hidden information) on the stored state and on the current one
-        check_all(engine.decode_state(snapshot))
+        check_all(ishtar.decode_state(snapshot))
         check_all(self.audit.state)
 
 

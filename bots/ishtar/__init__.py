@@ -1,0 +1,60 @@
+"""Bots for Ishtar: three levels of computer players that fill seats.
+
+Every bot sees only what its seat may see: the seat's view (`engine.view_for`) and the legal
+actions the server hands it. Bots that look ahead fill in the hidden piles and deck themselves
+with `engine.sample_state(view, seed)`; none ever reads the real hidden order.
+
+The one entry point for the server and the simulator is `choose_action(level, view, legal,
+seed)`: pure, no I/O, deterministic for a given seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bots.ishtar.base import Bot
+from bots.ishtar.easy import EasyBot
+from bots.ishtar.hard import HardBot
+from bots.ishtar.medium import MediumBot
+
+LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+
+
+def make_bot(level: str, **options: Any) -> Bot:
+    """A bot of the given level (`easy`, `medium` or `hard`); options go to its constructor."""
+    if level == "easy":
+        return EasyBot(**options)
+    if level == "medium":
+        return MediumBot(**options)
+    if level == "hard":
+        return HardBot(**options)
+    raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
+
+
+def think(
+    level: str, view: dict[str, Any], legal: Sequence[Any], seed: int, think_s: float
+) -> Any:
+    """`choose_action` for the server: the hard bot searches for at most `think_s`."""
+    if level == "hard":
+        return HardBot(time_limit=think_s).act(view, legal, seed)
+    return choose_action(level, view, legal, seed)
+
+
+def choose_action(
+    level: str, view: dict[str, Any], legal: Sequence[Any], seed: int
+) -> Any:
+    """The action a bot of `level` plays from `view`; always one of the items of `legal`."""
+    return make_bot(level).act(view, legal, seed)
+
+
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "EasyBot",
+    "HardBot",
+    "MediumBot",
+    "choose_action",
+    "make_bot",
+    "think",
+]

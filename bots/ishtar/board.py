@@ -1,0 +1,179 @@
+"""What a bot reads off a view's board: flowerbeds, their owners, and quick placement values.
+
+This is public information only (the `cells`, `spaces` and `hand` of a view) and the geometry
+of docs/games/ishtar/contract.md. It lets a bot rank a hundred tile placements cheaply, before it asks the
+engine for the exact outcome of the few best ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Cell = tuple[int, int]
+
+DIRECTIONS: tuple[Cell, ...] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+SHAPES: dict[str, tuple[Cell, ...]] = {
+    "line": ((0, 0), (1, 0), (2, 0)),
+    "chevron": ((0, 0), (1, 0), (1, 1)),
+    "triangle": ((0, 0), (1, 0), (0, 1)),
+}
+GEM_TREE_VALUE: dict[str, float] = {"purple": 1.1, "red": 1.9, "white": 2.7}
+
+
+def neighbours(cell: Cell) -> list[Cell]:
+    q, r = cell
+    return [(q + dq, r + dr) for dq, dr in DIRECTIONS]
+
+
+def rotate(offset: Cell, steps: int) -> Cell:
+    """Rotate an offset `steps` times 60° clockwise: (q, r) -> (-r, q + r)."""
+    q, r = offset
+    for _ in range(steps % 6):
+        q, r = -r, q + r
+    return q, r
+
+
+def placement_cells(shape: str, at: Cell, rotation: int) -> list[Cell]:
+    """The cells a tile covers, in the order of its spaces (contract: rotate, then translate)."""
+    return [
+        (at[0] + dq, at[1] + dr)
+        for dq, dr in (rotate(o, rotation) for o in SHAPES[shape])
+    ]
+
+
+@dataclass
+class Flowerbed:
+    """A connected group of flower spaces, with the seat of its assistant (or None)."""
+
+    cells: set[Cell] = field(default_factory=set)
+    flowers: int = 0
+    owner: int | None = None
+
+
+@dataclass
+class Board:
+    """The vegetation on a view's board, indexed by cell."""
+
+    flower: dict[Cell, int]
+    grass: set[Cell]
+    bed_of: dict[Cell, int]
+    beds: list[Flowerbed]
+    gems: dict[Cell, str]
+    _adjacent: dict[Cell, frozenset[int]] = field(default_factory=dict)
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> Board:
+        flower: dict[Cell, int] = {}
+        grass: set[Cell] = set()
+        owner_at: dict[Cell, int] = {}
+        for space in view["spaces"]:
+            cell = (space["q"], space["r"])
+            if space["kind"] == "flower":
+                flower[cell] = int(space["flowers"])
+                if space.get("assistant") is not None:
+                    owner_at[cell] = int(space["assistant"])
+            else:
+                grass.add(cell)
+        gems = {
+            (c["q"], c["r"]): c["rock"]
+            for c in view["cells"]
+            if c.get("terrain") == "rock" and c.get("gem")
+        }
+        bed_of: dict[Cell, int] = {}
+        beds: list[Flowerbed] = []
+        for start in flower:
+            if start in bed_of:
+                continue
+            bed = Flowerbed()
+            stack = [start]
+            bed_of[start] = len(beds)
+            while stack:
+                cell = stack.pop()
+                bed.cells.add(cell)
+                bed.flowers += flower[cell]
+                if cell in owner_at:
+                    bed.owner = owner_at[cell]
+                for n in neighbours(cell):
+                    if n in flower and n not in bed_of:
+                        bed_of[n] = len(beds)
+                        stack.append(n)
+            beds.append(bed)
+        return cls(flower, grass, bed_of, beds, gems)
+
+    def adjacent_beds(self, cell: Cell) -> frozenset[int]:
+        """The flowerbeds next to `cell` (cached: a board is read many times per decision)."""
+        found = self._adjacent.get(cell)
+        if found is None:
+            found = frozenset(
+                self.bed_of[n] for n in neighbours(cell) if n in self.bed_of
+            )
+            self._adjacent[cell] = found
+        return found
+
+
+@dataclass
+class PlacementValue:
+    """A quick value of putting one tile anywhere, for one seat: gems, flowers joined, icons.
+
+    Flowers that join a flowerbed the seat controls count for it, those joining an opponent's
+    count against it; an assistant icon that would start or grow an unclaimed flowerbed counts
+    as most of the flowers the seat could claim with an assistant from its supply. The tile's
+    own flower groups do not change with rotation, so they are worked out once per tile.
+    """
+
+    board: Board
+    tile: dict[str, Any]
+    seat: int
+    assistants: int
+    gems: int
+
+    def __post_init__(self) -> None:
+        shape = SHAPES[self.tile["shape"]]
+        self.offsets = [[rotate(o, k) for o in shape] for k in range(6)]
+        spaces = self.tile["spaces"]
+        flowers = [i for i, s in enumerate(spaces) if s["kind"] == "flower"]
+        groups: list[list[int]] = []
+        for i in flowers:
+            linked = [
+                g for g in groups if any(_adjacent(shape[i], shape[j]) for j in g)
+            ]
+            merged = [i] + [j for g in linked for j in g]
+            groups = [g for g in groups if g not in linked] + [merged]
+        self.groups = [
+            (
+                g,
+                sum(int(spaces[i]["flowers"]) for i in g),
+                any(spaces[i].get("icon") in ("a", "w") for i in g)
+                and self.assistants > 0,
+            )
+            for g in groups
+        ]
+        self.skill_icon = any(s.get("icon") in ("s", "w") for s in spaces)
+
+    def __call__(self, at: Cell, rotation: int) -> float:
+        board = self.board
+        cells = [(at[0] + dq, at[1] + dr) for dq, dr in self.offsets[rotation % 6]]
+        collected = [board.gems[c] for c in cells if c in board.gems]
+        value = sum(GEM_TREE_VALUE[c] for c in collected)
+        for members, added, can_claim in self.groups:
+            touched: set[int] = set()
+            for i in members:
+                touched |= board.adjacent_beds(cells[i])
+            owners = {board.beds[b].owner for b in touched} - {None}
+            joined = sum(
+                board.beds[b].flowers for b in touched if board.beds[b].owner is None
+            )
+            if self.seat in owners:
+                value += added + joined
+            elif owners:
+                value -= 0.7 * (added + joined)
+            elif can_claim:
+                value += 0.9 * (added + joined) + 0.4 * len(members)
+        if self.skill_icon and self.gems + len(collected) >= 2:
+            value += 1.5
+        return value
+
+
+def _adjacent(a: Cell, b: Cell) -> bool:
+    return (b[0] - a[0], b[1] - a[1]) in DIRECTIONS

@@ -1,0 +1,171 @@
+"""The heuristic value of a position for each seat, from the public view and the projection.
+
+A seat's equity is the engine's own projection (`final_scores` as if the game ended now: tree
+cards, flowers, fountains, upper skills) plus what it holds that turns into points later:
+gems (tree cards to buy, weighted by how many turns it has left to spend them), assistants in
+supply (flowerbeds to claim), a lower skill that opens an upper one (valued by what the upper
+skill would score now, times the chance of unlocking it in the turns left), watering-can
+discounts and the reserved card. Only the contract is used: `final_scores`, `view_for` and `catalogue`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from bots.ishtar.board import GEM_TREE_VALUE, Board, Cell, neighbours
+from engine.ishtar import catalogue, final_scores, view_for
+
+SKILL_A_VALUE: dict[str, float] = {"purple": 1.0, "red": 2.0, "white": 3.0}
+UPPER_OF: dict[str, str] = {"F": "A", "G": "B", "H": "C", "I": "D", "J": "E"}
+ASSISTANT_VALUE = 3.0
+CARPET_ASSISTANT_VALUE = 0.3
+UPPER_HOPE = 1.0
+UPPER_CHANCE_PER_TURN = 0.2
+UPPER_CHANCE_CAP = 0.7
+CAN_DISCOUNT_PER_TURN = 0.4
+RESERVED_SHARE = 0.6
+TURN_PHASES = ("choose", "place", "special", "bloom", "reserve", "plant")
+
+
+@cache
+def card_vp() -> dict[int, int]:
+    """Tree card id -> victory points, from the engine's catalogue."""
+    cards = catalogue().get("tree_cards", [])
+    return {int(c.get("card", c.get("id", 0))): int(c["vp"]) for c in cards}
+
+
+def future_turns(view: dict[str, Any]) -> int:
+    """An estimate of how many turns are still to start (the turn in progress not counted).
+
+    The watering can walks the carpet clockwise, so piles empty roughly together: the second
+    pile to empty goes when every pile has given up to its size. Then the round is completed.
+    """
+    if view["phase"] == "over":
+        return 0
+    players = len(view["players"])
+    turn = int(view["turn"])
+    if view.get("end_triggered"):
+        return -turn % players
+    sizes = sorted(int(p["size"]) for p in view["carpet"]["piles"])
+    second = sizes[1] if len(sizes) > 1 else sizes[0]
+    tiles = sum(min(s, second) for s in sizes)
+    if view["phase"] == "choose":
+        tiles -= 1
+    at_trigger = turn + max(tiles, 0)
+    return -(-at_trigger // players) * players - turn
+
+
+def seat_future_turns(view: dict[str, Any], seat: int, future: int) -> int:
+    """How many of the `future` turns still to start belong to `seat`."""
+    players = len(view["players"])
+    turn = int(view["turn"])
+    first = int(view["first_player"])
+    return sum(
+        1
+        for t in range(turn + 1, turn + future + 1)
+        if (first + t - 1) % players == seat
+    )
+
+
+def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
+    """Each seat's equity: projected score plus the expected worth of what it holds."""
+    future = future_turns(view)
+    current = view.get("current")
+    phase = view["phase"]
+    trees_left = int(view.get("trees_left", 0)) + len(view.get("market", []))
+    vp_of = card_vp()
+    board = _LazyBoard(view)
+    result: list[float] = []
+    by_seat = {int(p["seat"]): p for p in scores["players"]}
+    for player in view["players"]:
+        score = by_seat[int(player["seat"])]
+        seat = int(player["seat"])
+        mine = seat_future_turns(view, seat, future)
+        in_turn = seat == current and phase in TURN_PHASES
+        buys = mine + (1 if in_turn else 0)
+        gem_factor = (
+            (0.0 if buys == 0 else 0.6 if buys == 1 else 1.0) if trees_left else 0.0
+        )
+        skills = player.get("skills") or {}
+        value = float(score["total"])
+        for colour, count in player["gems"].items():
+            tree = GEM_TREE_VALUE[colour] * gem_factor
+            value += count * (
+                max(0.0, tree - SKILL_A_VALUE[colour]) if "A" in skills else tree
+            )
+        icons = mine + (1 if in_turn and phase in ("choose", "place") else 0)
+        value += player["assistants_supply"] * ASSISTANT_VALUE * min(1.0, icons / 3)
+        if "H" not in skills:
+            value += (
+                player["assistants_carpet"]
+                * CARPET_ASSISTANT_VALUE
+                * min(1.0, icons / 3)
+            )
+        hope = min(UPPER_CHANCE_CAP, UPPER_CHANCE_PER_TURN * mine)
+        for lower, upper in UPPER_OF.items():
+            if lower in skills and upper not in skills and hope > 0:
+                value += hope * (
+                    UPPER_HOPE + upper_if_unlocked(upper, player, score, board)
+                )
+        if "F" in skills:
+            value += CAN_DISCOUNT_PER_TURN * mine
+        reserved = player.get("reserved")
+        if reserved is not None:
+            value += RESERVED_SHARE * vp_of.get(int(reserved), 6) * gem_factor
+        result.append(value)
+    return result
+
+
+class _LazyBoard:
+    """The board of a view, read only if some seat's upper skill needs it."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        self._board: Board | None = None
+        self._tablets: list[Cell] | None = None
+
+    @property
+    def board(self) -> Board:
+        if self._board is None:
+            self._board = Board.from_view(self.view)
+        return self._board
+
+    @property
+    def tablets(self) -> list[Cell]:
+        if self._tablets is None:
+            self._tablets = [
+                (c["q"], c["r"]) for c in self.view["cells"] if c["terrain"] == "tablet"
+            ]
+        return self._tablets
+
+
+def upper_if_unlocked(
+    upper: str, player: dict[str, Any], score: dict[str, Any], lazy: _LazyBoard
+) -> float:
+    """What an upper skill would score for a seat if the game ended now with it unlocked."""
+    seat = int(player["seat"])
+    if upper == "A":
+        return float(sum(SKILL_A_VALUE[c] * n for c, n in player["gems"].items()))
+    if upper == "C":
+        return 3.0 * len(score.get("fountains", []))
+    if upper == "D":
+        return 2.0 * (int(player.get("trees_planted", 0)) + 2)
+    board = lazy.board
+    mine = [bed for bed in board.beds if bed.owner == seat]
+    if upper == "E":
+        return float(sum(len(bed.cells) for bed in mine))
+    cells = set().union(*(bed.cells for bed in mine)) if mine else set()
+    near = sum(1 for t in lazy.tablets if any(n in cells for n in neighbours(t)))
+    return 2.0 * near
+
+
+def utility(values: list[float], seat: int) -> float:
+    """How good the equities are for `seat`: its lead over the best other seat."""
+    others = [v for i, v in enumerate(values) if i != seat]
+    return values[seat] - max(others) if others else values[seat]
+
+
+def evaluate(state: Any) -> list[float]:
+    """Equities of every seat in a full (possibly determinized) state."""
+    return equities(view_for(state, None), final_scores(state))

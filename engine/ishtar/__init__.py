@@ -1,0 +1,62 @@
+"""Ishtar: Gardens of Babylon — the rules engine (pure Python, standard library only).
+
+The import surface below is the contract with the server, bots and clients
+(docs/games/ishtar/contract.md). States are immutable by convention: ``apply`` returns a new state.
+"""
+
+from __future__ import annotations
+
+from engine.ishtar.catalogue import catalogue
+from engine.ishtar.codec import decode_action, decode_state, encode_action, encode_state
+from engine.ishtar.components import GAME
+from engine.ishtar.errors import IllegalAction, MalformedAction
+from engine.ishtar.game import (
+    apply,
+    current_player,
+    is_over,
+    legal_actions,
+    replay,
+    why_illegal,
+)
+from engine.ishtar.layout import LayoutError
+from engine.ishtar.narration import narrate, preview
+from engine.ishtar.previews import legal_json, legal_with_previews
+from engine.ishtar.sampling import sample_state
+from engine.ishtar.scoring import final_scores
+from engine.ishtar.setup import check_options, new_game, public_setup
+from engine.ishtar.state import Action, State
+from engine.ishtar.views import view_for
+
+ENGINE_VERSION = "1.1.0"
+"""1.1.0: undo (state format 2; a turn with something to undo waits for ``end``)."""
+
+__all__ = [
+    "ENGINE_VERSION",
+    "GAME",
+    "Action",
+    "IllegalAction",
+    "LayoutError",
+    "MalformedAction",
+    "State",
+    "apply",
+    "catalogue",
+    "check_options",
+    "current_player",
+    "decode_action",
+    "decode_state",
+    "encode_action",
+    "encode_state",
+    "final_scores",
+    "is_over",
+    "legal_actions",
+    "legal_json",
+    "legal_with_previews",
+    "narrate",
+    "new_game",
+    "preview",
+    "public_setup",
+    "replay",
+    "sample_state",
+    "view_for",
+    "why_illegal",
+]

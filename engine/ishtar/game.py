@@ -1,0 +1,107 @@
+"""The game as a state machine: whose turn, which actions are legal, and applying one.
+
+Each phase is handled by one module of ``engine.rules``; this module only dispatches, so the
+contract (docs/games/ishtar/contract.md) stays the same shape for any game. ``undo`` (engine.rules.undo) is
+an action of every phase: after each step the undo record is kept up to date, and a turn
+with nothing left to do ends by itself (``turn.settle``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import ModuleType
+from typing import Any
+
+from engine.ishtar.codec import decode_action
+from engine.ishtar.errors import IllegalAction
+from engine.ishtar.rules import bloom, choose, place, plant, reserve, special, undo
+from engine.ishtar.rules.turn import settle
+from engine.ishtar.setup import set_up
+from engine.ishtar.state import ACTION_TYPES, Action, State
+
+_STEP: dict[str, ModuleType] = {
+    "choose": choose,
+    "place": place,
+    "special": special,
+    "bloom": bloom,
+    "reserve": reserve,
+    "plant": plant,
+}
+
+_PHASE_WORDS: dict[str, str] = {
+    "choose": "choose a vegetation tile with the watering can",
+    "place": "place the vegetation tile",
+    "special": "take the special action or pass",
+    "bloom": "place the blooming token",
+    "reserve": "reserve a tree card",
+    "plant": "plant trees or end the turn",
+}
+
+
+_AFTER_SPECIAL = frozenset({"bloom", "reserve", "plant"})
+"""Steps of a turn that come after its special action."""
+
+SPECIAL_IS_OVER = (
+    "this turn's special action is over: it comes once, right after the tile is placed "
+    "(one skill per turn, and it cannot be saved)"
+)
+
+
+def current_player(state: State) -> int | None:
+    """The seat that must act, or None once the game is over."""
+    return None if state.phase == "over" else state.current
+
+
+def is_over(state: State) -> bool:
+    return state.phase == "over"
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every legal action of the current player, in a deterministic order."""
+    if state.phase == "over":
+        return []
+    actions: list[Action] = _STEP[state.phase].legal(state)
+    return actions + undo.legal(state)
+
+
+def why_illegal(state: State, action: Action) -> str | None:
+    """None if ``action`` is legal now, else a sentence saying why not."""
+    if state.phase == "over":
+        return "the game is over"
+    if action.type == "undo":
+        return undo.reason(state)
+    if action.type not in ACTION_TYPES[state.phase]:
+        if action.type in ACTION_TYPES["special"] and state.phase in _AFTER_SPECIAL:
+            return SPECIAL_IS_OVER
+        return f"now is the time to {_PHASE_WORDS[state.phase]}, not to {action.type}"
+    reason: str | None = _STEP[state.phase].reason(state, action)
+    return reason
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after ``action``; ``state`` itself is never changed. Raises IllegalAction."""
+    reason = why_illegal(state, action)
+    if reason is not None:
+        raise IllegalAction(reason)
+    return _advance(state, action)
+
+
+def _advance(state: State, action: Action) -> State:
+    """Apply a legal action: the step, its undo record, and the end of a finished turn."""
+    if action.type == "undo":
+        return undo.rewind(state, _advance)
+    after: State = _STEP[state.phase].apply(state, action)
+    return settle(undo.record(state, action, after))
+
+
+def replay(
+    setup: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any]]
+) -> State:
+    """Play ``actions`` from the set-up ``{"players", "seed", "layout", "first_player"}``."""
+    state = set_up(
+        setup["players"], setup["seed"], setup.get("layout"), setup.get("first_player")
+    )
+    for item in actions:
+        action = item if isinstance(item, Action) else decode_action(item)
+        state = apply(state, action)
+    return state

@@ -1,0 +1,151 @@
+"""Board geometry of one layout, computed once and shared by every state of a game.
+
+Cells of the boards in play are numbered 0..N-1 (in layout order, each board's cells in
+row order) so that the rules work on small integers and tuples. Everything that a placement
+cannot change is here: terrain, neighbour tables, and for each tile shape every position
+``(at, rotation)`` whose three cells are sand or rock (a "placement id" ``at * 6 + rotation``),
+indexed by the cells each one covers.
+
+``memo`` holds JSON-ready data derived from the geometry alone (the layout as JSON, each
+placement's action and preview cells), built on first use by engine.views and
+engine.previews and shared, read-only, by every state of every game on this layout.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from engine.ishtar.components import (
+    BOARD_SIDES,
+    GEM_COLOURS,
+    SHAPE_OFFSETS,
+    SHAPES,
+    TERRAIN_CODES,
+)
+from engine.ishtar.hexgrid import BOARD_RADIUS, Hex, add, disc, rotate
+from engine.ishtar.layout import Layout
+
+ROTATIONS = 6
+
+
+def side_cells(side: str) -> dict[Hex, str]:
+    """The 37 letters of a board side, by local cell (centre at the origin, rotation 0)."""
+    letters = BOARD_SIDES[side].split()
+    cells = disc((0, 0), BOARD_RADIUS)
+    if len(letters) != len(cells):
+        raise ValueError(
+            f"board side {side} has {len(letters)} spaces, not {len(cells)}"
+        )
+    return dict(zip(cells, letters))
+
+
+def shape_cells(shape: str, rotation: int) -> tuple[Hex, Hex, Hex]:
+    """The offsets of a shape's three cells after ``rotation`` steps around cell 0."""
+    a, b, c = (rotate(o, rotation) for o in SHAPE_OFFSETS[shape])
+    return (a, b, c)
+
+
+class Geometry:
+    """Precomputed geometry of a layout (immutable by convention)."""
+
+    __slots__ = (
+        "layout",
+        "hexes",
+        "index",
+        "board",
+        "terrain",
+        "rock",
+        "neighbours",
+        "fountain_cells",
+        "fountain_of",
+        "tablets",
+        "placeable",
+        "placements",
+        "through",
+        "memo",
+    )
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        hexes: list[Hex] = []
+        board: list[int] = []
+        terrain: list[str] = []
+        rock: list[int] = []
+        fountains: list[int] = []
+        for placement in layout:
+            for local, letter in side_cells(
+                f"{placement.board}{placement.side}"
+            ).items():
+                kind, gem = TERRAIN_CODES[letter]
+                if kind == "fountain":
+                    fountains.append(len(hexes))
+                hexes.append(add(placement.at, rotate(local, placement.rotation)))
+                board.append(placement.board)
+                terrain.append(kind)
+                rock.append(GEM_COLOURS.index(gem) if gem else -1)
+        self.hexes: tuple[Hex, ...] = tuple(hexes)
+        self.index: dict[Hex, int] = {h: i for i, h in enumerate(hexes)}
+        if len(self.index) != len(hexes):
+            raise ValueError("terrain boards overlap")
+        self.board: tuple[int, ...] = tuple(board)
+        self.terrain: tuple[str, ...] = tuple(terrain)
+        self.rock: tuple[int, ...] = tuple(rock)
+        """Gem colour index of a rock space (0 purple, 1 red, 2 white), -1 elsewhere."""
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(
+            tuple(self.index[n] for n in _around(h) if n in self.index) for h in hexes
+        )
+        self.fountain_cells: tuple[int, ...] = tuple(fountains)
+        self.fountain_of: dict[int, int] = {c: k for k, c in enumerate(fountains)}
+        self.tablets: tuple[int, ...] = tuple(
+            i for i, t in enumerate(terrain) if t == "tablet"
+        )
+        self.placeable: frozenset[int] = frozenset(
+            i for i, t in enumerate(terrain) if t in ("sand", "rock")
+        )
+        self.placements: dict[str, dict[int, tuple[int, int, int]]] = {}
+        self.through: dict[str, tuple[tuple[int, ...], ...]] = {}
+        for shape in SHAPES:
+            self._index_shape(shape)
+        self.memo: dict[str, Any] = {}
+        """JSON-ready derived data, filled on first use (read-only once built)."""
+
+    def _index_shape(self, shape: str) -> None:
+        placements: dict[int, tuple[int, int, int]] = {}
+        through: list[list[int]] = [[] for _ in self.hexes]
+        offsets = [shape_cells(shape, rot) for rot in range(ROTATIONS)]
+        for at, h in enumerate(self.hexes):
+            if at not in self.placeable:
+                continue
+            for rot, offs in enumerate(offsets):
+                cells = tuple(self.index.get(add(h, o), -1) for o in offs)
+                if all(c in self.placeable for c in cells):
+                    pid = at * ROTATIONS + rot
+                    placements[pid] = (cells[0], cells[1], cells[2])
+                    for c in cells:
+                        through[c].append(pid)
+        self.placements[shape] = placements
+        self.through[shape] = tuple(tuple(t) for t in through)
+
+    def cells_of(self, shape: str, at: Hex, rotation: int) -> tuple[Hex, Hex, Hex]:
+        """The three hexes a tile of ``shape`` covers at ``at`` in ``rotation``, on map or not."""
+        a, b, c = (add(at, o) for o in shape_cells(shape, rotation))
+        return (a, b, c)
+
+
+def _around(h: Hex) -> tuple[Hex, ...]:
+    q, r = h
+    return (
+        (q + 1, r),
+        (q, r + 1),
+        (q - 1, r + 1),
+        (q - 1, r),
+        (q, r - 1),
+        (q + 1, r - 1),
+    )
+
+
+@lru_cache(maxsize=32)
+def geometry_for(layout: Layout) -> Geometry:
+    """The geometry of ``layout``, memoised: a layout never changes during a game."""
+    return Geometry(layout)

@@ -1,0 +1,194 @@
+"""Layouts of the terrain boards: presets, a seeded random layout, and validation.
+
+A layout places ``players + 2`` terrain boards (RB). Each placement names the board (1–6),
+the side (a/b), a rotation (0–5, × 60° clockwise) and the board's centre on the super-hex
+lattice. Legal layouts are edge-connected: every board touches another.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from engine.ishtar.components import BOARDS, SIDES
+from engine.ishtar.errors import IllegalAction
+from engine.ishtar.hexgrid import LATTICE_STEPS, Hex, add, lattice_coords
+
+
+class BoardPlacement(NamedTuple):
+    """One terrain board in play."""
+
+    board: int
+    side: str
+    rotation: int
+    at: Hex
+
+
+Layout = tuple[BoardPlacement, ...]
+
+_U, _V = (
+    LATTICE_STEPS[0],
+    LATTICE_STEPS[1],
+)  # (4,3) and (-3,7): 60° apart, so they touch
+
+
+def _lattice(a: int, b: int) -> Hex:
+    return (a * _U[0] + b * _V[0], a * _U[1] + b * _V[1])
+
+
+_PRESET_CENTRES: dict[int, tuple[Hex, ...]] = {
+    # 2 players: a rhombus of 4 boards.
+    2: (_lattice(0, 0), _lattice(1, 0), _lattice(0, 1), _lattice(1, 1)),
+    # 3 players: a trapezoid of 5 boards.
+    3: (_lattice(0, 0), _lattice(1, 0), _lattice(2, 0), _lattice(0, 1), _lattice(1, 1)),
+    # 4 players: a parallelogram of 6 boards, each touching at least two others.
+    4: (
+        _lattice(0, 0),
+        _lattice(1, 0),
+        _lattice(2, 0),
+        _lattice(0, 1),
+        _lattice(1, 1),
+        _lattice(2, 1),
+    ),
+}
+_PRESET_SIDES = ("a", "b", "a", "b", "a", "b")
+
+
+class LayoutError(IllegalAction):
+    """A custom layout that breaks a rule of set-up; the message says which."""
+
+
+def preset_layout(players: int) -> Layout:
+    """The shipped layout for ``players`` players (boards 1.., alternating sides)."""
+    if players not in _PRESET_CENTRES:
+        raise LayoutError(f"Ishtar is played by 2 to 4 players, not {players}")
+    return tuple(
+        BoardPlacement(i + 1, _PRESET_SIDES[i], 0, centre)
+        for i, centre in enumerate(_PRESET_CENTRES[players])
+    )
+
+
+def random_layout(players: int, rng: random.Random) -> Layout:
+    """A connected layout grown board by board from ``rng`` (boards, sides, rotations)."""
+    count = players + 2
+    boards = rng.sample(BOARDS, count)
+    centres: list[Hex] = [(0, 0)]
+    while len(centres) < count:
+        base = rng.choice(centres)
+        candidate = add(base, rng.choice(LATTICE_STEPS))
+        if candidate not in centres:
+            centres.append(candidate)
+    return tuple(
+        BoardPlacement(board, rng.choice(SIDES), rng.randrange(6), centre)
+        for board, centre in zip(boards, centres)
+    )
+
+
+def parse_layout(raw: Iterable[Any]) -> Layout:
+    """Read a layout from JSON-like data (dicts with board, side, rotation, at) or placements."""
+    placements = []
+    for item in raw:
+        if isinstance(item, BoardPlacement):
+            placements.append(item)
+            continue
+        if not isinstance(item, Mapping):
+            raise LayoutError(
+                "each board of a layout is an object with board, side, rotation, at"
+            )
+        try:
+            at = item["at"]
+            placements.append(
+                BoardPlacement(
+                    int(item["board"]),
+                    str(item["side"]),
+                    int(item.get("rotation", 0)),
+                    (int(at[0]), int(at[1])),
+                )
+            )
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise LayoutError(f"a board of the layout is malformed: {exc}") from exc
+    return tuple(placements)
+
+
+def validate_layout(layout: Sequence[BoardPlacement], players: int) -> None:
+    """Raise LayoutError with a readable reason unless ``layout`` is legal for ``players``."""
+    if players not in _PRESET_CENTRES:
+        raise LayoutError(f"Ishtar is played by 2 to 4 players, not {players}")
+    if len(layout) != players + 2:
+        raise LayoutError(
+            f"{players} players use {players + 2} terrain boards, this layout has {len(layout)}"
+        )
+    seen_boards: set[int] = set()
+    centres: set[Hex] = set()
+    for p in layout:
+        if p.board not in BOARDS:
+            raise LayoutError(
+                f"there is no terrain board {p.board}: boards are numbered 1 to 6"
+            )
+        if p.board in seen_boards:
+            raise LayoutError(f"terrain board {p.board} is used twice")
+        seen_boards.add(p.board)
+        if p.side not in SIDES:
+            raise LayoutError(
+                f"board {p.board}: side must be 'a' or 'b', not {p.side!r}"
+            )
+        if not 0 <= p.rotation <= 5:
+            raise LayoutError(
+                f"board {p.board}: rotation must be 0 to 5, not {p.rotation}"
+            )
+        if lattice_coords(p.at) is None:
+            raise LayoutError(
+                f"board {p.board}: centre {list(p.at)} is not on the board lattice "
+                "(boards would overlap or leave gaps)"
+            )
+        if p.at in centres:
+            raise LayoutError(f"board {p.board} overlaps another board at {list(p.at)}")
+        centres.add(p.at)
+    _check_connected(centres)
+
+
+def _check_connected(centres: set[Hex]) -> None:
+    start = next(iter(centres))
+    reached = {start}
+    frontier = [start]
+    while frontier:
+        c = frontier.pop()
+        for step in LATTICE_STEPS:
+            n = add(c, step)
+            if n in centres and n not in reached:
+                reached.add(n)
+                frontier.append(n)
+    if reached != centres:
+        raise LayoutError(
+            "the terrain boards are not all connected: every board must touch another"
+        )
+
+
+def resolve_layout(layout: Any, players: int, rng: random.Random) -> Layout:
+    """Turn the ``layout`` argument of new_game (None, "preset", "random" or a list) into a Layout."""
+    if layout is None or layout == "preset":
+        result = preset_layout(players)
+    elif layout == "random":
+        result = random_layout(players, rng)
+    elif isinstance(layout, str):
+        raise LayoutError(
+            f"unknown layout {layout!r}: use 'preset', 'random' or a list of boards"
+        )
+    else:
+        result = parse_layout(layout)
+    validate_layout(result, players)
+    return result
+
+
+def layout_to_json(layout: Layout) -> list[dict[str, Any]]:
+    """The JSON form of a layout (as in the view)."""
+    return [
+        {
+            "board": p.board,
+            "side": p.side,
+            "rotation": p.rotation,
+            "at": [p.at[0], p.at[1]],
+        }
+        for p in layout
+    ]

@@ -1,0 +1,173 @@
+"""The legal actions with their previews, as the server sends them: ``legal_with_previews``.
+
+The list is the same, value for value and in the same order, as
+``[{"action": encode_action(a), "preview": preview(state, a)} for a in legal_actions(state)]``,
+but built fast where it is long: in the place step (one entry per legal placement, often 100
+to 300 of them). A placement's entry depends only on the layout's geometry (its action, the
+cells it covers) and on which of its rock cells still hold a gem. So each placement of each
+shape gets, once per geometry (in ``Geometry.memo``), its action and cells as JSON and the bit
+mask of its rock cells; its entries are memoised by the gems lying there (the gem cells as a
+bit mask, masked), each entry sharing the action and cells. Every other step takes the plain
+way (a few actions).
+
+The list is memoised per state and its entries are shared between states and games on one
+layout: it is read-only, like a view. Memory: a few hundred bytes per placement ever legal on
+a layout (at most a few thousand per layout), a few hundred more per gem pattern seen (the
+entry and its JSON text, which ``legal_json`` joins instead of serialising the list).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from engine.ishtar.codec import encode_action
+from engine.ishtar.components import TILES
+from engine.ishtar.game import legal_actions
+from engine.ishtar.geometry import ROTATIONS, Geometry
+from engine.ishtar.narration import preview
+from engine.ishtar.rules import undo
+from engine.ishtar.rules.place import legal_placements
+from engine.ishtar.state import Action, Gems, State
+from engine.ishtar.views import gems_json
+
+CACHE_KEY = "legal_with_previews"
+"""Key of the memoised list in ``state.cache``."""
+
+JSON_KEY = "legal_json"
+"""Key of the memoised JSON text in ``state.cache``."""
+
+_TEXTS_KEY = "legal_json placements"
+"""The JSON of each placement entry, in list order (``state.cache``, for `legal_json`)."""
+
+Dumps = Callable[[Any], str]
+
+
+def compact_json(value: Any) -> str:
+    """JSON text with no spaces and characters kept as they are (the server's format)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+_GEMS: dict[Gems, dict[str, int]] = {}
+"""Gem counts → their JSON dict, shared by every preview with those counts."""
+
+
+def legal_with_previews(state: State) -> list[dict[str, Any]]:
+    """Every legal action as ``{"action": encode_action(a), "preview": preview(state, a)}``.
+
+    In the order of ``legal_actions``; memoised per state; read-only (entries are shared).
+    """
+    found: list[dict[str, Any]] | None = state.cache.get(CACHE_KEY)
+    if found is None:
+        found = state.cache[CACHE_KEY] = _build(state)
+    return found
+
+
+def legal_json(state: State, dumps: Dumps = compact_json) -> str:
+    """``legal_with_previews(state)`` as compact JSON text, memoised per state.
+
+    In a place step each placement's entry comes with its JSON, made once per layout and gem
+    pattern (like the entry itself), so the list is a join of a hundred or so texts rather
+    than a serialisation of them all: about a third of the time even with orjson. The other
+    entries (and every other step's list) are serialised with `dumps`, which must write the
+    same compact JSON as `compact_json` (the server passes a faster one)."""
+    found: str | None = state.cache.get(JSON_KEY)
+    if found is not None:
+        return found
+    entries = legal_with_previews(state)
+    texts: list[str] | None = state.cache.get(_TEXTS_KEY)
+    if texts is None:
+        found = dumps(entries)
+    else:
+        rest = [dumps(entry) for entry in entries[len(texts) :]]
+        found = "[" + ",".join(texts + rest) + "]"
+    state.cache[JSON_KEY] = found
+    return found
+
+
+def _build(state: State) -> list[dict[str, Any]]:
+    if state.phase == "place" and state.hand is not None:
+        placements = legal_placements(state)
+        if placements:
+            return _placements(state, placements) + _entries(state, undo.legal(state))
+    return _entries(state, legal_actions(state))
+
+
+def _entries(state: State, actions: list[Action]) -> list[dict[str, Any]]:
+    return [{"action": encode_action(a), "preview": preview(state, a)} for a in actions]
+
+
+class _Placement:
+    """One placement of a shape on a layout: its JSON and its entries by gems lying there."""
+
+    __slots__ = ("rocks", "action", "cells", "entries", "texts")
+
+    def __init__(self, geo: Geometry, shape: str, pid: int) -> None:
+        hexes = _hexes_json(geo)
+        covered = geo.placements[shape][pid]
+        self.rocks = sum(1 << c for c in covered if geo.rock[c] >= 0)
+        """Bit mask of the rock cells it covers."""
+        self.action = {
+            "type": "place",
+            "at": hexes[pid // ROTATIONS],
+            "rotation": pid % ROTATIONS,
+        }
+        self.cells = [hexes[c] for c in covered]
+        self.entries: dict[int, dict[str, Any]] = {}
+        """Gem cells covered (bit mask) → the entry."""
+        self.texts: dict[int, str] = {}
+        """Gem cells covered (bit mask) → the entry as compact JSON."""
+
+    def entry(self, geo: Geometry, gems: int) -> dict[str, Any]:
+        counts = [0, 0, 0]
+        for c in range(gems.bit_length()):
+            if gems >> c & 1:
+                counts[geo.rock[c]] += 1
+        entry = self.entries[gems] = {
+            "action": self.action,
+            "preview": {
+                "cells": self.cells,
+                "gems": _gems_json((counts[0], counts[1], counts[2])),
+            },
+        }
+        self.texts[gems] = compact_json(entry)
+        return entry
+
+
+def _placements(
+    state: State, placements: dict[int, tuple[int, int, int]]
+) -> list[dict[str, Any]]:
+    """The entries of the legal placements (placement id order, as ``place.legal``)."""
+    assert state.hand is not None
+    geo = state.geo
+    shape = TILES[state.hand].shape
+    memo: dict[int, _Placement] = geo.memo.setdefault(f"place {shape}", {})
+    on_board = sum(1 << c for c in state.gems_on_board)
+    entries = []
+    texts = []
+    for pid in placements:
+        placement = memo.get(pid)
+        if placement is None:
+            placement = memo[pid] = _Placement(geo, shape, pid)
+        gems = on_board & placement.rocks
+        entry = placement.entries.get(gems)
+        entries.append(entry if entry is not None else placement.entry(geo, gems))
+        texts.append(placement.texts[gems])
+    state.cache[_TEXTS_KEY] = texts
+    return entries
+
+
+def _hexes_json(geo: Geometry) -> list[list[int]]:
+    """``[q, r]`` of each cell, memoised per geometry and shared by every entry."""
+    found: list[list[int]] | None = geo.memo.get("hexes")
+    if found is None:
+        found = geo.memo["hexes"] = [[q, r] for q, r in geo.hexes]
+    return found
+
+
+def _gems_json(counts: Gems) -> dict[str, int]:
+    found = _GEMS.get(counts)
+    if found is None:
+        found = _GEMS[counts] = gems_json(counts)
+    return found

@@ -1,0 +1,92 @@
+"""Choose a vegetation tile (RB): move the watering can and take the top tile of its pile.
+
+On the first turn the can goes on any non-empty pile, free. Later it must leave its pile:
+the next non-empty pile clockwise is free, each further non-empty pile costs 1 gem of the
+player's choice (skill F makes the first paid step free); empty piles are skipped and not
+counted. If the pile under the can is the only non-empty one, the player takes from it, free.
+The tile taken is public; the new top of the pile under the can stays face down until the can
+leaves.
+"""
+
+from __future__ import annotations
+
+from engine.ishtar.rules.gems import as_counts, covers, minus, payments, plus
+from engine.ishtar.state import Action, State, replace_at
+
+
+def destinations(state: State) -> list[tuple[int, int]]:
+    """(pile, cost in gems) for every pile the watering can may move to this turn."""
+    piles = state.piles
+    if state.can is None:
+        return [(p, 0) for p, pile in enumerate(piles) if pile]
+    count = len(piles)
+    ahead = [(state.can + k) % count for k in range(1, count)]
+    order = [p for p in ahead if piles[p]]
+    if not order:
+        return [(state.can, 0)] if piles[state.can] else []
+    free_steps = 2 if "F" in state.skills[state.current] else 1
+    return [(p, max(0, i + 1 - free_steps)) for i, p in enumerate(order)]
+
+
+def legal(state: State) -> list[Action]:
+    gems = state.gems[state.current]
+    actions = []
+    for pile, cost in sorted(destinations(state)):
+        for pay in payments(gems, cost):
+            actions.append(Action("choose", pile=pile, pay=pay))
+    return actions
+
+
+def cost_of(state: State, pile: int) -> int | None:
+    """Gems it costs to move the watering can to ``pile``; None if it cannot go there."""
+    for p, cost in destinations(state):
+        if p == pile:
+            return cost
+    return None
+
+
+def pile_label(pile: int) -> str:
+    """How players name a pile: the carpet's spots are numbered 1 to 6 clockwise."""
+    return f"pile {pile + 1}"
+
+
+def reason(state: State, action: Action) -> str | None:
+    pile = action.pile
+    if not isinstance(pile, int) or not 0 <= pile < len(state.piles):
+        return f"there is no pile index {pile}: indices run from 0 to {len(state.piles) - 1}"
+    if not state.piles[pile]:
+        return f"{pile_label(pile)} is empty"
+    cost = cost_of(state, pile)
+    if cost is None:
+        return "the watering can must leave its pile"
+    counts = as_counts(action.pay)
+    if counts is None:
+        return "gems are purple, red or white"
+    gems = state.gems[state.current]
+    if sum(gems) < cost:
+        return f"not enough gems: this step costs {cost}"
+    if len(action.pay) != cost:
+        return f"moving the watering can to {pile_label(pile)} costs {cost} gem{'s' * (cost != 1)}"
+    if not covers(gems, counts):
+        return "you do not have the gems you offered"
+    return None
+
+
+def apply(state: State, action: Action) -> State:
+    assert action.pile is not None
+    pile = action.pile
+    paid = as_counts(action.pay)
+    assert paid is not None
+    seat = state.current
+    taken = state.piles[pile][-1]
+    piles = replace_at(state.piles, pile, state.piles[pile][:-1])
+    empties = sum(1 for p in piles if not p)
+    return state.evolve(
+        gems=replace_at(state.gems, seat, minus(state.gems[seat], paid)),
+        bank=plus(state.bank, paid),
+        piles=piles,
+        can=pile,
+        hand=taken,
+        phase="place",
+        end_triggered=state.end_triggered or empties >= 2,
+    )

@@ -1,0 +1,135 @@
+"""Flowerbeds, gardens and fountains (RB "Flowerbeds, Garden and Fountain").
+
+- A flowerbed is a connected group of flower spaces (blooming tokens included).
+- A garden is a connected group of vegetation; it belongs to the fountain it touches (a
+  vegetation space next to a fountain's cell connects it to that fountain). The placement
+  rules keep every garden touching at most one fountain.
+- A player controls a flowerbed where one of their assistants stands, and controls a fountain
+  with the most flower spaces (not flowers) in flowerbeds they control in that fountain's
+  gardens; ties all control, nobody with zero.
+
+The analysis is derived from the state once and memoised in ``state.cache``.
+"""
+
+from __future__ import annotations
+
+from engine.ishtar.state import GARDENS, State
+
+
+class Gardens:
+    """Component labels of the vegetation of one state."""
+
+    __slots__ = ("garden", "garden_fountain", "bed", "bed_cells", "bed_assistant")
+
+    def __init__(self, state: State) -> None:
+        flowers = state.flowers
+        neighbours = state.geo.neighbours
+        fountain_of = state.geo.fountain_of
+        self.garden: dict[int, int] = {}
+        """Vegetation cell → garden label (the smallest cell of the garden)."""
+        self.garden_fountain: dict[int, int] = {}
+        """Garden label → index of the fountain it touches, or -1."""
+        self.bed: dict[int, int] = {}
+        """Flower cell → flowerbed label (the smallest cell of the bed)."""
+        self.bed_cells: dict[int, list[int]] = {}
+        self.bed_assistant: dict[int, int] = {}
+        """Flowerbed label → seat of its assistant (beds without one are absent)."""
+        vegetation = sorted(c for c, f in enumerate(flowers) if f >= 0)
+        for start in vegetation:
+            if start in self.garden:
+                continue
+            fountain = -1
+            self.garden[start] = start
+            stack = [start]
+            while stack:
+                c = stack.pop()
+                for n in neighbours[c]:
+                    if flowers[n] >= 0:
+                        if n not in self.garden:
+                            self.garden[n] = start
+                            stack.append(n)
+                    elif n in fountain_of:
+                        fountain = fountain_of[n]
+            self.garden_fountain[start] = fountain
+        assistants = state.assistants
+        for start in vegetation:
+            if flowers[start] <= 0 or start in self.bed:
+                continue
+            cells = [start]
+            self.bed[start] = start
+            i = 0
+            while i < len(cells):
+                for n in neighbours[cells[i]]:
+                    if flowers[n] > 0 and n not in self.bed:
+                        self.bed[n] = start
+                        cells.append(n)
+                i += 1
+            self.bed_cells[start] = cells
+            for c in cells:
+                if c in assistants:
+                    self.bed_assistant[start] = assistants[c]
+
+    def fountain_of_bed(self, bed: int) -> int:
+        """The fountain whose garden holds this flowerbed, or -1."""
+        return self.garden_fountain[self.garden[bed]]
+
+
+def gardens(state: State) -> Gardens:
+    """The (memoised) flowerbed and garden analysis of ``state``."""
+    found = state.cache.get(GARDENS)
+    if found is None:
+        found = state.cache[GARDENS] = Gardens(state)
+    assert isinstance(found, Gardens)
+    return found
+
+
+def controlled_beds(state: State, seat: int) -> list[int]:
+    """Labels of the flowerbeds where ``seat`` has an assistant."""
+    g = gardens(state)
+    return [bed for bed, owner in g.bed_assistant.items() if owner == seat]
+
+
+def fountain_controllers(state: State) -> list[list[int]]:
+    """For each fountain (in ``geo.fountain_cells`` order), the seats that control it."""
+    g = gardens(state)
+    spaces = [[0] * state.players for _ in state.geo.fountain_cells]
+    for bed, seat in g.bed_assistant.items():
+        fountain = g.fountain_of_bed(bed)
+        if fountain >= 0:
+            spaces[fountain][seat] += len(g.bed_cells[bed])
+    result = []
+    for counts in spaces:
+        best = max(counts)
+        result.append([seat for seat, n in enumerate(counts) if best > 0 and n == best])
+    return result
+
+
+def shares_assistant(state: State, new_flowers: list[int]) -> bool:
+    """Whether making these cells flower spaces would put two assistants in one flowerbed.
+
+    The new flower spaces join every flowerbed next to them, and join each other when they are
+    adjacent or touch a common flowerbed; each merged bed may hold at most one assistant.
+    """
+    g = gardens(state)
+    flowers = state.flowers
+    neighbours = state.geo.neighbours
+    beds_next = [
+        {g.bed[n] for n in neighbours[c] if flowers[n] > 0} for c in new_flowers
+    ]
+    group = list(range(len(new_flowers)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for i, ci in enumerate(new_flowers):
+        for j in range(i):
+            if ci in neighbours[new_flowers[j]] or beds_next[i] & beds_next[j]:
+                group[root(i)] = root(j)
+    merged: dict[int, set[int]] = {}
+    for i, beds in enumerate(beds_next):
+        merged.setdefault(root(i), set()).update(beds)
+    return any(
+        sum(1 for b in beds if b in g.bed_assistant) > 1 for beds in merged.values()
+    )

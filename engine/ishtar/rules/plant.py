@@ -1,0 +1,76 @@
+"""Plant trees (RB), any number per turn: buy a tree card and put its tree on free grass.
+
+The card comes from the market (it must bear a tree) or is the player's reserved card; the
+exact printed gems go back to the general supply; a new market card is revealed. The turn ends
+with the ``end`` action, or by itself when nothing more can be planted and nothing can be
+undone (``turn.settle``).
+"""
+
+from __future__ import annotations
+
+from engine.ishtar.components import TREE_CARDS
+from engine.ishtar.rules.gems import covers, describe, minus, plus
+from engine.ishtar.rules.trees import free_grass, plantable_cards, take_from_market
+from engine.ishtar.rules.turn import end_turn
+from engine.ishtar.state import Action, State, replace_at
+
+
+def legal(state: State) -> list[Action]:
+    grass = [state.geo.hexes[c] for c in free_grass(state)]
+    actions = [
+        Action("plant", card=card, at=h)
+        for card in plantable_cards(state)
+        for h in grass
+    ]
+    actions.append(Action("end"))
+    return actions
+
+
+def reason(state: State, action: Action) -> str | None:
+    if action.type == "end":
+        return None
+    card = action.card
+    seat = state.current
+    if card not in TREE_CARDS:
+        return f"there is no tree card {card}"
+    if card != state.reserved[seat]:
+        if card not in state.market:
+            return f"tree card {card} is not in the market"
+        if card not in state.market_trees:
+            return "that tree card has no tree on it, so it cannot be bought"
+    cost = TREE_CARDS[card].cost
+    if not covers(state.gems[seat], cost):
+        return f"not enough gems: this tree costs {describe(cost)}"
+    cell = state.geo.index.get(action.at) if action.at is not None else None
+    if cell is None:
+        return "that space is not on the terrain boards"
+    if state.flowers[cell] != 0:
+        return "a tree goes on a grass space of a vegetation tile"
+    if cell in state.trees:
+        return "there is already a tree on that space"
+    return None
+
+
+def apply(state: State, action: Action) -> State:
+    if action.type == "end":
+        return end_turn(state)
+    assert action.card is not None
+    assert action.at is not None
+    seat = state.current
+    card = action.card
+    cost = TREE_CARDS[card].cost
+    trees = dict(state.trees)
+    trees[state.geo.index[action.at]] = card
+    changes: dict[str, object] = {
+        "gems": replace_at(state.gems, seat, minus(state.gems[seat], cost)),
+        "bank": plus(state.bank, cost),
+        "trees": trees,
+        "tree_cards": replace_at(
+            state.tree_cards, seat, state.tree_cards[seat] + (card,)
+        ),
+    }
+    if card == state.reserved[seat]:
+        changes["reserved"] = replace_at(state.reserved, seat, None)
+    else:
+        changes.update(take_from_market(state, card))
+    return state.evolve(**changes)

@@ -1,0 +1,155 @@
+"""The special action (RB) for the icon of the tile just placed; optional, cannot be saved.
+
+Assistant icon: put an assistant from your supply on the icon's space, only if its flowerbed
+has no assistant. Skill icon: unlock one skill by putting any 2 gems of your supply on it; an
+upper skill needs the lower skill below it. Wild: either one. Skill effects happen at once:
+H takes your assistants from the carpet, G / J lead to the bloom step, I to the reserve step.
+"""
+
+from __future__ import annotations
+
+from engine.ishtar.components import SKILL_COST, SKILLS, TILES
+from engine.ishtar.rules import bloom, reserve
+from engine.ishtar.rules.gardens import gardens
+from engine.ishtar.rules.gems import as_counts, covers, minus, payments
+from engine.ishtar.rules.turn import to_plant
+from engine.ishtar.state import Action, State, replace_at
+
+
+def icon(state: State) -> tuple[str, int] | None:
+    """The icon of the tile placed this turn and the cell of its space, if any."""
+    if not state.placed:
+        return None
+    placed = state.placed[-1]
+    for space, cell in zip(TILES[placed.tile].spaces, placed.cells):
+        if space.icon is not None:
+            return space.icon, cell
+    return None
+
+
+def assistant_reason(state: State) -> str | None:
+    found = icon(state)
+    if found is None or found[0] not in ("a", "w"):
+        return "this tile has no assistant icon"
+    if state.assistants_supply[state.current] == 0:
+        return "you have no assistant in your supply"
+    g = gardens(state)
+    if g.bed[found[1]] in g.bed_assistant:
+        return "two assistants would share one flowerbed"
+    return None
+
+
+def open_skills(state: State) -> list[str]:
+    """Skills the current player may unlock now (not yet unlocked; upper ones need the lower)."""
+    owned = state.skills[state.current]
+    return [
+        letter
+        for letter, skill in sorted(SKILLS.items())
+        if letter not in owned and (skill.below is None or skill.below in owned)
+    ]
+
+
+def skill_reason(state: State, action: Action) -> str | None:
+    found = icon(state)
+    if found is None or found[0] not in ("s", "w"):
+        return "this tile has no skill icon"
+    letter = action.skill
+    if letter not in SKILLS:
+        return f"there is no skill {letter}: skills are A to J"
+    owned = state.skills[state.current]
+    if letter in owned:
+        return f"skill {letter} is already unlocked"
+    below = SKILLS[letter].below
+    if below is not None and below not in owned:
+        return f"skill {letter} needs skill {below} below it first"
+    gems = state.gems[state.current]
+    if sum(gems) < SKILL_COST:
+        return f"not enough gems: a skill costs {SKILL_COST}"
+    counts = as_counts(action.pay)
+    if counts is None or len(action.pay) != SKILL_COST:
+        return f"a skill is paid with exactly {SKILL_COST} gems"
+    if not covers(gems, counts):
+        return "you do not have the gems you offered"
+    return None
+
+
+def legal(state: State) -> list[Action]:
+    actions = []
+    if assistant_reason(state) is None:
+        actions.append(Action("assistant"))
+    found = icon(state)
+    gems = state.gems[state.current]
+    if found is not None and found[0] in ("s", "w") and sum(gems) >= SKILL_COST:
+        for letter in open_skills(state):
+            for pay in payments(gems, SKILL_COST):
+                actions.append(Action("skill", skill=letter, pay=pay))
+    actions.append(Action("pass"))
+    return actions
+
+
+def reason(state: State, action: Action) -> str | None:
+    if action.type == "assistant":
+        return assistant_reason(state)
+    if action.type == "skill":
+        return skill_reason(state, action)
+    return None
+
+
+def enter_special(state: State) -> State:
+    """After placing: offer the special action if there is a real choice, else go on."""
+    if len(legal(state)) > 1:
+        return state.evolve(phase="special")
+    return to_plant(state)
+
+
+def apply(state: State, action: Action) -> State:
+    seat = state.current
+    if action.type == "assistant":
+        found = icon(state)
+        assert found is not None
+        assistants = dict(state.assistants)
+        assistants[found[1]] = seat
+        return to_plant(
+            state.evolve(
+                assistants=assistants,
+                assistants_supply=replace_at(
+                    state.assistants_supply, seat, state.assistants_supply[seat] - 1
+                ),
+            )
+        )
+    if action.type == "pass":
+        return to_plant(state)
+    assert action.skill is not None
+    paid = as_counts(action.pay)
+    assert paid is not None
+    skills = dict(state.skills[seat])
+    skills[action.skill] = tuple(action.pay)
+    after = state.evolve(
+        gems=replace_at(state.gems, seat, minus(state.gems[seat], paid)),
+        skills=replace_at(state.skills, seat, skills),
+    )
+    return _skill_effect(after, action.skill)
+
+
+def _skill_effect(state: State, letter: str) -> State:
+    seat = state.current
+    if letter == "H":
+        return to_plant(
+            state.evolve(
+                assistants_supply=replace_at(
+                    state.assistants_supply,
+                    seat,
+                    state.assistants_supply[seat] + state.assistants_carpet[seat],
+                ),
+                assistants_carpet=replace_at(state.assistants_carpet, seat, 0),
+            )
+        )
+    if letter in ("G", "J"):
+        blooming = state.evolve(
+            phase="bloom", bloom="single" if letter == "G" else "double"
+        )
+        return blooming if bloom.legal(blooming) else to_plant(state)
+    if letter == "I":
+        reserving = state.evolve(phase="reserve")
+        return reserving if reserve.legal(reserving) else to_plant(state)
+    return to_plant(state)

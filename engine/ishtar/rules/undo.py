@@ -1,0 +1,64 @@
+"""Undo: the player to act may take back the steps of their own turn that revealed nothing.
+
+Placing a tile (or discarding it), the special action, a blooming token, and planting or
+reserving a tree card when no new card comes out of the draw pile reveal no hidden
+information, so they may be taken back, one at a time, until the turn ends. A step that
+takes anything from a pile or from the tree card draw pile reveals hidden information
+(choosing a tile always does: the top of the pile the watering can left is turned face up;
+buying or reserving a market card does while the draw pile has cards): it can never be taken
+back, and neither can any step before it.
+
+The state keeps the undoable ``steps`` since the last such reveal and the ``checkpoint``
+state before the first of them; ``undo`` replays all but the last step from the checkpoint.
+Being an ordinary action, an undo is logged like any move, so ``replay`` of the move log
+stays the source of truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.ishtar.state import Action, State
+
+UNDO = Action("undo")
+
+Step = Callable[[State, Action], State]
+
+
+def legal(state: State) -> list[Action]:
+    return [UNDO] if state.steps else []
+
+
+def reason(state: State) -> str | None:
+    if state.steps:
+        return None
+    return (
+        "there is nothing to undo: only the steps of your turn since you chose your tile "
+        "(or since a new tree card was revealed) can be taken back"
+    )
+
+
+def reveals(before: State, after: State) -> bool:
+    """Whether a step took anything from a pile or the tree card draw pile."""
+    return len(after.deck) != len(before.deck) or any(
+        len(a) != len(b) for a, b in zip(after.piles, before.piles)
+    )
+
+
+def record(before: State, action: Action, after: State) -> State:
+    """``after`` with its undo record: the step added, or a new boundary after a reveal."""
+    if after.turn != before.turn or after.phase == "over":
+        return after.evolve(checkpoint=None, steps=())
+    if reveals(before, after):
+        return after.evolve(checkpoint=None, steps=())
+    base = before if before.checkpoint is None else before.checkpoint
+    return after.evolve(checkpoint=base, steps=(*before.steps, action))
+
+
+def rewind(state: State, step: Step) -> State:
+    """The state with the last undoable step taken back: the others replayed from the checkpoint."""
+    assert state.checkpoint is not None and state.steps
+    result = state.checkpoint
+    for action in state.steps[:-1]:
+        result = step(result, action)
+    return result

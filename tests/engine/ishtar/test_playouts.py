@@ -1,0 +1,86 @@
+"""Hypothesis random playouts for 2, 3 and 4 players, checking invariants at every step."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.ishtar import (
+    apply,
+    decode_action,
+    decode_state,
+    encode_action,
+    encode_state,
+    is_over,
+    legal_actions,
+    new_game,
+    replay,
+    sample_state,
+    view_for,
+    why_illegal,
+)
+from tests.engine.ishtar.invariants import check_all, check_view_hides_secrets
+
+MAX_STEPS = 1500
+"""No game lasts longer: at most 42 turns, each of a few steps plus at most 20 plantings."""
+
+
+def playout(players: int, seed: int, layout: str | None) -> None:
+    rng = random.Random(seed)
+    state = new_game(players, seed, {"layout": layout})
+    actions = []
+    undoable: list[object] = []  # the state before each step an undo may take back
+    for step in range(MAX_STEPS):
+        check_all(state)
+        if step % 7 == 0:
+            check_view_hides_secrets(state)
+            sampled = sample_state(view_for(state, state.current), seed + step)
+            check_all(sampled)
+            assert view_for(sampled, state.current) == view_for(state, state.current)
+        if is_over(state):
+            break
+        legal = legal_actions(state)
+        assert legal, "a live game always offers an action"
+        action = rng.choice(legal)
+        assert why_illegal(state, action) is None
+        encoded = json.loads(json.dumps(encode_action(action)))
+        assert decode_action(encoded) == action
+        before = encode_state(state)
+        after = apply(state, action)
+        assert encode_state(state) == before, "apply mutated its input"
+        assert decode_state(json.loads(json.dumps(encode_state(after)))) == after
+        if action.type == "undo":
+            assert after == undoable.pop(), "undo did not restore the state before"
+            assert (after.piles, after.deck) == (state.piles, state.deck)
+        elif after.steps == (*state.steps, action):
+            undoable.append(state)
+        else:
+            undoable.clear()
+        assert len(undoable) == len(after.steps)
+        actions.append(encoded)
+        state = after
+    assert is_over(state), "game did not end within the bound"
+    assert state.turn <= 43
+    setup = {"players": players, "seed": seed, "layout": layout}
+    assert replay(setup, actions) == state, "replay is not deterministic"
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), layout=st.sampled_from([None, "random"]))
+def test_random_playouts_two_players(seed: int, layout: str | None) -> None:
+    playout(2, seed, layout)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), layout=st.sampled_from([None, "random"]))
+def test_random_playouts_three_players(seed: int, layout: str | None) -> None:
+    playout(3, seed, layout)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32), layout=st.sampled_from([None, "random"]))
+def test_random_playouts_four_players(seed: int, layout: str | None) -> None:
+    playout(4, seed, layout)
