@@ -46,7 +46,7 @@ from app.rooms import RoomService
 from app.rows import Event, RoomRow, SeatRow
 from app.seats import hand_on_host
 from app.tasks import cancel_and_wait
-from bots.ishtar.base import derive_seed
+from bots.base import derive_seed
 
 log = logging.getLogger("ishtar.bots")
 
@@ -73,7 +73,7 @@ def think(
     view: dict[str, Any],
     legal: Sequence[Any],
     seed: int,
-    think_s: float,
+    think_s: float | None,
 ) -> Any:
     """The action of the game's bot of `level` (`play`, the descriptor's `think`), run in
     the executor; a searching bot thinks for at most `think_s`."""

@@ -251,7 +251,13 @@ def _game_bots(game_id: str) -> GameBots | None:
     if game_id not in games:
         return None
     game = games.get(game_id)
+    if game.think is None:
+        return GameBots(game.rules.__name__, _no_bots, (), game.players)
     return GameBots(game.rules.__name__, game.think, game.bots, game.players)
+
+
+def _no_bots(*_args: object) -> None:  # pragma: no cover - never called: no levels
+    raise RuntimeError("this game has no bots")
 
 
 COMMANDS: list[Register] = [

@@ -35,7 +35,7 @@ from app.channel import CHANNEL, notice
 from app.protocol import MoveRequest, ServiceError
 from app.rooms import RoomService
 from app.tasks import cancel_and_wait
-from bots.ishtar.base import derive_seed
+from bots.base import derive_seed
 
 log = logging.getLogger("ishtar.deadlines")
 

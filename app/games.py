@@ -29,7 +29,7 @@ DEFAULT_GAME = "ishtar"
 """The game of everything from before the registry: a room created without a game (unless
 `ISHTAR_DEFAULT_GAME` says otherwise), records of format 1 and 2, `/api/catalogue`."""
 
-BotThink = Callable[[str, dict[str, Any], list[Any], int, float], Any]
+BotThink = Callable[[str, dict[str, Any], list[Any], int, float | None], Any]
 """``think(level, view, legal, seed, think_s) -> action``: a module-level function, so that
 a process pool can run it (app/bot_runner.py)."""
 

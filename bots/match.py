@@ -13,17 +13,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bots.ishtar import make_bot
-from bots.ishtar.base import Bot, derive_seed
+from bots.base import Bot, derive_seed
 
-Think = Callable[[str, dict[str, Any], list[Any], int, float], Any]
-"""A game's bots as one function: ``think(level, view, legal, seed, think_s)``."""
+Think = Callable[[str, dict[str, Any], list[Any], int, float | None], Any]
+"""A game's bots as one function: ``think(level, view, legal, seed, think_s)``; a searching
+bot thinks for at most `think_s` seconds (None: by its iteration budget alone, the same
+on every machine)."""
 
 
 class _Thinker:
     """A bot of one level of any game, through the game's `think` function."""
 
-    def __init__(self, think: Think, level: str, think_s: float) -> None:
+    def __init__(self, think: Think, level: str, think_s: float | None) -> None:
         self.think, self.level, self.think_s = think, level, think_s
 
     def act(self, view: dict[str, Any], legal: Sequence[Any], seed: int) -> Any:
@@ -55,12 +56,11 @@ def play_game(
     *,
     rules: str = "engine.ishtar",
     think: Think | None = None,
-    think_s: float = 1.0,
+    think_s: float | None = None,
 ) -> GameRecord:
-    """Play a whole game with a bot of `levels[seat]` in every seat; `bots` overrides them.
-
-    `rules` names the game's engine module and `think` its bots (the registry's
-    descriptor, app/games.py); without `think`, Ishtar's bots of this package."""
+    """Play a whole game with a bot of `levels[seat]` in every seat (through `think`, the
+    game's bots: the registry's descriptor, app/games.py), or with `bots`; `rules` names
+    the game's engine module."""
     engine = importlib.import_module(rules)
     apply, current_player, view_for = (
         engine.apply,
@@ -70,11 +70,11 @@ def play_game(
     legal_actions = engine.legal_actions
     players = len(levels)
     if bots is not None:
-        seated = list(bots)
+        seated: list[Bot] = list(bots)
     elif think is not None:
         seated = [_Thinker(think, level, think_s) for level in levels]
     else:
-        seated = [make_bot(level) for level in levels]
+        raise ValueError("play_game needs the game's bots: `think` or `bots`")
     state = engine.new_game(players, seed, {"first_player": first_player})
     think_ms: dict[str, list[float]] = {level: [] for level in levels}
     cpu_ms: dict[str, list[float]] = {level: [] for level in levels}

@@ -19,18 +19,17 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from bots.ishtar import LEVELS
 from bots.match import GameRecord, Think, play_game
 from bots.stats import summarize
 
 
 @dataclass(frozen=True)
 class GameBots:
-    """What the simulator needs of a game: its engine module's name, its bots (None: this
-    package's Ishtar bots), their levels and the player counts."""
+    """What the simulator needs of a game: its engine module's name, its bots, their levels
+    and the player counts."""
 
     rules: str
-    think: Think | None
+    think: Think
     levels: Sequence[str]
     players: range
 
@@ -149,7 +148,7 @@ def render(summary: dict[str, Any], bots: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def register_simulate(subparsers: Any, resolve: Resolve | None = None) -> None:
+def register_simulate(subparsers: Any, resolve: Resolve) -> None:
     parser = subparsers.add_parser(
         "simulate", help="play bot games to measure strength and balance"
     )
@@ -173,16 +172,9 @@ def register_simulate(subparsers: Any, resolve: Resolve | None = None) -> None:
     parser.set_defaults(handler=lambda args: simulate(args, resolve))
 
 
-def simulate(args: argparse.Namespace, resolve: Resolve | None = None) -> int:
+def simulate(args: argparse.Namespace, resolve: Resolve) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if resolve is None:
-        found: GameBots | None = (
-            GameBots("engine.ishtar", None, LEVELS, range(2, 5))
-            if args.game == "ishtar"
-            else None
-        )
-    else:
-        found = resolve(args.game)
+    found = resolve(args.game)
     if found is None:
         print(f"no game {args.game!r} with bots here", file=sys.stderr)
         return 2

@@ -33,9 +33,14 @@ def make_bot(level: str, **options: Any) -> Bot:
 
 
 def think(
-    level: str, view: dict[str, Any], legal: Sequence[Any], seed: int, think_s: float
+    level: str,
+    view: dict[str, Any],
+    legal: Sequence[Any],
+    seed: int,
+    think_s: float | None,
 ) -> Any:
-    """`choose_action` for the server: the hard bot searches for at most `think_s`."""
+    """`choose_action` with a time limit: the hard bot searches for at most `think_s`
+    seconds (None: its iteration budget alone, as the simulator plays)."""
     if level == "hard":
         return HardBot(time_limit=think_s).act(view, legal, seed)
     return choose_action(level, view, legal, seed)

@@ -1,28 +1,24 @@
-"""The bot interface and the action helpers every level shares.
-
-A bot is an object with `act(view, legal, seed) -> action`. `legal` is the list the engine's
-`legal_actions` gave for the seat to act (engine action objects or their JSON dicts); the bot
-returns one of its items, unchanged, so the caller can submit it as is.
-"""
+"""The action helpers every level of Ishtar's bots shares (the interface is bots/base.py)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
+from bots.base import Bot, derive_seed
 from engine.ishtar import decode_action, encode_action, legal_actions
 
-
-class Bot(Protocol):
-    """A computer player: pure, no I/O, deterministic for a given seed."""
-
-    level: str
-
-    def act(self, view: dict[str, Any], legal: Sequence[Any], seed: int) -> Any:
-        """One item of `legal`, chosen from what `view` shows."""
-        ...
+__all__ = [
+    "Bot",
+    "action_key",
+    "as_action",
+    "as_dict",
+    "derive_seed",
+    "kind",
+    "playable",
+    "playable_actions",
+]
 
 
 def as_dict(action: Any) -> dict[str, Any]:
@@ -46,12 +42,6 @@ def action_key(action: Any) -> str:
 def kind(action: Any) -> str:
     """The action's `type`: choose, place, discard, assistant, skill, pass, bloom, reserve, ..."""
     return str(as_dict(action)["type"])
-
-
-def derive_seed(*parts: object) -> int:
-    """A 63-bit seed from any parts (game seed, step, ...), the same on every machine."""
-    digest = hashlib.sha256("/".join(str(p) for p in parts).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def playable(legal: Sequence[Any]) -> list[Any]:

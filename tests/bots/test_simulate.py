@@ -6,9 +6,16 @@ import json
 
 import pytest
 
+import bots.ishtar as ishtar_bots
 from bots.match import GameRecord
-from bots.simulate import register_simulate, run, seating
+from bots.simulate import GameBots, register_simulate, run, seating
 from bots.stats import summarize, wilson
+
+ISHTAR_BOTS = {
+    "ishtar": GameBots(
+        "engine.ishtar", ishtar_bots.think, ishtar_bots.LEVELS, range(2, 5)
+    )
+}
 
 
 def test_seats_rotate_so_every_level_plays_every_position() -> None:
@@ -59,8 +66,8 @@ def test_shared_wins_count_as_fractions_and_levels_are_pooled() -> None:
 
 
 def test_a_run_is_the_same_whatever_the_number_of_jobs() -> None:
-    one = run(["easy", "easy"], games=3, seed=4, jobs=1)
-    two = run(["easy", "easy"], games=3, seed=4, jobs=2)
+    one = run(["easy", "easy"], games=3, seed=4, jobs=1, think=ishtar_bots.think)
+    two = run(["easy", "easy"], games=3, seed=4, jobs=2, think=ishtar_bots.think)
     assert [r.scores for r in one] == [r.scores for r in two]
 
 
@@ -68,7 +75,7 @@ def test_the_command_prints_one_json_object(capsys: pytest.CaptureFixture[str]) 
     import argparse
 
     parser = argparse.ArgumentParser()
-    register_simulate(parser.add_subparsers(dest="command"))
+    register_simulate(parser.add_subparsers(dest="command"), ISHTAR_BOTS.get)
     args = parser.parse_args(
         [
             "simulate",
@@ -102,7 +109,7 @@ def test_the_command_refuses_a_seat_count_that_does_not_match(
     import argparse
 
     parser = argparse.ArgumentParser()
-    register_simulate(parser.add_subparsers(dest="command"))
+    register_simulate(parser.add_subparsers(dest="command"), ISHTAR_BOTS.get)
     args = parser.parse_args(["simulate", "--players", "3", "--bots", "medium,easy"])
     assert args.handler(args) == 2
     assert "--players" in capsys.readouterr().err

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from bots.ishtar import LEVELS, EasyBot, HardBot, MediumBot, choose_action, make_bot
+from bots.ishtar import (
+    LEVELS,
+    EasyBot,
+    HardBot,
+    MediumBot,
+    choose_action,
+    make_bot,
+    think,
+)
 from bots.ishtar.base import action_key, as_action, derive_seed
 from bots.match import play_game
 from engine.ishtar import (
@@ -79,7 +87,7 @@ def test_choose_action_rejects_an_unknown_level() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_a_table_of_one_level_completes_a_game(level: str, players: int) -> None:
-    record = play_game([level] * players, seed=100 + players)
+    record = play_game([level] * players, seed=100 + players, think=think)
     assert record.scores["winners"]
     assert record.turns >= players
 
@@ -88,7 +96,7 @@ def test_a_table_of_one_level_completes_a_game(level: str, players: int) -> None
 def test_hard_completes_a_game_against_the_other_levels(players: int) -> None:
     levels = ["hard", "medium", "easy", "easy"][:players]
     bots = [quick_bot(level) for level in levels]
-    record = play_game(levels, seed=200 + players, bots=bots)
+    record = play_game(levels, seed=200 + players, bots=bots, think=think)
     assert record.scores["winners"]
 
 
@@ -96,7 +104,9 @@ def test_medium_beats_easy_most_of_the_time() -> None:
     wins = 0.0
     for game in range(6):
         levels = ["medium", "easy"] if game % 2 == 0 else ["easy", "medium"]
-        record = play_game(levels, seed=derive_seed("medium-vs-easy", game))
+        record = play_game(
+            levels, seed=derive_seed("medium-vs-easy", game), think=think
+        )
         winners = record.scores["winners"]
         seat = levels.index("medium")
         wins += 1 / len(winners) if seat in winners else 0
@@ -104,8 +114,8 @@ def test_medium_beats_easy_most_of_the_time() -> None:
 
 
 def test_a_game_is_reproducible_from_its_seed() -> None:
-    first = play_game(["medium", "easy"], seed=77)
-    second = play_game(["medium", "easy"], seed=77)
+    first = play_game(["medium", "easy"], seed=77, think=think)
+    second = play_game(["medium", "easy"], seed=77, think=think)
     assert first.scores == second.scores
     assert first.steps == second.steps
 
