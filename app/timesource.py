@@ -6,13 +6,17 @@ with the present (a deadline passed, a retry or a lease is due). Both go through
 `TimeSource`, so that a test can stand time still and move it on when it wants, and prove
 that nothing happened in a span of time without sleeping through it.
 
-The present is the database's. Every timestamp those rows hold was written by PostgreSQL's
+The present is the database's. The timestamps those rows hold are written by PostgreSQL's
 ``now()`` (the trigger of each move, the claims, the retries), and every instance compares
-against that same clock, so instances whose own clocks disagree still agree on what is due.
-A source therefore does not tell the time; it tells how far it is *ahead* of the database:
-queries read the present as ``now() + make_interval(secs => :ahead)`` (`SQL_NOW`). The real
-source is 0 s ahead, so in production the queries compare with ``now()`` as they always
-did; `ManualTime` is ahead by what a test has advanced it, for the loops that use it alone.
+them with that one clock, so instances whose own clocks disagree still agree on what is due
+and whose lease has run out. Passing this process's time into the queries instead would
+lose that in production; so a source does not tell the time, it tells how far it is *ahead*
+of the database, and the queries read the present as ``now() + make_interval(secs =>
+:ahead)`` (`SQL_NOW`). The real source is 0 s ahead: in production every comparison is with
+``now()``, as before. A `ManualTime` is ahead by what a test has advanced it, for the loops
+given it only (the trigger and other loops keep the database's time). So a row written after
+an advance, say a deadline set by a move, is already that much nearer to due for those
+loops: tests advance first across what is there, and do not count on later rows.
 
 `SystemTime` waits in real time. `ManualTime` waits until `advance` moves it past the end
 of the wait (or until the wait's event is set); real time never ends one.
@@ -87,11 +91,19 @@ class ManualTime:
                 if not alarm.done():
                     alarm.set_result(None)
 
-    async def sleeping(self, count: int = 1) -> None:
-        """Return once at least `count` waits are pending on this time."""
-        while len(self._alarms) < count:
-            self._napped.clear()
-            await self._napped.wait()
+    def waiting(self) -> int:
+        """How many waits are pending on this time now."""
+        return len(self._alarms)
+
+    async def sleeping(self, count: int = 1, timeout_s: float = 10.0) -> None:
+        """Return once at least `count` waits are pending on this time.
+
+        TimeoutError after `timeout_s` of real time: a loop that never waits on this time
+        (stuck, or waiting on another clock) fails the test instead of hanging it."""
+        async with asyncio.timeout(timeout_s):
+            while len(self._alarms) < count:
+                self._napped.clear()
+                await self._napped.wait()
 
     async def sleep(self, seconds: float, wake: asyncio.Event | None = None) -> None:
         if seconds <= 0:
