@@ -19,6 +19,13 @@ first, and a deadline set before a restart is handled after it:
   compare-and-set and the move ids make a second attempt harmless: if the instance dies
   mid-turn, the lease runs out and another instance finishes the turn, applying nothing
   twice. A bot that fails falls back to ``wait``.
+
+The watch's time is a `TimeSource` (app/timesource.py). Since the database keeps the clock,
+the source does not replace PostgreSQL's ``now()`` with this process's time (instances with
+skewed clocks would then disagree on what is due, and on leases): the claim reads the present
+as ``now()`` plus the source's lead, which is 0 s in production and what a test advanced a
+`ManualTime` by. Its polls wait on the source too, so a test steps the watch past a deadline
+(or to just before one) and sees what it did, without sleeping.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from app.channel import CHANNEL, notice
 from app.protocol import MoveRequest, ServiceError
 from app.rooms import RoomService
 from app.tasks import cancel_and_wait
+from app.timesource import SQL_NOW, SYSTEM_TIME, TimeSource
 from bots.base import derive_seed
 
 log = logging.getLogger("ishtar.deadlines")
@@ -62,12 +70,12 @@ def deadline_move_id(game_id: int, version: int) -> str:
 _CLAIM = text(
     "WITH due AS ("
     " SELECT game_id FROM turn_deadlines"
-    " WHERE due_at <= now() AND NOT overdue"
-    " AND (claimed_until IS NULL OR claimed_until < now())"
+    f" WHERE due_at <= {SQL_NOW} AND NOT overdue"
+    f" AND (claimed_until IS NULL OR claimed_until < {SQL_NOW})"
     " ORDER BY due_at LIMIT :limit FOR UPDATE SKIP LOCKED)"
     " UPDATE turn_deadlines d SET overdue = (t.policy = 'wait'),"
     " claimed_until = CASE WHEN t.policy = 'bot'"
-    " THEN now() + make_interval(secs => :lease) END,"
+    f" THEN {SQL_NOW} + make_interval(secs => :lease) END,"
     " claimed_by = :instance"
     " FROM due, time_controls t WHERE d.game_id = due.game_id AND t.room_id = d.room_id"
     " RETURNING d.game_id, d.room_id, d.seat, d.version, t.policy, t.bot_level"
@@ -105,12 +113,14 @@ class DeadlineWatch:
         poll_s: float = 1.0,
         lease_s: float = 120.0,
         think_s: float = 0.9,
+        time: TimeSource = SYSTEM_TIME,
     ) -> None:
         self.service = service
         self.instance = instance
         self.poll_s = poll_s
         self.lease_s = lease_s
         self.think_s = think_s
+        self.time = time
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -127,7 +137,7 @@ class DeadlineWatch:
                 log.warning("deadline watch failed: %s", error)
                 handled = 0
             if handled < BATCH:
-                await asyncio.sleep(self.poll_s)
+                await self.time.sleep(self.poll_s)
 
     async def run_once(self) -> int:
         """Claim the deadlines due now and handle them; how many were claimed."""
@@ -143,7 +153,12 @@ class DeadlineWatch:
             rows = (
                 await conn.execute(
                     _CLAIM,
-                    {"limit": BATCH, "lease": self.lease_s, "instance": self.instance},
+                    {
+                        "limit": BATCH,
+                        "lease": self.lease_s,
+                        "instance": self.instance,
+                        "ahead": self.time.ahead_s(),
+                    },
                 )
             ).all()
             claimed = [Due(*row) for row in rows]

@@ -16,12 +16,15 @@ Never a token, a rejoin link, or anything from the game's hidden state.
 
 Server-side request forgery is guarded against in app/webhook_targets.py: the host is
 resolved at every call and refused unless public, and the call goes to the address checked.
+
+The courier's time is a `TimeSource` (app/timesource.py): its polls wait on it, and its
+queries read the present as the database's ``now()`` plus the source's lead (none in
+production), so a test can step through backoffs and leases without sleeping.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.protocol import dumps
 from app.tasks import cancel_and_wait
+from app.timesource import SQL_NOW, SYSTEM_TIME, TimeSource
 from app.webhook_targets import Refused, resolve
 
 log = logging.getLogger("ishtar.webhooks")
@@ -75,10 +79,10 @@ def payload(call: Call, name: str) -> dict[str, Any]:
 
 _CLAIM = text(
     "WITH due AS ("
-    " SELECT id FROM webhook_outbox WHERE status = 'pending' AND next_attempt_at <= now()"
+    f" SELECT id FROM webhook_outbox WHERE status = 'pending' AND next_attempt_at <= {SQL_NOW}"
     " ORDER BY next_attempt_at LIMIT :limit FOR UPDATE SKIP LOCKED)"
     " UPDATE webhook_outbox o SET attempts = o.attempts + 1, claimed_by = :instance,"
-    " next_attempt_at = now() + make_interval(secs => :lease)"
+    f" next_attempt_at = {SQL_NOW} + make_interval(secs => :lease)"
     " FROM due WHERE o.id = due.id"
     " RETURNING o.id, o.seat_id, o.room_id, o.seat, o.version, o.url, o.base_url, o.attempts"
 )
@@ -101,6 +105,7 @@ class WebhookCourier:
         max_attempts: int = 8,
         backoff_s: float = 5.0,
         allow_private: bool = False,
+        time: TimeSource = SYSTEM_TIME,
     ) -> None:
         self.engine = engine
         self.instance = instance
@@ -109,6 +114,7 @@ class WebhookCourier:
         self.max_attempts = max_attempts
         self.backoff_s = backoff_s
         self.allow_private = allow_private
+        self.time = time
         self.lease_s = 3 * timeout_s + 10
         self._client = httpx.AsyncClient(
             timeout=timeout_s, follow_redirects=False, trust_env=False
@@ -137,8 +143,7 @@ class WebhookCourier:
                 log.warning("webhook courier failed: %s", error)
                 claimed = 0
             if claimed < BATCH:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), self.poll_s)
+                await self.time.sleep(self.poll_s, self._wake)
                 self._wake.clear()
 
     async def run_once(self) -> int:
@@ -147,7 +152,12 @@ class WebhookCourier:
             rows = (
                 await conn.execute(
                     _CLAIM,
-                    {"limit": BATCH, "instance": self.instance, "lease": self.lease_s},
+                    {
+                        "limit": BATCH,
+                        "instance": self.instance,
+                        "lease": self.lease_s,
+                        "ahead": self.time.ahead_s(),
+                    },
                 )
             ).all()
         calls = [Call(*row) for row in rows]
@@ -217,10 +227,15 @@ class WebhookCourier:
             await conn.execute(
                 text(
                     "UPDATE webhook_outbox SET last_error = :error,"
-                    " next_attempt_at = now() + make_interval(secs => :delay)"
+                    f" next_attempt_at = {SQL_NOW} + make_interval(secs => :delay)"
                     " WHERE id = :id AND status = 'pending'"
                 ),
-                {"id": call.id, "error": error, "delay": delay},
+                {
+                    "id": call.id,
+                    "error": error,
+                    "delay": delay,
+                    "ahead": self.time.ahead_s(),
+                },
             )
         log.info("webhook call %s failed (%s); retry in %.1f s", call.id, error, delay)
 
@@ -229,9 +244,14 @@ class WebhookCourier:
             await conn.execute(
                 text(
                     "UPDATE webhook_outbox SET status = :status, last_error = :error,"
-                    " finished_at = now() WHERE id = :id AND status = 'pending'"
+                    f" finished_at = {SQL_NOW} WHERE id = :id AND status = 'pending'"
                 ),
-                {"id": call.id, "status": status, "error": error},
+                {
+                    "id": call.id,
+                    "status": status,
+                    "error": error,
+                    "ahead": self.time.ahead_s(),
+                },
             )
         log.info(
             "webhook call %s %s%s", call.id, status, f" ({error})" if error else ""

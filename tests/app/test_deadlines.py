@@ -1,6 +1,10 @@
 """Time control (issue 8): a per-move deadline stored in the database; when it passes, the
 room's policy applies (the seat is marked overdue, or a bot plays that turn), exactly once,
-by whichever instance gets there first, across restarts."""
+by whichever instance gets there first, across restarts.
+
+In-process, the app's deadline watch runs on manual time (app/timesource.py): a deadline
+passes when a test advances the clock, so none waits for one or sleeps to show that nothing
+happened. The restart test runs real servers, so it moves deadlines in the database instead."""
 
 from __future__ import annotations
 
@@ -21,10 +25,11 @@ from app.deadlines import DeadlineWatch
 from app.positions import Positions
 from app.rooms import RoomService
 from app.settings import Settings
+from app.timesource import ManualTime
 from tests.app.clients import WsClient, bearer, open_room
 from tests.app.conftest import game_settings
 
-FAST = {"deadline_poll_s": 0.05, "bot_delay_s": 0, "bot_think_s": 0.05}
+FAST = {"bot_delay_s": 0, "bot_think_s": 0.05}
 
 
 @pytest.fixture
@@ -52,6 +57,29 @@ async def rows(db: AsyncEngine, sql: str, **params: Any) -> list[Any]:
 
 def control(seconds: int, policy: str = "wait", **more: Any) -> dict[str, Any]:
     return {"time_control": {"per_move_s": seconds, "policy": policy, **more}}
+
+
+@pytest.fixture
+def clock() -> ManualTime:
+    return ManualTime()
+
+
+async def manual_watch(room_app: FastAPI, clock: ManualTime) -> DeadlineWatch:
+    """Put the app's deadline watch (lifespan running) on `clock`, not started: a deadline
+    passes only when the test advances the clock, and is handled when the test runs the
+    watch (or starts it)."""
+    play = room_app.state.async_play
+    await play.deadlines.stop()
+    settings: Settings = room_app.state.settings
+    play.deadlines = DeadlineWatch(
+        play.service,
+        play.deadlines.instance,
+        poll_s=settings.deadline_poll_s,
+        lease_s=settings.deadline_lease_s,
+        think_s=settings.bot_think_s,
+        time=clock,
+    )
+    return play.deadlines  # stopped with the app, as its own watch would be
 
 
 async def wait_for(check: Any, timeout: float = 10.0) -> Any:
@@ -121,16 +149,25 @@ async def test_a_bad_time_control_is_refused_and_creates_nothing(
 
 
 async def test_wait_marks_the_late_seat_overdue_for_everyone_then_moves_on(
-    web: tuple[str, httpx.AsyncClient], db: AsyncEngine
+    web: tuple[str, httpx.AsyncClient],
+    db: AsyncEngine,
+    room_app: FastAPI,
+    clock: ManualTime,
 ) -> None:
     url, http = web
+    watch = await manual_watch(room_app, clock)
     room_id, _host, tokens = await open_room(
-        http, 2, first_player=1, seat_order="fixed", **control(1)
+        http, 2, first_player=1, seat_order="fixed", **control(3600)
     )
+    watch.start()
     async with WsClient(url, room_id) as fan:
-        room = fan.welcome
-        if not room["room"]["clock"]["overdue"]:
-            room = await fan.expect("room", timeout=10)
+        assert fan.welcome["room"]["clock"]["overdue"] is False
+        await clock.sleeping()  # it looked once and waits for its next poll
+        clock.advance(3000)
+        await clock.sleeping()  # it looked again, 10 minutes before the deadline
+        assert await rows(db, "SELECT id FROM deadline_log") == [], "not yet due"
+        clock.advance(600)
+        room = await fan.expect("room", timeout=10)
         assert room["room"]["clock"]["overdue"] is True
         assert room["room"]["clock"]["seat"] == 1
         assert [s["overdue"] for s in room["room"]["seats"]] == [False, True]
@@ -159,18 +196,22 @@ async def test_wait_marks_the_late_seat_overdue_for_everyone_then_moves_on(
 
 @pytest.mark.parametrize("game_module", ["engine.ishtar"])
 async def test_bot_plays_the_whole_turn_of_the_late_seat(
-    http: httpx.AsyncClient, db: AsyncEngine, game_module: str
+    http: httpx.AsyncClient,
+    db: AsyncEngine,
+    room_app: FastAPI,
+    clock: ManualTime,
+    game_module: str,
 ) -> None:
+    watch = await manual_watch(room_app, clock)
     room_id, _host, tokens = await open_room(
-        http, 2, first_player=0, seat_order="fixed", **control(1, "bot", bot="easy")
+        http, 2, first_player=0, seat_order="fixed", **control(60, "bot", bot="easy")
     )
-
-    async def turn_passed() -> Any:
-        status = (await http.get(f"/api/rooms/{room_id}")).json()
-        clock = status["clock"]
-        return clock if clock and clock["seat"] == 1 else None
-
-    clock = await wait_for(turn_passed, timeout=30)
+    clock.advance(30)
+    assert await watch.run_once() == 0, "not yet due"
+    clock.advance(30)
+    assert await watch.run_once() == 1  # the bot played seat 0's turn, all of it
+    clock = (await http.get(f"/api/rooms/{room_id}")).json()["clock"]
+    assert clock["seat"] == 1
     log = (await http.get(f"/api/rooms/{room_id}/moves")).json()["moves"]
     played = [m for m in log if m["seq"] <= clock["version"]]
     assert played and all(m["seat"] == 0 for m in played)
@@ -184,16 +225,21 @@ async def test_bot_plays_the_whole_turn_of_the_late_seat(
     assert all(row.move_id.startswith("deadline-") for row in ids)
     handled = await rows(db, "SELECT seat, version, policy FROM deadline_log")
     assert (0, 0, "bot") in [tuple(r) for r in handled]
-    # Seat 1 is late in its turn too, and its deadline is handled in its turn; the
-    # absent seat 0 still holds its seat and token.
+    # The absent seat 0 still holds its seat and token.
     view = await http.get(f"/api/rooms/{room_id}/view", headers=bearer(tokens[0]))
     assert view.status_code == 200
 
 
-async def force_due(db: AsyncEngine) -> None:
+async def force_due(db: AsyncEngine, rooms: list[str] | None = None) -> None:
+    """Let these rooms' deadlines (all: None) have passed a second ago, and no later ones:
+    the moves the watches make set new deadlines an hour off."""
     async with db.begin() as conn:
         await conn.execute(
-            text("UPDATE turn_deadlines SET due_at = now() - '1 s'::interval")
+            text(
+                "UPDATE turn_deadlines SET due_at = now() - '1 s'::interval"
+                " WHERE CAST(:rooms AS text[]) IS NULL OR room_id = ANY(:rooms)"
+            ),
+            {"rooms": rooms},
         )
 
 
@@ -204,16 +250,10 @@ def watcher(room_app: FastAPI, name: str) -> DeadlineWatch:
     return DeadlineWatch(other, name, think_s=0.05)
 
 
-@pytest.fixture
-def slow_poll(room_settings: Settings) -> Settings:
-    """The app's own watch looks once at the start, then not again during the test."""
-    room_settings.deadline_poll_s = 3600
-    return room_settings
-
-
 async def test_two_instances_racing_handle_each_deadline_once(
-    slow_poll: Settings, http: httpx.AsyncClient, room_app: FastAPI, db: AsyncEngine
+    http: httpx.AsyncClient, room_app: FastAPI, db: AsyncEngine, clock: ManualTime
 ) -> None:
+    await manual_watch(room_app, clock)  # the app's own watch stands still
     rooms = [(await open_room(http, 2, **control(3600)))[0] for _ in range(30)]
     await force_due(db)
     first, second = watcher(room_app, "first"), watcher(room_app, "second")
@@ -231,12 +271,13 @@ async def test_two_instances_racing_handle_each_deadline_once(
 
 @pytest.mark.parametrize("game_module", ["engine.ishtar"])
 async def test_two_instances_racing_play_each_late_turn_once(
-    slow_poll: Settings,
     http: httpx.AsyncClient,
     room_app: FastAPI,
     db: AsyncEngine,
+    clock: ManualTime,
     game_module: str,
 ) -> None:
+    await manual_watch(room_app, clock)  # the app's own watch stands still
     rooms = [
         (await open_room(http, 2, **control(3600, "bot", bot="easy")))[0]
         for _ in range(4)
@@ -284,10 +325,10 @@ async def test_deadlines_survive_a_restart_and_two_racing_instances_handle_each_
         # Due together once two servers run ...
         later = [(await open_room(http, 2, **control(3600)))[0] for _ in range(40)]
         # ... and due while no server runs.
-        early = [(await open_room(http, 2, **control(2)))[0] for _ in range(5)]
+        early = [(await open_room(http, 2, **control(3600)))[0] for _ in range(5)]
     first.kill()  # SIGKILL: the deadlines live on in the database only
     assert await rows(db, "SELECT id FROM deadline_log") == []
-    await asyncio.sleep(2.5)
+    await force_due(db, early)
     second, third = await asyncio.gather(
         asyncio.to_thread(serve, **fast), asyncio.to_thread(serve, **fast)
     )
@@ -305,7 +346,14 @@ async def test_deadlines_survive_a_restart_and_two_racing_instances_handle_each_
         return len(overdue) == 45
 
     await wait_for(all_handled, timeout=20)
-    await asyncio.sleep(0.5)  # would a second handling come? (none may)
+    async with httpx.AsyncClient(base_url=third.url, timeout=10) as http:
+        for room_id in early + later:
+            status = (await http.get(f"/api/rooms/{room_id}")).json()
+            assert status["clock"]["overdue"] is True
+    # Stopped, neither can handle anything more: the log is final, and a second handling
+    # of any deadline, had one come, is in it.
+    second.stop()
+    third.stop()
     log = await rows(db, "SELECT game_id, version, instance FROM deadline_log")
     assert len(log) == 45
     assert len({(r.game_id, r.version) for r in log}) == 45
@@ -313,9 +361,3 @@ async def test_deadlines_survive_a_restart_and_two_racing_instances_handle_each_
     for row in log:
         by_instance[row.instance] = by_instance.get(row.instance, 0) + 1
     print(f"deadlines handled per instance: {sorted(by_instance.values())}")
-    async with httpx.AsyncClient(base_url=third.url, timeout=10) as http:
-        for room_id in early + later:
-            status = (await http.get(f"/api/rooms/{room_id}")).json()
-            assert status["clock"]["overdue"] is True
-    second.stop()
-    third.stop()

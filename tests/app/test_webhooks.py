@@ -1,6 +1,9 @@
 """Turn webhooks (issue 8): a seat's holder sets a URL; when it becomes their turn it is
 called, with retries and backoff, carrying nothing secret, once per turn across instances.
-The receiver is a real HTTP server on this machine (allowed by webhook_allow_private)."""
+The receiver is a real HTTP server on this machine (allowed by webhook_allow_private).
+
+The courier runs on manual time (app/timesource.py): a test runs it, or advances its clock,
+and sees what it did; no test sleeps to show that nothing happened meanwhile."""
 
 from __future__ import annotations
 
@@ -21,11 +24,18 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.protocol import ServiceError
 from app.settings import Settings
+from app.timesource import ManualTime
 from app.webhook_targets import Refused, allowed_address, check_url
-from app.webhooks import Call, WebhookCourier
+from app.webhooks import MAX_BACKOFF_S, Call, WebhookCourier
 from tests.app.clients import bearer
 from tests.app.conftest import game_settings
 from tests.support.live import free_port
+
+# On manual time these are long: a "not yet" holds unless the test itself took minutes.
+POLL_S = 3600.0
+BACKOFF_S = 600
+
+LATER = 2 * MAX_BACKOFF_S  # beyond any retry
 
 
 class Receiver:
@@ -94,10 +104,37 @@ def room_settings(database_url: str, tmp_path: Path, game_module: str) -> Settin
         data_dir=tmp_path / "data",
         **game_settings(game_module),
         webhook_allow_private=True,
-        webhook_poll_s=0.05,
-        webhook_backoff_s=0.1,
+        webhook_poll_s=POLL_S,
+        webhook_backoff_s=BACKOFF_S,
         webhook_timeout_s=2.0,
     )
+
+
+@pytest.fixture
+def clock() -> ManualTime:
+    return ManualTime()
+
+
+@pytest.fixture
+async def courier(
+    room_app: FastAPI, http: httpx.AsyncClient, clock: ManualTime
+) -> WebhookCourier:
+    """The app's courier, on manual time and not started: it makes calls when a test runs it
+    (or starts it, and then pokes it or advances the clock past its poll)."""
+    play = room_app.state.async_play
+    await play.courier.stop()
+    settings: Settings = room_app.state.settings
+    play.courier = WebhookCourier(
+        play.service.store.engine,
+        play.courier.instance,
+        poll_s=settings.webhook_poll_s,
+        timeout_s=settings.webhook_timeout_s,
+        max_attempts=settings.webhook_max_attempts,
+        backoff_s=settings.webhook_backoff_s,
+        allow_private=settings.webhook_allow_private,
+        time=clock,
+    )
+    return play.courier  # stopped with the app, as its own courier would be
 
 
 @pytest.fixture
@@ -380,13 +417,26 @@ async def test_only_the_seat_holder_sets_reads_or_removes_its_webhook(
 
 
 async def test_the_webhook_is_called_on_your_turn_and_retried_after_500(
-    http: httpx.AsyncClient, receiver: Receiver, db: AsyncEngine
+    http: httpx.AsyncClient,
+    receiver: Receiver,
+    db: AsyncEngine,
+    courier: WebhookCourier,
+    clock: ManualTime,
 ) -> None:
     receiver.statuses = [500, 503]
     room_id, host, tokens = await seated_room(http, receiver.url, first_player=1)
     await start(http, room_id, host)  # Björn (seat 1) plays first: his turn now
-    await receiver.wait_calls(3)
-    await asyncio.sleep(0.3)
+    assert await courier.run_once() == 1  # 500
+    clock.advance(BACKOFF_S - 60)
+    assert await courier.run_once() == 0, "no retry before the backoff"
+    clock.advance(60)
+    assert await courier.run_once() == 1  # 503
+    clock.advance(2 * BACKOFF_S - 60)
+    assert await courier.run_once() == 0, "the second wait is twice as long"
+    clock.advance(60)
+    assert await courier.run_once() == 1  # 200
+    clock.advance(LATER)
+    assert await courier.run_once() == 0
     assert len(receiver.calls) == 3, "delivered once it answered 200, then no more"
     deliveries = {call["headers"]["x-ishtar-delivery"] for call in receiver.calls}
     assert len(deliveries) == 1, "the same delivery id on every attempt"
@@ -413,64 +463,82 @@ async def test_the_webhook_is_called_on_your_turn_and_retried_after_500(
 
 
 async def test_one_call_per_turn_of_the_seat(
-    http: httpx.AsyncClient, receiver: Receiver, db: AsyncEngine
+    http: httpx.AsyncClient,
+    receiver: Receiver,
+    db: AsyncEngine,
+    courier: WebhookCourier,
+    clock: ManualTime,
 ) -> None:
     room_id, host, tokens = await seated_room(http, receiver.url, first_player=0)
     await start(http, room_id, host)  # Ana first: nothing for Björn yet
-    await asyncio.sleep(0.3)
-    assert receiver.calls == []
+    assert await courier.run_once() == 0
+    assert await outbox(db) == []
     for turn in range(1, 4):
         await move(http, room_id, tokens[0])  # a toy turn: draw, then play
+        assert await courier.run_once() == 0, "Ana's first step: still her turn"
         passed = await move(http, room_id, tokens[0])
-        await receiver.wait_calls(turn)
+        assert await courier.run_once() == 1, "Björn's turn now"
+        assert len(receiver.calls) == turn
         assert receiver.bodies()[-1]["version"] == passed["version"]
         await move(http, room_id, tokens[1])
+        assert await courier.run_once() == 0, "no call for a step within his turn"
         await move(http, room_id, tokens[1])
-    await asyncio.sleep(0.3)
+        assert await courier.run_once() == 0, "no call for Ana's turn"
+    clock.advance(LATER)
+    assert await courier.run_once() == 0
     assert len(receiver.calls) == 3, "one call per turn, none per step"
     assert [r.status for r in await outbox(db)] == ["delivered"] * 3
 
 
 async def test_a_call_whose_turn_passed_is_cancelled_not_sent_late(
-    http: httpx.AsyncClient, receiver: Receiver, db: AsyncEngine
+    http: httpx.AsyncClient,
+    receiver: Receiver,
+    db: AsyncEngine,
+    courier: WebhookCourier,
+    clock: ManualTime,
 ) -> None:
     receiver.statuses = [500] * 100
     room_id, host, tokens = await seated_room(http, receiver.url, first_player=1)
     await start(http, room_id, host)
-    await receiver.wait_calls(1)
+    assert await courier.run_once() == 1  # 500: to be retried
     await move(http, room_id, tokens[1])
     await move(http, room_id, tokens[1])  # Björn played his turn anyway
-    await asyncio.sleep(1.0)
+    clock.advance(BACKOFF_S)
+    assert await courier.run_once() == 1, "the retry is due"
     [row] = await outbox(db)
     assert row.status == "cancelled"
     assert row.last_error == "the turn has passed"
-    seen = len(receiver.calls)
-    await asyncio.sleep(0.5)
-    assert len(receiver.calls) == seen
+    assert len(receiver.calls) == 1, "cancelled, not sent"
+    clock.advance(LATER)
+    assert await courier.run_once() == 0
+    assert len(receiver.calls) == 1
 
 
 async def test_a_client_error_is_not_retried(
-    http: httpx.AsyncClient, receiver: Receiver, db: AsyncEngine
+    http: httpx.AsyncClient,
+    receiver: Receiver,
+    db: AsyncEngine,
+    courier: WebhookCourier,
+    clock: ManualTime,
 ) -> None:
     receiver.statuses = [404]
     room_id, host, _tokens = await seated_room(http, receiver.url, first_player=1)
     await start(http, room_id, host)
-    await receiver.wait_calls(1)
-    await asyncio.sleep(0.5)
+    assert await courier.run_once() == 1
+    clock.advance(LATER)
+    assert await courier.run_once() == 0, "nothing left to retry"
     assert len(receiver.calls) == 1
     [row] = await outbox(db)
     assert (row.status, row.attempts, row.last_error) == ("failed", 1, "HTTP 404")
 
 
 async def test_a_seat_handed_on_loses_its_webhook_and_pending_calls(
-    http: httpx.AsyncClient, db: AsyncEngine
+    http: httpx.AsyncClient, db: AsyncEngine, courier: WebhookCourier
 ) -> None:
     room_id, host, _tokens = await seated_room(http, "http://127.0.0.1:1999/never")
-    await start(http, room_id, host)
-    async with db.begin() as conn:  # hold the call back, as a long backoff would
-        await conn.execute(
-            text("UPDATE webhook_outbox SET next_attempt_at = now() + '1 h'::interval")
-        )
+    await start(http, room_id, host)  # the call waits: the courier stands still
+    [row] = await outbox(db)
+    assert row.status == "pending"
     handed = await http.post(
         f"/api/rooms/{room_id}/seats/1/person",
         headers=bearer(host),
@@ -486,13 +554,12 @@ async def test_a_seat_handed_on_loses_its_webhook_and_pending_calls(
 
 @pytest.fixture
 async def couriers(
-    room_app: FastAPI, http: httpx.AsyncClient, database_url: str
+    courier: WebhookCourier, clock: ManualTime, database_url: str
 ) -> AsyncIterator[list[WebhookCourier]]:
-    """Two other instances' couriers; the app's own courier (lifespan running) stands still."""
-    await room_app.state.async_play.courier.stop()
+    """Two other instances' couriers, on the same manual time; the app's own stands still."""
     engines = [create_async_engine(database_url) for _ in range(2)]
     made = [
-        WebhookCourier(engine, name, allow_private=True)
+        WebhookCourier(engine, name, allow_private=True, time=clock)
         for engine, name in zip(engines, ("first", "second"))
     ]
     yield made
@@ -543,19 +610,23 @@ async def test_a_call_claimed_by_a_dead_instance_is_made_after_its_lease(
     http: httpx.AsyncClient,
     receiver: Receiver,
     db: AsyncEngine,
+    clock: ManualTime,
 ) -> None:
     room_id, host, _tokens = await seated_room(http, receiver.url, first_player=1)
     await start(http, room_id, host)
-    async with db.begin() as conn:  # an instance claims the call, then dies
+    dead, alive = couriers
+    async with db.begin() as conn:  # an instance claims the call (its lease), then dies
         await conn.execute(
             text(
                 "UPDATE webhook_outbox SET attempts = 1, claimed_by = 'dead',"
-                " next_attempt_at = now() + '0.5 s'::interval"
-            )
+                " next_attempt_at = now() + make_interval(secs => :lease)"
+            ),
+            {"lease": dead.lease_s},
         )
-    alive = couriers[0]
     assert await alive.run_once() == 0, "leased to the dead instance for now"
-    await asyncio.sleep(0.6)
+    clock.advance(dead.lease_s / 2)
+    assert await alive.run_once() == 0, "still leased"
+    clock.advance(dead.lease_s / 2)
     assert await alive.run_once() == 1
     assert len(receiver.calls) == 1
     [row] = await outbox(db)
@@ -563,15 +634,35 @@ async def test_a_call_claimed_by_a_dead_instance_is_made_after_its_lease(
 
 
 async def test_a_move_giving_the_turn_to_a_seat_with_a_webhook_calls_at_once(
-    http: httpx.AsyncClient, receiver: Receiver, room_app: Any
+    http: httpx.AsyncClient,
+    receiver: Receiver,
+    courier: WebhookCourier,
+    clock: ManualTime,
 ) -> None:
     """The commit says the seat to act has a webhook, and the courier looks at once: the
-    call does not wait for the courier's poll (set here far beyond the wait)."""
+    call does not wait for the courier's poll (which manual time never ends here)."""
     room_id, host, tokens = await seated_room(http, receiver.url, first_player=0)
     await start(http, room_id, host)
-    room_app.state.async_play.courier.poll_s = 3600.0
-    await asyncio.sleep(0.2)  # its current wait (0.05 s) ends; the next is long
+    courier.start()
+    await clock.sleeping()  # it looked (nothing for Björn) and waits for its next poll
     await move(http, room_id, tokens[0])
     passed = await move(http, room_id, tokens[0])  # Björn's turn now
     await receiver.wait_calls(1)
     assert receiver.bodies()[-1]["version"] == passed["version"]
+
+
+async def test_a_call_queued_without_a_poke_is_made_at_the_next_poll(
+    http: httpx.AsyncClient,
+    receiver: Receiver,
+    courier: WebhookCourier,
+    clock: ManualTime,
+) -> None:
+    """A start (like a move on another instance) does not poke this courier: its poll finds
+    the call."""
+    courier.start()
+    await clock.sleeping()  # it looked (an empty outbox) and waits for its next poll
+    room_id, host, _tokens = await seated_room(http, receiver.url, first_player=1)
+    await start(http, room_id, host)  # Björn's turn: a call queued, no poke
+    clock.advance(courier.poll_s)
+    await receiver.wait_calls(1)
+    assert receiver.bodies()[-1]["room_id"] == room_id
