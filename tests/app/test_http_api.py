@@ -445,9 +445,14 @@ async def test_why_a_move_is_illegal(http: httpx.AsyncClient) -> None:
 
 
 async def test_catalogue_and_openapi(http: httpx.AsyncClient) -> None:
-    assert (await http.get("/api/catalogue")).json()["colours"][0] == "blue"
+    # /api/catalogue stays Ishtar's, whatever the server's default game (here the toy's).
+    assert (await http.get("/api/catalogue")).json()["player_colours"][0] == "blue"
+    toy = (await http.get("/api/games/toy/catalogue")).json()
+    assert toy["colours"][0] == "blue"
     paths = (await http.get("/openapi.json")).json()["paths"]
     for path in (
+        "/api/games",
+        "/api/games/{game_id}/catalogue",
         "/api/rooms",
         "/api/rooms/{room_id}/moves",
         "/api/rooms/{room_id}/view",
