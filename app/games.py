@@ -22,8 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import bots.ishtar as ishtar_bots
 import engine.ishtar as ishtar_engine
-from app.protocol import ServiceError
-from app.rules import Rules
+from app.play.protocol import ServiceError
+from app.play.rules import Rules
 
 DEFAULT_GAME = "ishtar"
 """The game of everything from before the registry: a room created without a game (unless
@@ -31,7 +31,7 @@ DEFAULT_GAME = "ishtar"
 
 BotThink = Callable[[str, dict[str, Any], list[Any], int, float | None], Any]
 """``think(level, view, legal, seed, think_s) -> action``: a module-level function, so that
-a process pool can run it (app/bot_runner.py)."""
+a process pool can run it (app/background/bot_runner.py)."""
 
 
 class Options(BaseModel):

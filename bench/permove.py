@@ -6,7 +6,7 @@ Plays seeded random games (never `undo`) through the server's own code path for 
 without network or database, and times each part per move (`time.perf_counter`; the
 collector is off while timing):
 
-- ``judge``: decode the action, `apply`, narrate, encode it (app/submission.py `_judge`);
+- ``judge``: decode the action, `apply`, narrate, encode it (app/play/submission.py `_judge`);
 - ``view_for``: the engine's views of the three audiences of a 2-player room (two seats and
   the public) at the new version;
 - ``parts``: their top-level entries as JSON (`Position.parts`: each changed value
@@ -29,7 +29,7 @@ import statistics
 import time
 from typing import Any
 
-from app.positions import Position, Positions
+from app.play.positions import Position, Positions
 from engine import ishtar
 
 PARTS = ("judge", "view_for", "parts", "changes", "legal", "legal_json")

@@ -128,9 +128,9 @@ class Server:
 
 
 def ishtar_command() -> list[str]:
-    """The ``ishtar`` console script beside this interpreter, else ``python -m app.cli``."""
+    """The ``ishtar`` console script beside this interpreter, else ``python -m app.ops.cli``."""
     script = Path(sys.executable).with_name("ishtar")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "app.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "app.ops.cli"]
 
 
 # Scripted players move far faster than people: the per-connection and per-address flood

@@ -37,9 +37,9 @@ from typing import Any
 import httpx
 import psutil  # type: ignore[import-untyped]
 
-from app.gamerecord import build_record
 from app.games import ISHTAR
-from app.protocol import dumps
+from app.play.protocol import dumps
+from app.records.gamerecord import build_record
 from bench import procs
 from engine import ishtar
 

@@ -1,6 +1,6 @@
 """Alembic environment: runs the revisions over an async (asyncpg) connection.
 
-The URL comes, in order, from ``config.attributes["url"]`` (set by `app.migrate`), the
+The URL comes, in order, from ``config.attributes["url"]`` (set by `app.store.migrate`), the
 ``sqlalchemy.url`` option, or the service settings (``DATABASE_URL``). A caller that already
 holds a synchronous connection can pass it as ``config.attributes["connection"]``.
 """
@@ -14,11 +14,11 @@ from sqlalchemy import pool, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-import app.models
-from app.settings import get_settings, normalise_database_url
+import app.store.models
+from app.config.settings import get_settings, normalise_database_url
 
 config = context.config
-target_metadata = app.models.Base.metadata
+target_metadata = app.store.models.Base.metadata
 
 
 def _database_url() -> str:
@@ -29,7 +29,7 @@ def _database_url() -> str:
     )
     if not url:
         raise RuntimeError(
-            "no database URL: set DATABASE_URL or pass one to app.migrate"
+            "no database URL: set DATABASE_URL or pass one to app.store.migrate"
         )
     return normalise_database_url(str(url))
 

@@ -36,14 +36,14 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app.embedded import EmbeddedPostgres
-from app.main import create_app
-from app.settings import Settings
+from app.config.settings import Settings
+from app.ops.embedded import EmbeddedPostgres
+from app.ops.main import create_app
 from tests.support.databases import FAST_SERVER_SETTINGS, TestDatabases
 from tests.support.live import LiveServer
 
 # In-process clients name made-up hosts (TestClient's "testserver", httpx base URLs such as
-# "http://t"), which the Host check (ISHTAR_ALLOWED_HOSTS, app/security.py) would refuse;
+# "http://t"), which the Host check (ISHTAR_ALLOWED_HOSTS, app/web/security.py) would refuse;
 # tests/security/test_headers.py tests that check with its own settings. Live servers
 # (tests/support/live.py drops every ISHTAR_ variable) keep the real default.
 os.environ.setdefault("ISHTAR_ALLOWED_HOSTS", "*")

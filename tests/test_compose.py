@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
-from app.archive import MAX_RECORD_BYTES
-from app.settings import Settings
+from app.config.settings import Settings
+from app.records.archive import MAX_RECORD_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -2,7 +2,7 @@
 
 - room_creations: rooms created per client address and minute. The address is kept only as
   a keyed hash (HMAC-SHA256, 16 bytes); a row is upserted in the statement that checks the
-  limit (app/limits.py `SharedRoomLimit`) and pruned once it is two minutes old.
+  limit (app/play/limits.py `SharedRoomLimit`) and pruned once it is two minutes old.
 - room_creation_key: the one random key of that hash, written by the first instance that
   needs it, so every instance hashes an address alike.
 

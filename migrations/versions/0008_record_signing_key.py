@@ -1,4 +1,4 @@
-"""The key that signs the game records this server exports (app/record_signing.py).
+"""The key that signs the game records this server exports (app/records/signing.py).
 
 - record_signing_key: one random key (32 bytes or more), written by the first instance that
   exports a record when `ISHTAR_RECORD_SIGNING_KEY` is not set, and read by the others: every

@@ -2,7 +2,7 @@
 
 - bot_room_owners: for a room whose every seat went to a bot, the client address that seated
   the last of them (a keyed hash, 16 bytes, as in room_creations). The quota
-  (app/bot_quota.py) counts an address's rooms that still have no person and are not
+  (app/background/bot_quota.py) counts an address's rooms that still have no person and are not
   finished; the row goes with its room.
 
 Revision ID: 0009

@@ -3,10 +3,10 @@
 A replay of move k was rebuilt from move 0 on every cache miss: about 28 ms on the event
 loop for a room's game, 309-401 ms for an imported record of 4,877 moves (issue 13). Now
 it starts from the nearest stored state at or before k and applies at most a few moves
-(app/replays.py):
+(app/records/replays.py):
 
 - snapshots: the engine's encoded state of a room's game at every `SNAPSHOT_EVERY`-th
-  version (app/snapshots.py), kept beside `games.snapshot` (which only holds the latest).
+  version (app/play/snapshots.py), kept beside `games.snapshot` (which only holds the latest).
   Existing games get the one they have.
 - record_snapshots: the same for an imported record, written when it is imported, each row
   with the moves that follow it up to the next one, so that a replay reads one row and never

@@ -17,8 +17,8 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
-from app.main import create_app
-from app.settings import Settings
+from app.config.settings import Settings
+from app.ops.main import create_app
 from tests.support.live import LiveServer, free_port
 
 TOY = "tests.app.toygame"

@@ -12,13 +12,13 @@ from typing import Any
 import httpx
 import pytest
 
-from app import cli
+from app.config.settings import get_settings
 from app.games import BUNDLED, ISHTAR, Registry, registry
-from app.protocol import ServiceError
-from app.settings import get_settings
+from app.ops import cli
+from app.play.protocol import ServiceError
 from tests.app import toygame
 from tests.app.clients import WsClient, bearer, open_room
-from tests.app.test_ws_game import play_over_ws
+from tests.app.web.test_ws_game import play_over_ws
 
 
 def test_the_registry_names_the_bundled_games_and_the_extra_ones() -> None:

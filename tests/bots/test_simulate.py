@@ -120,8 +120,8 @@ def test_ishtar_simulate_plays_the_game_named_by_game(
 ) -> None:
     """`ishtar simulate --game ID` asks the server's registry: a game with bots plays
     (through its descriptor's `think`), one without says so, an unknown one too."""
-    from app import cli
-    from app.settings import get_settings
+    from app.config.settings import get_settings
+    from app.ops import cli
 
     monkeypatch.setenv("ISHTAR_EXTRA_GAMES", "tests.app.toygame")
     get_settings.cache_clear()

@@ -102,7 +102,7 @@ def check_games(games: dict[str, GameRecord], players: Iterable[Player]) -> None
                 assert row["seq"] == version
                 assert row["seat"] == player.seat
                 assert canonical(row["action"]) == canonical(move)
-        # The snapshot is written every few moves (app/snapshots.py, after the move) and at the end.
+        # The snapshot is written every few moves (app/play/snapshots.py, after the move) and at the end.
         actions = [row["action"] for row in game.moves]
         state = ishtar.replay(replay_setup(game), actions[: game.snapshot_version])
         assert canonical(ishtar.encode_state(state)) == canonical(game.snapshot)

@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.embedded import EmbeddedPostgres
+from app.ops.embedded import EmbeddedPostgres
 from tests.chaos.ledger import check_games, read_games
 from tests.chaos.players import Player, open_table
 from tests.support.live import LiveServer

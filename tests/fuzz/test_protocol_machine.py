@@ -129,7 +129,7 @@ class Database:
         snapshot = json.loads(game["snapshot"])
         log = [(m[0], json.loads(m[1])) for m in moves]
         # The snapshot is written every few moves, after them, and with the last one
-        # (app/snapshots.py): it is the state after the first snapshot_version moves.
+        # (app/play/snapshots.py): it is the state after the first snapshot_version moves.
         return game["version"], game["snapshot_version"], snapshot, log
 
     def close(self) -> None:

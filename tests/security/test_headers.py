@@ -11,9 +11,9 @@ import pytest
 from fastapi import FastAPI
 from starlette.testclient import TestClient, WebSocketDenialResponse
 
-from app.main import create_app
-from app.security import content_security_policy
-from app.settings import Settings
+from app.config.settings import Settings
+from app.ops.main import create_app
+from app.web.security import content_security_policy
 
 PAGES = ["/", "/healthz", "/readyz", "/static/css/ishtar.css", "/no-such-page"]
 

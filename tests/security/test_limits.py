@@ -20,8 +20,8 @@ from fastapi import FastAPI
 from websockets.asyncio.client import connect
 from websockets.typing import Origin
 
-from app.main import create_app
-from app.settings import Settings
+from app.config.settings import Settings
+from app.ops.main import create_app
 from tests.support.databases import TestDatabases
 from tests.support.live import LiveServer
 

@@ -10,7 +10,7 @@ import httpx
 from sqlalchemy import pool, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app import tokens
+from app.play import tokens
 
 
 def bits(token: str) -> int:

@@ -18,8 +18,8 @@ from sqlalchemy import pool, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app import migrate
-from app.settings import normalise_database_url
+from app.config.settings import normalise_database_url
+from app.store import migrate
 
 T = TypeVar("T")
 

@@ -1,0 +1,76 @@
+"""The background work of play between sessions, in one server process.
+
+`start_async_play` starts, in the app's lifespan, this instance's `DeadlineWatch` (passed
+deadlines) and `WebhookCourier` (turn webhooks). Neither keeps anything that matters in
+memory: both claim their work from PostgreSQL with FOR UPDATE SKIP LOCKED, so any number
+of instances share it, and an instance that stops or dies leaves nothing undone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from fastapi import FastAPI
+
+from app.background.deadlines import DeadlineWatch
+from app.background.webhooks import WebhookCourier
+from app.config.settings import Settings
+from app.play.limits import RateLimits
+from app.play.service import RoomService
+from app.store.rows import Event
+
+if TYPE_CHECKING:  # types only: the registry and presence are handed in, not imported
+    from app.ops.runtime import RoomsRuntime
+
+
+@dataclass
+class AsyncPlay:
+    service: RoomService
+    deadlines: DeadlineWatch
+    courier: WebhookCourier
+    chained: Callable[[str, Event], None]
+
+    def committed(self, room_id: str, event: Event) -> None:
+        """A move committed here: its webhook call (if any) is in the outbox already.
+
+        The courier looks at once only when the seat to act has a webhook; otherwise the
+        outbox has nothing new (its poll still runs, for calls queued by other instances)."""
+        self.chained(room_id, event)
+        if event.webhook:
+            self.courier.poke()
+
+    async def stop(self) -> None:
+        self.service.on_commit = self.chained
+        await self.deadlines.stop()
+        await self.courier.stop()
+
+
+def start_async_play(
+    app: FastAPI, settings: Settings, rooms: RoomsRuntime
+) -> AsyncPlay:
+    """Start the deadline watch and the webhook courier of this instance."""
+    deadlines = DeadlineWatch(
+        rooms.service,
+        rooms.instance,
+        poll_s=settings.deadline_poll_s,
+        lease_s=settings.deadline_lease_s,
+        think_s=settings.bot_think_s,
+    )
+    courier = WebhookCourier(
+        rooms.service.store.engine,
+        rooms.instance,
+        poll_s=settings.webhook_poll_s,
+        timeout_s=settings.webhook_timeout_s,
+        max_attempts=settings.webhook_max_attempts,
+        backoff_s=settings.webhook_backoff_s,
+        allow_private=settings.webhook_allow_private,
+    )
+    app.state.rate_limits["my_games"] = RateLimits(5.0, 20.0)
+    deadlines.start()
+    courier.start()
+    background = AsyncPlay(rooms.service, deadlines, courier, rooms.service.on_commit)
+    rooms.service.on_commit = background.committed
+    app.state.async_play = background
+    return background

@@ -1,0 +1,418 @@
+"""Bots in rooms: a bot seat moves through the same path as a person's move.
+
+When a bot is to act, the runner waits a humane delay, asks the bot (bots/) for an action on
+that seat's view and legal actions (in an executor: the search never blocks the event loop),
+and submits it through `RoomService.submit`, which validates it with the engine, commits it
+with a compare-and-set on the version and broadcasts it, exactly as for a person.
+
+Several server instances may drive the same game. The move id of a bot move is a function of
+the game and the version (`bot-<game>-<version>`), and the bot's seed too, so the racing
+instances submit the same move under the same id: the first commit wins, the others get the
+duplicate acknowledgement or a stale version, and only one move ever lands.
+
+Every instance is poked by the moves it commits itself and sweeps the database every
+`sweep_s` for games waiting on a bot (a game just started, a seat just handed to a bot, an
+instance that died between two moves), so no notice needs to reach it.
+
+Thinking is shared fairly between rooms (app/background/bot_scheduler.py): each room has at most one
+bot thinking, the worker processes are handed out in weighted-fair order (cheap bots and
+rooms with people first, a busy table never ahead of a newcomer). The hard bot's searches
+(about a second each) have `workers` slots; the medium bot (milliseconds) has a slot of its
+own, so it never waits for a search; and the easy bot, which costs less than the hand-off
+to a worker, thinks on the event loop. Filling a room with bots only is subject to a quota
+per client address (app/background/bot_quota.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from sqlalchemy import text
+
+from app.background.bot_quota import BotRoomQuota
+from app.background.bot_scheduler import PERSON_WEIGHT, FairScheduler, SchedulerFull
+from app.config.tasks import cancel_and_wait
+from app.games import BotThink, Game
+from app.play.protocol import MoveRequest, ServiceError
+from app.play.seats import hand_on_host
+from app.play.service import RoomService
+from app.store.channel import _notify, notice
+from app.store.rooms import RoomClosed, SeatTaken
+from app.store.rows import Event, RoomRow, SeatRow
+from bots.base import derive_seed
+
+log = logging.getLogger("ishtar.bots")
+
+BOT_NAMES = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}
+SWEEP_S = 2.0
+LOST_RACE = {"stale_version", "not_your_turn", "game_over"}
+# What a bot of each level is expected to think before this process has timed any (the
+# hard bot's is its time limit): docs/benchmarks.md "Bots", CPU per move, rounded up.
+FIRST_GUESS_S = {"medium": 0.02, "hard": None}
+# The easy bot picks a random legal action: 0.03 ms a move (docs/benchmarks.md "Bots"),
+# where only pickling its view and legal actions for a worker takes 0.46 ms (12 KB, a
+# 4-player game). So it thinks on the event loop and waits in no line.
+INLINE_LEVELS = frozenset({"easy"})
+
+
+def bot_move_id(game_id: int, version: int) -> str:
+    """The move id every instance gives the bot move made at `version` of a game."""
+    return f"bot-{game_id}-{version}"
+
+
+def think(
+    play: BotThink,
+    level: str,
+    view: dict[str, Any],
+    legal: Sequence[Any],
+    seed: int,
+    think_s: float | None,
+) -> Any:
+    """The action of the game's bot of `level` (`play`, the descriptor's `think`), run in
+    the executor; a searching bot thinks for at most `think_s`."""
+    return play(level, view, list(legal), seed, think_s)
+
+
+def bot_game(service: RoomService, room: RoomRow) -> Game | None:
+    """The room's game if it has bots (a game without them never seats one)."""
+    game = service.registry.get(room.game)
+    return game if game.bots and game.think is not None else None
+
+
+def no_bots(game: Game) -> ServiceError:
+    return ServiceError("no_bots", f"{game.title} has no bots yet.")
+
+
+class BotRunner:
+    """Drives the bot seats of the rooms of one server process."""
+
+    def __init__(
+        self,
+        service: RoomService,
+        *,
+        delay_s: float = 0.8,
+        think_s: float = 0.9,
+        sweep_s: float = SWEEP_S,
+        executor: Executor | None = None,
+        workers: int | None = None,
+    ) -> None:
+        self.service = service
+        self.delay_s = delay_s
+        self.think_s = think_s
+        self.sweep_s = sweep_s
+        self._executor = executor
+        self._own_executor = executor is None
+        self.workers = workers or default_workers()
+        # Two lines: searches share `workers` processes, the medium bot has one more of its
+        # own. Together they never hand the pool more than it has processes, so nothing
+        # ever queues inside it, where the order would be first come, first served.
+        self.scheduler = FairScheduler(self.workers)
+        self.light = FairScheduler(1)
+        # Seconds each level took to think here lately (a moving average), the scheduler's
+        # guess of what the next move of that level will cost.
+        self._costs: dict[str, float] = {
+            level: self.think_s if guess is None else guess
+            for level, guess in FIRST_GUESS_S.items()
+        }
+        self._drivers: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self._chained: Callable[[str, Event], None] | None = None
+        # Rooms that had no bot seat when last looked at: a move there pokes nothing (two
+        # database reads per move saved). Any explicit poke (a bot seated or handed a seat
+        # here, the sweep finding a room waiting on a bot) forgets the room.
+        self._botless: set[str] = set()
+
+    # --- life -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Listen to this instance's commits and sweep the database for waiting bots."""
+        self._chained = self.service.on_commit
+        self.service.on_commit = self._committed
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def stop(self) -> None:
+        if self._chained is not None:
+            self.service.on_commit = self._chained
+        await cancel_and_wait(self._sweeper, *self._drivers.values())
+        if self._own_executor and self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    @property
+    def executor(self) -> Executor:
+        """Where bots think: by default worker processes (one per core for searches and
+        one for the medium bot, started on first use), so a search uses its own core and
+        the event loop keeps serving."""
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers + self.light.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+            )
+        return self._executor
+
+    def _committed(self, room_id: str, event: Event) -> None:
+        if self._chained is not None:
+            self._chained(room_id, event)
+        if room_id not in self._botless:
+            self.poke(room_id)
+
+    def poke(self, room_id: str) -> None:
+        """Look at a room soon: if a bot is to act there, it will."""
+        self._botless.discard(room_id)
+        if room_id in self._drivers:
+            self._again.add(room_id)
+            return
+        task = asyncio.get_running_loop().create_task(self._drive(room_id))
+        self._drivers[room_id] = task
+
+    async def _sweep(self) -> None:
+        while True:
+            try:
+                for room_id in await self.waiting_rooms():
+                    self.poke(room_id)
+            except Exception as error:
+                log.warning("bot sweep failed: %s", error)
+            await asyncio.sleep(self.sweep_s)
+
+    async def waiting_rooms(self) -> list[str]:
+        """Rooms whose game waits on a bot seat."""
+        async with self.service.store.engine.connect() as conn:
+            rows = await conn.execute(
+                text(
+                    "SELECT g.room_id FROM games g JOIN seats s"
+                    " ON s.room_id = g.room_id AND s.seat = g.current_seat"
+                    " WHERE g.status = 'playing' AND s.bot_level IS NOT NULL"
+                )
+            )
+            return [str(room_id) for room_id in rows.scalars()]
+
+    # --- moving -----------------------------------------------------------------------------
+
+    async def _drive(self, room_id: str) -> None:
+        try:
+            while True:
+                self._again.discard(room_id)
+                try:
+                    moved = await self.step(room_id)
+                except ServiceError as error:
+                    log.info("bot in room %s stopped: %s", room_id, error.reason)
+                    moved = False
+                except SchedulerFull as error:  # the sweep comes back to this room
+                    log.info("bot in room %s waits for the sweep: %s", room_id, error)
+                    moved = False
+                except Exception:
+                    log.exception("bot in room %s failed", room_id)
+                    moved = False
+                if not moved and room_id not in self._again:
+                    return
+        finally:
+            self._drivers.pop(room_id, None)
+
+    async def step(self, room_id: str) -> bool:
+        """Make the move of the bot to act in a room, if any; True if the game moved on."""
+        service = self.service
+        room = await service.room(room_id)
+        if room.status != "playing" or room.started is None:
+            return False
+        kind = bot_game(service, room)
+        if kind is None or not any(seat.bot_level in kind.bots for seat in room.seats):
+            self._botless.add(room_id)
+            return False
+        game = await service.game(room_id, room)
+        position = await service.position(game.game_id)
+        if position.over or position.current is None:
+            return False
+        seat = room.seat(position.current)
+        if seat is None or seat.bot_level not in kind.bots:
+            return False
+        assert kind.think is not None
+        view = position.view(seat.seat)
+        delay = self.delay_s if view.get("phase") == "choose" else self.delay_s / 3
+        if delay > 0:  # a whole pause before a turn, shorter ones between its steps
+            await asyncio.sleep(delay)
+        level, version = seat.bot_level, position.version
+        if level in INLINE_LEVELS:
+            seed = derive_seed(game.game_id, version)
+            action = think(
+                kind.think, level, view, legal_of(position), seed, self.think_s
+            )
+        else:
+            action = await self._think_in_line(
+                kind.think, room, seat, game.game_id, view, version
+            )
+            if action is None:  # the game moved on while this bot waited
+                return True
+        request = MoveRequest(
+            move=action,
+            expected_version=version,
+            move_id=bot_move_id(game.game_id, version),
+        )
+        try:
+            await service.submit(room_id, seat, request)
+        except ServiceError as error:
+            if error.code not in LOST_RACE:
+                raise
+        return True
+
+    async def _think_in_line(
+        self,
+        play: BotThink,
+        room: RoomRow,
+        seat: SeatRow,
+        game_id: int,
+        view: dict[str, Any],
+        version: int,
+    ) -> Any | None:
+        """The action of a worker's bot, once the room's turn in its line came; None if
+        the game moved on meanwhile (another instance moved)."""
+        assert seat.bot_level is not None
+        level = seat.bot_level
+        # People waiting for this bot (a seat whose holder left counts for nobody) put the
+        # room ahead of rooms of bots only.
+        person = any(
+            s.bot_level is None and s.token_hash is not None for s in room.seats
+        )
+        line = self.scheduler if level == "hard" else self.light
+        async with line.turn(
+            room.id,
+            cost=self._costs.get(level, self.think_s),
+            weight=PERSON_WEIGHT if person else 1.0,
+        ):
+            # The wait may have been long: rather than think about a past position, look
+            # again.
+            position = await self.service.position(game_id)
+            if position.version != version or position.current != seat.seat:
+                return None
+            began = time.monotonic()
+            action = await asyncio.get_running_loop().run_in_executor(
+                self.executor,
+                think,
+                play,
+                level,
+                view,
+                legal_of(position),
+                derive_seed(game_id, version),
+                self.think_s,
+            )
+            spent = time.monotonic() - began
+            self._costs[level] = self._costs.get(level, spent) * 7 / 8 + spent / 8
+            return action
+
+
+# --- seats ----------------------------------------------------------------------------------
+
+
+async def seat_bot(
+    service: RoomService,
+    room_id: str,
+    level: str,
+    seat: int | None,
+    bearer: str | None,
+    *,
+    quota: BotRoomQuota,
+    address: str,
+) -> dict[str, Any]:
+    """The host puts a bot of `level` in an open seat before the start."""
+    room = await service.room(room_id)
+    _check_host(service, room, bearer, level)
+    if seat is not None and not 0 <= seat < room.players:
+        raise ServiceError("malformed", f"This room has seats 0 to {room.players - 1}.")
+    if room.status != "open":
+        raise ServiceError("game_started", "Seats of a started game cannot be taken.")
+    if seat is not None and room.seat(seat) is not None:
+        raise ServiceError("seat_taken", "That seat is already taken.")
+    await quota.admit(room, address)
+    try:
+        number = await service.store.add_seat(
+            room_id,
+            seat=seat,
+            name=BOT_NAMES[level],
+            token_hash=None,
+            is_host=False,
+            bot_level=level,
+        )
+    except SeatTaken:
+        which = "That seat is" if seat is not None else "Every seat is"
+        raise ServiceError("seat_taken", f"{which} already taken.") from None
+    except RoomClosed:
+        raise ServiceError(
+            "game_started", "Seats of a started game cannot be taken."
+        ) from None
+    return {"seat": number, "room": await service.status(await service.room(room_id))}
+
+
+async def hand_to_bot(
+    service: RoomService,
+    runner: BotRunner | None,
+    room_id: str,
+    seat: int,
+    level: str,
+    bearer: str | None,
+    *,
+    quota: BotRoomQuota,
+    address: str,
+) -> dict[str, Any]:
+    """The host hands a taken seat to a bot (its person left): the token stops working."""
+    room = await service.room(room_id)
+    _check_host(service, room, bearer, level)
+    row = room.seat(seat)
+    if row is None:
+        raise ServiceError(
+            "malformed", f"Seat {seat} is free: put a bot in it instead."
+        )
+    if room.status == "finished":
+        raise ServiceError("game_over", "The game is over.")
+    await quota.admit(room, address, handing=row.id)
+    async with service.store.engine.begin() as conn:
+        revision = (
+            await conn.execute(
+                text(
+                    "UPDATE rooms SET revision = revision + 1 WHERE id = :id"
+                    " RETURNING revision"
+                ),
+                {"id": room_id},
+            )
+        ).scalar_one()
+        await conn.execute(
+            text(
+                "UPDATE seats SET bot_level = :level, token_hash = NULL WHERE id = :id"
+            ),
+            {"level": level, "id": row.id},
+        )
+        await hand_on_host(conn, row.id)
+        await _notify(conn, notice(room_id, "r", revision))
+    if runner is not None:
+        runner.poke(room_id)
+    return {"seat": seat, "room": await service.status(await service.room(room_id))}
+
+
+def default_workers() -> int:
+    """Bot worker processes by default: one per core, two at most."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def legal_of(position: Any) -> list[Any]:
+    """The legal actions of a position, as a bot receives them."""
+    return [item["action"] for item in position.legal()]
+
+
+def _check_host(
+    service: RoomService, room: RoomRow, bearer: str | None, level: str
+) -> None:
+    game = service.registry.get(room.game)
+    if bot_game(service, room) is None:
+        raise no_bots(game)
+    if not service._is_host(room, bearer):
+        raise ServiceError("forbidden", "Only the host can seat a bot.")
+    if level not in game.bots:
+        raise ServiceError(
+            "malformed", f"A bot level is one of {', '.join(game.bots)}."
+        )

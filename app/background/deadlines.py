@@ -1,0 +1,259 @@
+"""Time control: a room's per-move deadline, and what happens when it passes.
+
+A room may set a time control when it is created (`time_control` in POST /api/rooms):
+`per_move_s` seconds for each move and a `policy` for a seat that lets it pass: ``wait``
+(the game waits and the seat is shown overdue to everyone) or ``bot`` (a bot of level
+`bot` plays that turn for the seat, through the same move path as a person's move).
+
+The database keeps the clock, not this process. The trigger ``games_turn_changed``
+(migration 0003) writes, in the transaction of every move and of the start, the deadline
+of the seat to act: its seat, the version it must act on and when that is due. Every
+server instance runs a `DeadlineWatch` that claims passed deadlines with
+``FOR UPDATE SKIP LOCKED``, so each is handled by exactly one of them, whichever gets there
+first, and a deadline set before a restart is handled after it:
+
+- ``wait``: the claiming transaction itself marks the deadline overdue, logs the handling
+  and bumps the room's revision with a NOTIFY; one commit, so exactly once.
+- ``bot``: the claim takes a lease (``claimed_until``), then the bot plays the seat's turn
+  through `RoomService.submit` with move ids ``deadline-<game>-<version>``. The version
+  compare-and-set and the move ids make a second attempt harmless: if the instance dies
+  mid-turn, the lease runs out and another instance finishes the turn, applying nothing
+  twice. A bot that fails falls back to ``wait``.
+
+The watch's time is a `TimeSource` (app/config/timesource.py). Since the database keeps the clock,
+the source does not replace PostgreSQL's ``now()`` with this process's time (instances with
+skewed clocks would then disagree on what is due, and on leases): the claim reads the present
+as ``now()`` plus the source's lead, which is 0 s in production and what a test advanced a
+`ManualTime` by. Its polls wait on the source too, so a test steps the watch past a deadline
+(or to just before one) and sees what it did, without sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.background.bot_runner import LOST_RACE, bot_game, no_bots, think
+from app.config.tasks import cancel_and_wait
+from app.config.timesource import SQL_NOW, SYSTEM_TIME, TimeSource
+from app.play.protocol import MoveRequest, ServiceError
+from app.play.service import RoomService
+from app.store.channel import CHANNEL, notice
+from bots.base import derive_seed
+
+log = logging.getLogger("ishtar.deadlines")
+
+BATCH = 20
+
+
+@dataclass(frozen=True)
+class Due:
+    """A passed deadline this instance claimed."""
+
+    game_id: int
+    room_id: str
+    seat: int
+    version: int
+    policy: str
+    bot_level: str | None
+
+
+def deadline_move_id(game_id: int, version: int) -> str:
+    """The move id of the bot move made for a late seat at `version` (the same everywhere)."""
+    return f"deadline-{game_id}-{version}"
+
+
+_CLAIM = text(
+    "WITH due AS ("
+    " SELECT game_id FROM turn_deadlines"
+    f" WHERE due_at <= {SQL_NOW} AND NOT overdue"
+    f" AND (claimed_until IS NULL OR claimed_until < {SQL_NOW})"
+    " ORDER BY due_at LIMIT :limit FOR UPDATE SKIP LOCKED)"
+    " UPDATE turn_deadlines d SET overdue = (t.policy = 'wait'),"
+    " claimed_until = CASE WHEN t.policy = 'bot'"
+    f" THEN {SQL_NOW} + make_interval(secs => :lease) END,"
+    " claimed_by = :instance"
+    " FROM due, time_controls t WHERE d.game_id = due.game_id AND t.room_id = d.room_id"
+    " RETURNING d.game_id, d.room_id, d.seat, d.version, t.policy, t.bot_level"
+)
+_LOG = text(
+    "INSERT INTO deadline_log (game_id, version, seat, policy, instance)"
+    " VALUES (:game, :version, :seat, :policy, :instance)"
+)
+
+
+async def _announce(conn: AsyncConnection, room_id: str) -> None:
+    """Bump the room's revision and NOTIFY: every instance re-sends the room status."""
+    revision = (
+        await conn.execute(
+            text(
+                "UPDATE rooms SET revision = revision + 1 WHERE id = :id RETURNING revision"
+            ),
+            {"id": room_id},
+        )
+    ).scalar_one()
+    await conn.execute(
+        text("SELECT pg_notify(:channel, :payload)"),
+        {"channel": CHANNEL, "payload": notice(room_id, "r", revision)},
+    )
+
+
+class DeadlineWatch:
+    """This instance's share of the deadline work: claim what is due, apply the policy."""
+
+    def __init__(
+        self,
+        service: RoomService,
+        instance: str,
+        *,
+        poll_s: float = 1.0,
+        lease_s: float = 120.0,
+        think_s: float = 0.9,
+        time: TimeSource = SYSTEM_TIME,
+    ) -> None:
+        self.service = service
+        self.instance = instance
+        self.poll_s = poll_s
+        self.lease_s = lease_s
+        self.think_s = think_s
+        self.time = time
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        await cancel_and_wait(self._task)
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                handled = await self.run_once()
+            except Exception as error:
+                log.warning("deadline watch failed: %s", error)
+                handled = 0
+            if handled < BATCH:
+                await self.time.sleep(self.poll_s)
+
+    async def run_once(self) -> int:
+        """Claim the deadlines due now and handle them; how many were claimed."""
+        claimed = await self.claim()
+        await asyncio.gather(
+            *(self.play(due) for due in claimed if due.policy == "bot")
+        )
+        return len(claimed)
+
+    async def claim(self) -> list[Due]:
+        """One transaction: lock due rows (skipping rows others hold), apply or lease."""
+        async with self.service.store.engine.begin() as conn:
+            rows = (
+                await conn.execute(
+                    _CLAIM,
+                    {
+                        "limit": BATCH,
+                        "lease": self.lease_s,
+                        "instance": self.instance,
+                        "ahead": self.time.ahead_s(),
+                    },
+                )
+            ).all()
+            claimed = [Due(*row) for row in rows]
+            for due in claimed:
+                await conn.execute(
+                    _LOG,
+                    {
+                        "game": due.game_id,
+                        "version": due.version,
+                        "seat": due.seat,
+                        "policy": due.policy,
+                        "instance": self.instance,
+                    },
+                )
+        # Told in transactions of their own: a move that ends a game locks its room before
+        # the deadline row, so taking the room here could deadlock with it. Should this
+        # process die before telling, every instance's heartbeat re-sends room statuses.
+        for due in claimed:
+            if due.policy == "wait":
+                await self.announce(due.room_id)
+        for due in claimed:
+            log.info(
+                "deadline of seat %s in room %s at version %s: %s",
+                due.seat,
+                due.room_id,
+                due.version,
+                due.policy,
+            )
+        return claimed
+
+    async def play(self, due: Due) -> None:
+        """A bot plays the late seat's turn; if it cannot, the seat is marked overdue."""
+        try:
+            await self._play(due)
+        except Exception:
+            log.exception("bot for a late seat in room %s failed", due.room_id)
+            async with self.service.store.engine.begin() as conn:
+                marked = await conn.execute(
+                    text(
+                        "UPDATE turn_deadlines SET overdue = true, claimed_until = NULL"
+                        " WHERE game_id = :game AND version = :version"
+                    ),
+                    {"game": due.game_id, "version": due.version},
+                )
+            if marked.rowcount:
+                await self.announce(due.room_id)
+
+    async def announce(self, room_id: str) -> None:
+        try:
+            async with self.service.store.engine.begin() as conn:
+                await _announce(conn, room_id)
+        except Exception as error:
+            log.warning("room %s not told of its late seat: %s", room_id, error)
+
+    async def _play(self, due: Due) -> None:
+        service = self.service
+        room = await service.room(due.room_id)
+        kind = bot_game(service, room)
+        if kind is None or kind.think is None:
+            raise no_bots(service.registry.get(room.game))
+        seat = room.seat(due.seat)
+        if seat is None or room.started is None:
+            return
+        game = await service.game(due.room_id, room)
+        level = due.bot_level or kind.bots[0]
+        version = due.version
+        loop = asyncio.get_running_loop()
+        while True:  # the whole turn: every step until another seat is to act
+            position = await service.position(game.game_id)
+            if (
+                position.version != version
+                or position.over
+                or position.current != due.seat
+            ):
+                return
+            legal = [item["action"] for item in position.legal()]
+            action = await loop.run_in_executor(
+                None,
+                think,
+                kind.think,
+                level,
+                position.view(due.seat),
+                legal,
+                derive_seed(game.game_id, version, "deadline"),
+                self.think_s,
+            )
+            request = MoveRequest(
+                move=action,
+                expected_version=version,
+                move_id=deadline_move_id(game.game_id, version),
+            )
+            try:
+                accepted = await service.submit(due.room_id, seat, request)
+            except ServiceError as error:
+                if error.code in LOST_RACE:
+                    return  # the seat moved after all, or another instance did it
+                raise
+            version = accepted.version

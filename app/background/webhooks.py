@@ -1,0 +1,299 @@
+"""Turn webhooks: a seat's holder may give a URL that is called when it becomes their turn.
+
+Setting one (`PUT /api/rooms/{id}/webhook`, with the seat's token) stores it in
+``seat_webhooks``. The trigger ``games_turn_changed`` (migration 0003) inserts one row into
+``webhook_outbox`` in the very transaction of the move that hands the turn to that seat, so
+no turn is forgotten by a crash and none is announced that did not happen. Every instance
+runs a `WebhookCourier` that claims due rows with ``FOR UPDATE SKIP LOCKED`` and a lease,
+posts them, and records the outcome: delivered, retried later with exponential backoff
+(network errors, timeouts, 408, 425, 429, 5xx), or failed (any other answer, or too many
+attempts). A call whose turn has passed meanwhile is cancelled instead of sent late. An
+instance that dies mid-call leaves its lease to expire and another retries: delivery is
+at least once, and each call carries an ``X-Ishtar-Delivery`` id for receivers to dedupe.
+
+What a call carries is public: the room, its link, the seat and its name, the version.
+Never a token, a rejoin link, or anything from the game's hidden state.
+
+Server-side request forgery is guarded against in app/background/webhook_targets.py: the host is
+resolved at every call and refused unless public, and the call goes to the address checked.
+
+The courier's time is a `TimeSource` (app/config/timesource.py): its polls wait on it, and its
+queries read the present as the database's ``now()`` plus the source's lead (none in
+production), so a test can step through backoffs and leases without sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.background.webhook_targets import Refused, resolve
+from app.config.tasks import cancel_and_wait
+from app.config.timesource import SQL_NOW, SYSTEM_TIME, TimeSource
+from app.play.protocol import dumps
+
+log = logging.getLogger("ishtar.webhooks")
+
+BATCH = 10
+MAX_BACKOFF_S = 3600.0
+RETRY_STATUSES = {408, 425, 429}
+USER_AGENT = "IshtarOnline-webhook/1"
+
+
+@dataclass(frozen=True)
+class Call:
+    """One claimed row of the outbox."""
+
+    id: int
+    seat_id: int
+    room_id: str
+    seat: int
+    version: int
+    url: str
+    base_url: str
+    attempts: int
+
+
+def payload(call: Call, name: str) -> dict[str, Any]:
+    """The JSON body of a call: public facts only."""
+    room_url = f"{call.base_url.rstrip('/')}/r/{call.room_id}"
+    return {
+        "event": "your_turn",
+        "delivery": call.id,
+        "room_id": call.room_id,
+        "room_url": room_url,
+        "seat": call.seat,
+        "name": name,
+        "turn": {"seat": call.seat, "name": name},
+        "version": call.version,
+        "text": f"It is {name}'s turn in Ishtar: {room_url}",
+    }
+
+
+_CLAIM = text(
+    "WITH due AS ("
+    f" SELECT id FROM webhook_outbox WHERE status = 'pending' AND next_attempt_at <= {SQL_NOW}"
+    " ORDER BY next_attempt_at LIMIT :limit FOR UPDATE SKIP LOCKED)"
+    " UPDATE webhook_outbox o SET attempts = o.attempts + 1, claimed_by = :instance,"
+    f" next_attempt_at = {SQL_NOW} + make_interval(secs => :lease)"
+    " FROM due WHERE o.id = due.id"
+    " RETURNING o.id, o.seat_id, o.room_id, o.seat, o.version, o.url, o.base_url, o.attempts"
+)
+_CURRENT = text(
+    "SELECT s.name, g.status, g.current_seat FROM seats s"
+    " JOIN games g ON g.room_id = s.room_id WHERE s.id = :seat_id"
+)
+
+
+class WebhookCourier:
+    """This instance's share of the outbox: claim due calls, make them, record how it went."""
+
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        instance: str,
+        *,
+        poll_s: float = 1.0,
+        timeout_s: float = 5.0,
+        max_attempts: int = 8,
+        backoff_s: float = 5.0,
+        allow_private: bool = False,
+        time: TimeSource = SYSTEM_TIME,
+    ) -> None:
+        self.engine = engine
+        self.instance = instance
+        self.poll_s = poll_s
+        self.timeout_s = timeout_s
+        self.max_attempts = max_attempts
+        self.backoff_s = backoff_s
+        self.allow_private = allow_private
+        self.time = time
+        self.lease_s = 3 * timeout_s + 10
+        self._client = httpx.AsyncClient(
+            timeout=timeout_s, follow_redirects=False, trust_env=False
+        )
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def poke(self) -> None:
+        """Look now rather than at the next poll (a move was just committed here)."""
+        self._wake.set()
+
+    async def stop(self) -> None:
+        await cancel_and_wait(self._task)
+        self._task = None
+        if not self._client.is_closed:
+            await self._client.aclose()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                claimed = await self.run_once()
+            except Exception as error:
+                log.warning("webhook courier failed: %s", error)
+                claimed = 0
+            if claimed < BATCH:
+                await self.time.sleep(self.poll_s, self._wake)
+                self._wake.clear()
+
+    async def run_once(self) -> int:
+        """Claim the calls due now and make them; how many were claimed."""
+        async with self.engine.begin() as conn:
+            rows = (
+                await conn.execute(
+                    _CLAIM,
+                    {
+                        "limit": BATCH,
+                        "instance": self.instance,
+                        "lease": self.lease_s,
+                        "ahead": self.time.ahead_s(),
+                    },
+                )
+            ).all()
+        calls = [Call(*row) for row in rows]
+        await asyncio.gather(*(self.deliver(call) for call in calls))
+        return len(calls)
+
+    async def deliver(self, call: Call) -> None:
+        async with self.engine.connect() as conn:
+            now = (
+                await conn.execute(_CURRENT, {"seat_id": call.seat_id})
+            ).one_or_none()
+        if now is None or now.status != "playing" or now.current_seat != call.seat:
+            await self._finish(call, "cancelled", "the turn has passed")
+            return
+        try:
+            status = await self._post(call, payload(call, now.name))
+        except Refused as error:
+            await self._finish(call, "failed", str(error))
+            return
+        except (httpx.HTTPError, OSError) as error:
+            await self._retry(call, f"{type(error).__name__}: {error}"[:500])
+            return
+        if 200 <= status < 300:
+            await self._finish(call, "delivered", None)
+        elif status >= 500 or status in RETRY_STATUSES:
+            await self._retry(call, f"HTTP {status}")
+        else:
+            await self._finish(call, "failed", f"HTTP {status}")
+
+    async def _post(self, call: Call, body: dict[str, Any]) -> int:
+        try:
+            parts = urlsplit(call.url)
+            host, port = parts.hostname or "", parts.port
+        except ValueError:  # stored before URLs were parsed this strictly
+            raise Refused(f"{call.url[:100]!r} cannot be read") from None
+        port = port or (443 if parts.scheme == "https" else 80)
+        address = await resolve(host, port, self.allow_private)
+        pinned = f"[{address}]" if address.version == 6 else str(address)
+        netloc = pinned if parts.port is None else f"{pinned}:{parts.port}"
+        target = urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+        headers = {
+            "Host": parts.netloc.rpartition("@")[2],
+            "Content-Type": "application/json",
+            "User-Agent": USER_AGENT,
+            "X-Ishtar-Delivery": str(call.id),
+            "X-Ishtar-Event": "your_turn",
+        }
+        request = self._client.build_request(
+            "POST",
+            target,
+            content=dumps(body).encode(),
+            headers=headers,
+            extensions={"sni_hostname": host} if parts.scheme == "https" else {},
+        )
+        response = await self._client.send(request, stream=True)
+        await response.aclose()  # the answer's body is never read
+        return response.status_code
+
+    async def _retry(self, call: Call, error: str) -> None:
+        if call.attempts >= self.max_attempts:
+            await self._finish(
+                call, "failed", f"gave up after {call.attempts}: {error}"
+            )
+            return
+        delay = min(MAX_BACKOFF_S, self.backoff_s * 2 ** (call.attempts - 1))
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                text(
+                    "UPDATE webhook_outbox SET last_error = :error,"
+                    f" next_attempt_at = {SQL_NOW} + make_interval(secs => :delay)"
+                    " WHERE id = :id AND status = 'pending'"
+                ),
+                {
+                    "id": call.id,
+                    "error": error,
+                    "delay": delay,
+                    "ahead": self.time.ahead_s(),
+                },
+            )
+        log.info("webhook call %s failed (%s); retry in %.1f s", call.id, error, delay)
+
+    async def _finish(self, call: Call, status: str, error: str | None) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                text(
+                    "UPDATE webhook_outbox SET status = :status, last_error = :error,"
+                    f" finished_at = {SQL_NOW} WHERE id = :id AND status = 'pending'"
+                ),
+                {
+                    "id": call.id,
+                    "status": status,
+                    "error": error,
+                    "ahead": self.time.ahead_s(),
+                },
+            )
+        log.info(
+            "webhook call %s %s%s", call.id, status, f" ({error})" if error else ""
+        )
+
+
+# --- a seat's webhook -----------------------------------------------------------------------
+
+
+async def set_hook(engine: AsyncEngine, seat_id: int, url: str, base_url: str) -> None:
+    async with engine.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO seat_webhooks (seat_id, url, base_url)"
+                " VALUES (:seat, :url, :base) ON CONFLICT (seat_id) DO UPDATE"
+                " SET url = EXCLUDED.url, base_url = EXCLUDED.base_url, created_at = now()"
+            ),
+            {"seat": seat_id, "url": url, "base": base_url},
+        )
+
+
+async def get_hook(engine: AsyncEngine, seat_id: int) -> str | None:
+    async with engine.connect() as conn:
+        url: str | None = (
+            await conn.execute(
+                text("SELECT url FROM seat_webhooks WHERE seat_id = :seat"),
+                {"seat": seat_id},
+            )
+        ).scalar_one_or_none()
+    return url
+
+
+async def delete_hook(engine: AsyncEngine, seat_id: int) -> None:
+    async with engine.begin() as conn:
+        await conn.execute(
+            text("DELETE FROM seat_webhooks WHERE seat_id = :seat"), {"seat": seat_id}
+        )
+        await conn.execute(
+            text(
+                "UPDATE webhook_outbox SET status = 'cancelled', finished_at = now(),"
+                " last_error = 'the webhook was removed'"
+                " WHERE seat_id = :seat AND status = 'pending'"
+            ),
+            {"seat": seat_id},
+        )

@@ -1,0 +1,405 @@
+"""The hub: this instance's websocket connections per room, and the fan-out to them.
+
+Changes reach the hub in two ways: a move committed through this instance (`committed`)
+and a NOTIFY from PostgreSQL (`notice`: a move, a room change or a presence change made
+through any instance). Per room, one task publishes what happened, in version order, so
+every connection sees each version once; a move of ours that is the next version while that
+task is idle is published at once by the task that committed it (`_publish_now`). Each message is built once per audience (a seat,
+or the public) and shared by every connection of that audience; the hub reads the database
+once per change and room, never once per connection.
+
+A connection whose version falls behind (it connected meanwhile, or its queue overflowed)
+is sent a `sync` instead of the updates it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.config.tasks import cancel_and_wait
+from app.live.connection import Close, Connection
+from app.live.presence import Presence
+from app.play.limits import AddressCounts
+from app.play.positions import Position
+from app.play.protocol import (
+    ServiceError,
+    dumps,
+    error_message,
+    presence_message,
+    room_message,
+    sync_message,
+    update_message,
+    welcome_message,
+)
+from app.play.service import RoomService
+from app.play.submission import stale_sync
+from app.play.tokens import same_hash
+from app.store.rows import Event, RoomRow
+
+log = logging.getLogger("ishtar.hub")
+
+
+def room_key(status: dict[str, Any]) -> str:
+    """What tells two room statuses apart for a client: all of it but the game's version
+    (which every update, sync and message carries anyway)."""
+    return dumps({**status, "version": None})
+
+
+@dataclass
+class Channel:
+    """The connections of one room on this instance and what is left to publish to them."""
+
+    room_id: str
+    conns: set[Connection] = field(default_factory=set)
+    game_id: int | None = None
+    status: str = "open"
+    published: int = -1  # last version published here; -1 until known
+    target: int = -1  # highest version announced
+    room_dirty: bool = False
+    presence_dirty: bool = False
+    pending: dict[int, Event] = field(default_factory=dict)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+    busy: bool = False  # its task is publishing (and may be waiting on the database)
+    last_presence: str = ""
+
+
+class Hub:
+    """Connections of this instance, by room, and the publishing task of each room."""
+
+    def __init__(self, service: RoomService, presence: Presence) -> None:
+        self.service = service
+        self.presence = presence
+        self.channels: dict[str, Channel] = {}
+        self.addresses = AddressCounts()  # open websockets per client address
+        service.on_commit = self.committed
+
+    # --- connections ------------------------------------------------------------------------
+
+    async def connect(
+        self, conn: Connection, token: str | None, since: int | None
+    ) -> None:
+        """Identify a client, register it and queue its welcome (or raise ServiceError)."""
+        room, seat = await self.service.identify(conn.room_id, token)
+        conn.seat, conn.number = seat, (seat.seat if seat else None)
+        channel = self._channel(room)
+        channel.conns.add(conn)
+        self._presence_changed(channel)
+        status = await self.service.status(room)
+        version, view, legal, events = 0, "null", "[]", "[]"
+        if room.started is not None:
+            game = await self.service.game(room.id, room)
+            position = await self.service.position(game.game_id)
+            version = position.version
+            view = position.view_json(conn.number)
+            legal = position.legal_json(conn.number)
+            missed = await self.service.events(game.game_id, since, version)
+            events = dumps([event.as_dict() for event in missed])
+        conn.room_key = f"{room_key(status)}{dumps(conn.you())}"
+        presence = {
+            "connected_seats": [s["seat"] for s in status["seats"] if s["connected"]],
+            "spectators": status["spectators"],
+        }
+        conn.put_welcome(
+            version,
+            welcome_message(
+                version=version,
+                you=conn.you(),
+                room=status,
+                view_json=view,
+                legal_json=legal,
+                events_json=events,
+                presence=presence,
+            ),
+        )
+        if channel.published < 0:
+            channel.published = version
+        elif channel.published > version:
+            conn.want_sync()
+        if channel.target > channel.published:
+            channel.wake.set()
+
+    def disconnect(self, conn: Connection) -> None:
+        channel = self.channels.get(conn.room_id)
+        if channel is None or conn not in channel.conns:
+            return
+        channel.conns.discard(conn)
+        self._presence_changed(channel)
+        if not channel.conns:
+            channel.wake.set()  # lets its task end
+
+    def _channel(self, room: RoomRow) -> Channel:
+        channel = self.channels.get(room.id)
+        if channel is None:
+            channel = self.channels[room.id] = Channel(room.id, status=room.status)
+            if room.started is not None:
+                channel.game_id = room.started.id
+            channel.task = asyncio.get_running_loop().create_task(self._run(channel))
+        return channel
+
+    def _revoke(self, channel: Channel, conn: Connection) -> None:
+        """The connection's token no longer holds its seat (it left or was handed on)."""
+        channel.conns.discard(conn)
+        conn.seat, conn.number = None, None
+        error = ServiceError(
+            "bad_token", "This token holds no seat in this room any more."
+        )
+        conn.put(error_message(error, version=conn.version))
+        conn.put(Close(4401))
+
+    def _presence_changed(self, channel: Channel) -> None:
+        self.presence.set_local(
+            channel.room_id, (conn.number for conn in channel.conns)
+        )
+
+    # --- changes ----------------------------------------------------------------------------
+
+    def committed(self, room_id: str, event: Event) -> None:
+        """A move committed through this instance (no need to read it back)."""
+        channel = self.channels.get(room_id)
+        if channel is None or event.seq <= channel.published:
+            return
+        if self._publish_now(channel, event):
+            return
+        channel.pending[event.seq] = event
+        channel.target = max(channel.target, event.seq)
+        channel.wake.set()
+
+    def _publish_now(self, channel: Channel, event: Event) -> bool:
+        """Fan a move of ours out at once, from the task that committed it, when nothing is
+        ahead of it: the room's publisher idle with nothing to do, and this the next version.
+        The updates then leave without waiting for the publisher's turn in the event loop
+        (docs/benchmarks.md, "Load"); anything else goes through the publisher, in order."""
+        if (
+            channel.busy
+            or channel.wake.is_set()
+            or channel.pending
+            or channel.game_id is None
+            or event.seq != channel.published + 1
+            or channel.target >= event.seq
+        ):
+            return False
+        positions = self.service.positions
+        position = positions.get(channel.game_id, event.seq)
+        if position is None:
+            return False
+        try:
+            self._fan_out(
+                channel, event, position, positions.get(channel.game_id, event.seq - 1)
+            )
+        except Exception:  # the publisher tries again; who got it already is skipped
+            log.exception("room %s: publishing move %s", channel.room_id, event.seq)
+            return False
+        channel.target = channel.published = event.seq
+        return True
+
+    def notice(self, room_id: str, kind: str, number: int) -> None:
+        """A NOTIFY: m = move (version), r = room (revision), p = presence."""
+        channel = self.channels.get(room_id)
+        if channel is None:
+            return
+        if kind == "m":
+            if number <= channel.target:
+                return
+            channel.target = number
+        elif kind == "r":
+            channel.room_dirty = True
+        elif kind == "p":
+            channel.presence_dirty = True
+        else:
+            return
+        channel.wake.set()
+
+    async def resync(self) -> None:
+        """Catch up every room after notices may have been lost (listener reconnected)."""
+        channels = list(self.channels.values())
+        games = [channel.game_id for channel in channels if channel.game_id is not None]
+        versions = await self.service.store.game_versions(games) if games else {}
+        for channel in channels:
+            channel.room_dirty = channel.presence_dirty = True
+            if channel.game_id in versions:
+                channel.target = max(channel.target, versions[channel.game_id])
+            channel.wake.set()
+
+    # --- publishing -------------------------------------------------------------------------
+
+    async def _run(self, channel: Channel) -> None:
+        try:
+            while channel.conns:
+                await channel.wake.wait()
+                channel.wake.clear()
+                channel.busy = True
+                try:
+                    await self._publish(channel)
+                except Exception:
+                    log.exception(
+                        "publishing to room %s failed; retrying", channel.room_id
+                    )
+                    await asyncio.sleep(0.5)
+                    channel.wake.set()
+                finally:
+                    channel.busy = False
+        finally:
+            if self.channels.get(channel.room_id) is channel:
+                del self.channels[channel.room_id]
+            self.presence.set_local(channel.room_id, ())
+
+    async def _publish(self, channel: Channel) -> None:
+        if channel.room_dirty:
+            await self._publish_room(channel)
+            channel.room_dirty = False
+        if channel.target > channel.published >= 0:
+            await self._publish_moves(channel)
+        if channel.presence_dirty:
+            channel.presence_dirty = False
+            await self._publish_presence(channel)
+
+    async def _publish_room(self, channel: Channel) -> None:
+        room = await self.service.room(channel.room_id)
+        started = channel.status == "open" and room.status != "open"
+        channel.status = room.status
+        numbers = {seat.id: seat for seat in room.seats}
+        for conn in list(channel.conns):
+            if conn.seat is None:
+                continue
+            fresh = numbers.get(conn.seat.id)
+            if fresh is None or not same_hash(fresh.token_hash, conn.seat.token_hash):
+                self._revoke(channel, conn)
+                continue
+            conn.seat = fresh
+            conn.number = fresh.seat
+        if room.started is not None and channel.game_id is None:
+            channel.game_id = room.started.id
+            if channel.published < 0 or started:
+                channel.published = max(channel.published, 0)
+        self._presence_changed(channel)
+        status = await self.service.status(room)
+        # Sent only where it changed: the heartbeat re-reads every room (a notice may have
+        # been lost) and would otherwise send the same status every 10 s.
+        key = room_key(status)
+        for conn in channel.conns:
+            if conn.version is None:
+                continue
+            you = conn.you()
+            conn_key = f"{key}{dumps(you)}"
+            if conn_key != conn.room_key or started:
+                conn.room_key = conn_key
+                # At the version the connection is at: the status may have been read
+                # ahead of the updates still on their way to it.
+                conn.put(room_message(conn.version, status, you))
+            if started:
+                conn.want_sync()
+
+    async def _publish_moves(self, channel: Channel) -> None:
+        if channel.game_id is None:
+            channel.game_id = (await self.service.game(channel.room_id)).game_id
+        game_id = channel.game_id
+        events = []
+        expected = channel.published + 1
+        if expected <= channel.target and expected not in channel.pending:
+            # The notice of a move of ours can overtake its commit: let our commits in
+            # this room land (they hand their events over) before reading anything back.
+            await self.service.settled(channel.room_id)
+        while expected in channel.pending:
+            events.append(channel.pending.pop(expected))
+            expected += 1
+        if expected <= channel.target:
+            events += await self.service.store.moves_since(game_id, expected - 1)
+        for seq in [
+            seq for seq in channel.pending if seq <= channel.published + len(events)
+        ]:
+            del channel.pending[seq]
+        positions = self.service.positions
+        for event in events:
+            try:
+                position = positions.advance(game_id, event.action, event.seq)
+            except Exception:  # the logged action does not apply to our cached state
+                log.exception(
+                    "room %s: cannot replay move %s", channel.room_id, event.seq
+                )
+                position = None
+            if position is None:  # cannot follow from what we hold: everyone resyncs
+                position = await self.service.position(game_id)
+                channel.published = max(channel.published, position.version)
+                for conn in channel.conns:
+                    if conn.version is not None and conn.version < position.version:
+                        conn.want_sync()
+                return
+            before = positions.get(game_id, event.seq - 1)
+            self._fan_out(channel, event, position, before)
+            channel.published = event.seq
+
+    def _fan_out(
+        self,
+        channel: Channel,
+        event: Event,
+        position: Position,
+        before: Position | None,
+    ) -> None:
+        """An `update` to each connection at the version before: what changed in its view."""
+        version = position.version
+        event_json = dumps(event.as_dict())
+        messages: dict[int | None, str] = {}
+        for conn in channel.conns:
+            if conn.version is None or conn.syncing or conn.version >= version:
+                continue
+            if conn.version < version - 1 or before is None:
+                conn.want_sync()
+                continue
+            audience = conn.audience
+            message = messages.get(audience)
+            if message is None:
+                message = messages[audience] = update_message(
+                    version,
+                    event_json,
+                    position.changes_json(audience, before),
+                    position.legal_json(audience),
+                )
+            conn.put_version(version, message, update=True)
+
+    async def _publish_presence(self, channel: Channel) -> None:
+        snapshot = await self.presence.snapshot(channel.room_id)
+        key = dumps(snapshot)
+        if key == channel.last_presence:
+            return
+        channel.last_presence = key
+        # Every connection has been sent the published version (or is being sent a sync
+        # beyond it); one that knows of a later one re-stamps its copy when writing it.
+        message = presence_message(max(channel.published, 0), snapshot)
+        for conn in channel.conns:
+            if conn.version is not None:
+                conn.put(message)
+
+    async def sync_text(self, conn: Connection) -> str | None:
+        """A `sync` for a connection that fell behind: missed events and a fresh view."""
+        conn.syncing = False
+        channel = self.channels.get(conn.room_id)
+        if channel is None or channel.game_id is None:
+            return None
+        position = await self.service.position(channel.game_id)
+        since = conn.version if conn.version is not None else 0
+        if since > position.version:
+            return None
+        missed = await self.service.events(channel.game_id, since, position.version)
+        conn.version = position.version
+        return sync_message(
+            position.version,
+            conn.you(),
+            dumps([event.as_dict() for event in missed]),
+            position.view_json(conn.number),
+            position.legal_json(conn.number),
+        )
+
+    def send_stale(self, conn: Connection, error: ServiceError) -> None:
+        """After a stale_version error: the missed events and a fresh view, as a `sync`."""
+        version = error.version or 0
+        if conn.version is not None and version < conn.version:
+            return  # the client already has newer updates queued
+        conn.put_sync(version, stale_sync(error, conn.you()))
+
+    async def close(self) -> None:
+        await cancel_and_wait(*(channel.task for channel in self.channels.values()))
+        self.channels.clear()

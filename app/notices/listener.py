@@ -1,0 +1,123 @@
+"""PostgreSQL LISTEN/NOTIFY: how server instances hear of each other's changes.
+
+Writers send `NOTIFY ishtar_rooms, '<room_id> <kind> <number>'` inside their transaction
+(see `app.store.store`), so a notice arrives only after the commit. Each instance keeps one
+dedicated asyncpg connection listening on the channel and hands notices to the hub.
+If that connection drops (PostgreSQL restarted, network cut), it reconnects with backoff and
+asks the hub to resynchronise, since notices sent meanwhile are lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+import asyncpg  # type: ignore[import-untyped]
+from sqlalchemy.engine import make_url
+
+from app.config.tasks import cancel_and_wait
+from app.store.channel import CHANNEL
+
+log = logging.getLogger("ishtar.notify")
+
+OnNotice = Callable[[str, str, int], None]
+OnReconnect = Callable[[], Awaitable[None]]
+
+
+def asyncpg_dsn(database_url: str) -> str:
+    """The SQLAlchemy URL as a plain libpq-style DSN that asyncpg.connect accepts.
+
+    >>> asyncpg_dsn("postgresql+asyncpg://u:p@db:5432/ishtar")
+    'postgresql://u:p@db:5432/ishtar'
+    """
+    url = make_url(database_url).set(drivername="postgresql")
+    return url.render_as_string(hide_password=False)
+
+
+def parse_notice(payload: str) -> tuple[str, str, int] | None:
+    """'<room_id> <kind> <number>' -> (room_id, kind, number); None if garbled.
+
+    >>> parse_notice("kR3v_x9QmB2a m 15")
+    ('kR3v_x9QmB2a', 'm', 15)
+    """
+    parts = payload.split(" ")
+    if len(parts) != 3 or not parts[2].lstrip("-").isdigit():
+        return None
+    return parts[0], parts[1], int(parts[2])
+
+
+class Listener:
+    """One LISTEN connection that survives database restarts."""
+
+    def __init__(
+        self,
+        database_url: str,
+        on_notice: OnNotice,
+        on_reconnect: OnReconnect,
+        *,
+        check_every_s: float = 10.0,
+    ) -> None:
+        self.dsn = asyncpg_dsn(database_url)
+        self.on_notice = on_notice
+        self.on_reconnect = on_reconnect
+        self.check_every_s = check_every_s
+        self.connected = asyncio.Event()
+        self.connects = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self, wait_s: float = 2.0) -> None:
+        """Start listening; waits (up to `wait_s`) for the first connection."""
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.connected.wait(), wait_s)
+
+    async def stop(self) -> None:
+        await cancel_and_wait(self._task)
+
+    def _deliver(
+        self, _conn: object, _pid: int, _channel: str, payload: object
+    ) -> None:
+        notice = parse_notice(str(payload))
+        if notice is None:
+            log.warning("ignored a garbled notice %r", payload)
+            return
+        try:
+            self.on_notice(*notice)
+        except Exception:
+            log.exception("notice %r not handled", payload)
+
+    async def _run(self) -> None:
+        backoff = 0.05
+        while True:
+            conn: asyncpg.Connection | None = None
+            try:
+                conn = await asyncpg.connect(self.dsn, timeout=5)
+                lost = asyncio.Event()
+                conn.add_termination_listener(lambda _c, event=lost: event.set())
+                await conn.add_listener(CHANNEL, self._deliver)
+                self.connected.set()
+                # Notices sent while nobody listened are lost: catch up from the database.
+                self.connects += 1
+                await self.on_reconnect()
+                backoff = 0.05
+                await self._watch(conn, lost)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("notice listener lost (%s); reconnecting", error)
+            finally:
+                self.connected.clear()
+                if conn is not None:
+                    conn.terminate()
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 2.0)
+
+    async def _watch(self, conn: asyncpg.Connection, lost: asyncio.Event) -> None:
+        """Return when the connection is gone; probe it now and then (half-open sockets)."""
+        while not lost.is_set():
+            try:
+                await asyncio.wait_for(lost.wait(), self.check_every_s)
+            except TimeoutError:
+                await asyncio.wait_for(conn.fetchval("SELECT 1"), 5)

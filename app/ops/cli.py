@@ -1,0 +1,297 @@
+"""The `ishtar` command: `ishtar serve`, `ishtar db ...`, `ishtar simulate`, `ishtar verify`.
+
+Each subcommand is one small `register_*` function that adds its parser and sets
+``handler`` to a function taking the parsed arguments and returning an exit code. To add a
+subcommand, write such a pair (here or in its own module) and append the register function
+to `COMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import logging
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from app.config.settings import Settings, get_settings
+from app.games import registry
+from app.ops.connection_guard import (
+    ConnectionBudget,
+    guarded_protocols,
+    raise_descriptor_limit,
+)
+from app.ops.embedded import EmbeddedPostgres, EmbeddedPostgresError
+from app.records.verify import register_verify
+from app.store import migrate
+from bots.simulate import GameBots, register_simulate
+
+log = logging.getLogger("ishtar")
+
+Subparsers = Any  # argparse's _SubParsersAction, which typeshed keeps private
+Register = Callable[[Subparsers], None]
+
+
+# -- shared ---------------------------------------------------------------------------------
+
+
+def _add_data_dir(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="directory of the embedded PostgreSQL (default: ISHTAR_DATA_DIR or the user data dir)",
+    )
+
+
+def _settings(args: argparse.Namespace, **overrides: Any) -> Settings:
+    """The process settings with the command line's overrides applied."""
+    if getattr(args, "data_dir", None) is not None:
+        overrides["data_dir"] = args.data_dir.expanduser().absolute()
+    return get_settings().model_copy(update=overrides)
+
+
+@contextmanager
+def database(
+    settings: Settings, on_give_up: Callable[[], None] | None = None
+) -> Iterator[str]:
+    """The database URL to use: DATABASE_URL, or an embedded server started for the duration.
+
+    With `on_give_up`, the embedded server is watched and restarted when it dies
+    (`EmbeddedPostgres.watch`); `on_give_up` is called if it cannot be.
+    """
+    if settings.database_url:
+        yield settings.database_url
+        return
+    log.info(
+        "DATABASE_URL is not set: using the embedded PostgreSQL in %s",
+        settings.pg_data_dir,
+    )
+    with EmbeddedPostgres(settings.pg_data_dir) as server:
+        if on_give_up is not None:
+            server.watch(on_give_up)
+        yield server.url
+
+
+def _interrupt_on_sigterm() -> None:
+    """Turn SIGTERM into KeyboardInterrupt so that `finally` blocks (stopping PostgreSQL) run."""
+
+    def _raise(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, _raise)
+
+
+# -- serve ----------------------------------------------------------------------------------
+
+
+def register_serve(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("serve", help="run the web server")
+    parser.add_argument(
+        "--host", help="interface to bind (default: ISHTAR_HOST or 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--port", type=int, help="port to listen on (default: ISHTAR_PORT or 8000)"
+    )
+    _add_data_dir(parser)
+    parser.set_defaults(handler=serve)
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from app.ops.main import create_app
+    from app.ops.ws_transport import bounded_websockets
+
+    overrides = {
+        key: value
+        for key in ("host", "port")
+        if (value := getattr(args, key)) is not None
+    }
+    settings = _settings(args, **overrides)
+    _interrupt_on_sigterm()
+    # Before PostgreSQL starts, so that it inherits the raised limit too.
+    limit = raise_descriptor_limit()
+    lost_database = threading.Event()
+
+    def give_up() -> None:  # from the watcher's thread: stop as SIGTERM would
+        lost_database.set()
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    try:
+        with database(settings, on_give_up=give_up) as url:
+            migrate.upgrade(url)
+            app = create_app(settings.model_copy(update={"database_url": url}))
+            # A peer that stops reading holds a bounded buffer, then is cut off
+            # (app/ops/ws_transport.py; docs/security.md, "Slow readers").
+            bounded = bounded_websockets(
+                settings.ws_write_buffer_bytes, settings.ws_behind_s
+            )
+            http, ws = guarded_protocols(
+                _connection_budget(settings, limit), settings.header_timeout_s, bounded
+            )
+            uvicorn.run(
+                app,
+                host=settings.host,
+                port=settings.port,
+                log_level=settings.log_level,
+                ws_max_size=settings.ws_frame_limit_bytes,
+                timeout_graceful_shutdown=10,
+                http=http,
+                ws=ws,
+                # uvicorn believes X-Forwarded-For from loopback by default: only named proxies.
+                proxy_headers=bool(settings.forwarded_allow_ips),
+                forwarded_allow_ips=settings.forwarded_allow_ips or None,
+            )
+    except KeyboardInterrupt:  # SIGTERM, Ctrl-C, or give_up's own SIGTERM
+        if not lost_database.is_set():
+            raise
+    return 1 if lost_database.is_set() else 0
+
+
+def _connection_budget(settings: Settings, limit: int) -> ConnectionBudget:
+    """The client connections `serve` admits, with descriptors kept back for the rest.
+
+    The budget measures what the started server holds at its first connection; kept back
+    on top: the connections its pools may still open (SQLAlchemy's, opened on demand, and
+    both pools' overflow) and `reserved_fds` for everything else.
+    """
+    later = settings.db_pool_size + 2 * settings.db_max_overflow
+    exempt = [
+        ipaddress.ip_network(entry, strict=False)
+        for entry in settings.forwarded_allow_ips
+        if entry != "*"
+    ]
+    per_address = (
+        0 if "*" in settings.forwarded_allow_ips else settings.connections_per_address
+    )
+    return ConnectionBudget(limit, later + settings.reserved_fds, per_address, exempt)
+
+
+# -- db -------------------------------------------------------------------------------------
+
+
+def register_db(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser("db", help="database schema migrations (Alembic)")
+    commands = parser.add_subparsers(
+        dest="db_command", required=True, metavar="COMMAND"
+    )
+
+    upgrade = commands.add_parser(
+        "upgrade", help="upgrade the schema (default: to head)"
+    )
+    upgrade.add_argument("rev", nargs="?", default="head")
+    upgrade.set_defaults(handler=db_upgrade)
+
+    downgrade = commands.add_parser(
+        "downgrade", help="downgrade the schema to REV ('base': empty)"
+    )
+    downgrade.add_argument("rev")
+    downgrade.set_defaults(handler=db_downgrade)
+
+    current = commands.add_parser(
+        "current", help="print the database's revision and the head"
+    )
+    current.set_defaults(handler=db_current)
+
+    revision = commands.add_parser("revision", help="write a new revision file")
+    revision.add_argument("-m", "--message", required=True)
+    revision.add_argument(
+        "--autogenerate",
+        action="store_true",
+        help="draft it from app.store.models (review it!)",
+    )
+    revision.set_defaults(handler=db_revision)
+
+    for command in (upgrade, downgrade, current, revision):
+        _add_data_dir(command)
+
+
+def db_upgrade(args: argparse.Namespace) -> int:
+    with database(_settings(args)) as url:
+        migrate.upgrade(url, args.rev)
+    return 0
+
+
+def db_downgrade(args: argparse.Namespace) -> int:
+    with database(_settings(args)) as url:
+        migrate.downgrade(url, args.rev)
+    return 0
+
+
+def db_current(args: argparse.Namespace) -> int:
+    with database(_settings(args)) as url:
+        print(f"current: {migrate.current(url) or '(none)'}")
+    print(f"head:    {','.join(migrate.heads())}")
+    return 0
+
+
+def db_revision(args: argparse.Namespace) -> int:
+    if args.autogenerate:
+        with database(_settings(args)) as url:
+            rev = migrate.new_revision(args.message, url=url, autogenerate=True)
+    else:
+        rev = migrate.new_revision(args.message)
+    print(f"wrote revision {rev} in {migrate.MIGRATIONS_DIR / 'versions'}")
+    return 0
+
+
+# -- entry point ----------------------------------------------------------------------------
+
+
+def _game_bots(game_id: str) -> GameBots | None:
+    """A registered game as the simulator plays it (`ishtar simulate --game ID`)."""
+    games = registry(get_settings().extra_games)
+    if game_id not in games:
+        return None
+    game = games.get(game_id)
+    if game.think is None:
+        return GameBots(game.rules.__name__, _no_bots, (), game.players)
+    return GameBots(game.rules.__name__, game.think, game.bots, game.players)
+
+
+def _no_bots(*_args: object) -> None:  # pragma: no cover - never called: no levels
+    raise RuntimeError("this game has no bots")
+
+
+COMMANDS: list[Register] = [
+    register_serve,
+    register_db,
+    lambda subparsers: register_simulate(subparsers, _game_bots),
+    register_verify,
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ishtar", description="Ishtar Online server.")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for register in COMMANDS:
+        register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO, format="%(levelname)-8s %(name)s: %(message)s"
+    )
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    try:
+        code: int = args.handler(args)
+    except KeyboardInterrupt:
+        log.info("stopped")
+        return 0
+    except EmbeddedPostgresError as error:
+        log.error("%s", error)
+        return 1
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""The FastAPI application factory: `create_app(settings)`.
+
+The lifespan opens the database engine and keeps it (and a session factory) on ``app.state``;
+routers come from `app.web.routes`. Add a router by importing its module and including it below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.metadata import PackageNotFoundError, version
+
+from fastapi import FastAPI
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+from app.background.async_play import start_async_play
+from app.background.bot_runner import BotRunner
+from app.config.settings import Settings, get_settings
+from app.games import registry
+from app.ops.collector import Collector
+from app.ops.runtime import start_rooms
+from app.play.limits import BodyLimit, SharedRoomLimit
+from app.records.archive import MAX_RECORD_BYTES
+from app.store.db import create_engine, create_sessionmaker
+from app.web import ws
+from app.web.assets import Assets, VersionedStatic
+from app.web.routes import async_play, bots, games, health, pages, records, rooms
+from app.web.security import SecurityHeaders, host_allow_list
+
+
+def _version() -> str:
+    try:
+        return version("ishtar-online")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A new application bound to `settings` (default: the process settings)."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = create_engine(settings)
+        app.state.engine = engine
+        app.state.sessionmaker = create_sessionmaker(engine)
+        runtime = await start_rooms(app, settings, engine)
+        # Rooms per address per minute: one count in PostgreSQL for all instances.
+        app.state.room_limit = SharedRoomLimit(engine, settings.rooms_per_minute)
+        records.install(app, engine)
+        app.state.bots = BotRunner(
+            runtime.service, delay_s=settings.bot_delay_s, think_s=settings.bot_think_s
+        )
+        app.state.bots.start()
+        background = start_async_play(app, settings, runtime)
+        # Everything alive now lives as long as the process, and what survives play a while
+        # lives long too: out of the collector's reach (app/ops/collector.py; the load
+        # benchmark's full collections 145-183 ms -> 10-34 ms; docs/benchmarks.md "Load").
+        collector = Collector(full_every_s=settings.gc_full_every_s)
+        collector.start()
+        try:
+            yield
+        finally:
+            await collector.stop()
+            await background.stop()
+            await app.state.bots.stop()
+            await runtime.stop()
+            await engine.dispose()
+
+    app = FastAPI(title="Ishtar Online", version=_version(), lifespan=lifespan)
+    app.state.settings = settings
+    app.state.games = registry(settings.extra_games)
+    app.state.games.get(settings.default_game)  # a typo in the settings fails at start
+    # Any other Host (a rebound DNS name, say) gets 400, websockets included; added before
+    # SecurityHeaders so that the refusal carries the security headers too.
+    app.add_middleware(
+        TrustedHostMiddleware,
+        allowed_hosts=host_allow_list(
+            settings.allowed_hosts, settings.host, settings.public_url
+        ),
+        www_redirect=False,
+    )
+    app.add_middleware(SecurityHeaders)
+    app.include_router(health.router)
+    app.include_router(rooms.router)
+    app.include_router(games.router)
+    app.include_router(bots.router)
+    app.include_router(async_play.router)
+    app.include_router(records.router)
+    app.include_router(pages.router)
+    app.include_router(ws.router)
+    rooms.install_error_handlers(app)
+    app.add_middleware(
+        BodyLimit,
+        max_bytes=settings.max_message_bytes,
+        larger=dict.fromkeys(
+            ("/api/records", "/api/records/provenance"), MAX_RECORD_BYTES
+        ),
+    )
+    # The static tree is hashed once, here: pages link /static/<hash>/... (app/web/assets.py).
+    app.state.assets = Assets.scan(settings.static_dir)
+    if settings.static_dir.is_dir():
+        app.mount("/static", VersionedStatic(app.state.assets), name="static")
+    return app

@@ -1,0 +1,127 @@
+"""The rooms runtime of one server process: store, caches, hub, listener and heartbeat.
+
+`create_app` starts it in its lifespan (`start_rooms`) and stops it on shutdown. Each process
+gets a random instance id, under which it records its presence rows; processes share
+nothing but the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from dataclasses import dataclass
+
+from fastapi import FastAPI
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.config.settings import Settings
+from app.config.tasks import cancel_and_wait
+from app.games import Registry
+from app.live.hub import Hub
+from app.live.presence import Presence
+from app.notices.listener import Listener, asyncpg_dsn
+from app.notices.peers import KINDS as PEER_KINDS
+from app.notices.peers import Peers
+from app.ops.warmup import warm_rules
+from app.play.limits import RateLimits
+from app.play.positions import Positions
+from app.play.service import RoomService
+from app.store.games import warm_statements
+from app.store.pool import create_pool, open_connections
+from app.store.store import Store
+
+log = logging.getLogger("ishtar.runtime")
+
+HEARTBEAT_S = 10.0
+
+
+@dataclass
+class RoomsRuntime:
+    instance: str
+    service: RoomService
+    hub: Hub
+    presence: Presence
+    listener: Listener
+    heartbeat: asyncio.Task[None]
+    peers: Peers
+
+    async def stop(self) -> None:
+        await cancel_and_wait(self.heartbeat)
+        await self.listener.stop()
+        self.peers.bye()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.service.announcer.flush(), 2.0)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.service.snapshots.flush(), 2.0)
+        await self.hub.close()
+        await self.presence.close()
+        await self.service.store.pool.close()
+        await self.service.store.light.close()
+
+
+async def start_rooms(
+    app: FastAPI, settings: Settings, engine: AsyncEngine
+) -> RoomsRuntime:
+    """Build the rooms service on `engine` and publish it on ``app.state``."""
+    assert settings.database_url is not None
+    registry: Registry = app.state.games
+    instance = secrets.token_hex(8)
+    for game in registry:
+        warm_rules(game.rules, players=game.players)
+    pool = await create_pool(
+        asyncpg_dsn(settings.database_url),
+        settings.db_pool_size + settings.db_max_overflow,
+        warm=warm_statements,
+    )
+    await open_connections(pool, settings.db_pool_size)
+    # Notices and presence need no durability: their commits need not wait for the disk.
+    light = await create_pool(asyncpg_dsn(settings.database_url), 2, durable=False)
+    store = Store(pool, engine, light)
+    presence = Presence(store, instance)
+    service = RoomService(
+        store,
+        registry,
+        Positions(settings.position_cache_bytes),
+        presence,
+        default_game=settings.default_game,
+    )
+    hub = Hub(service, presence)
+    peers = Peers(instance, service.announcer.announce)
+    service.others_listen = peers.any
+
+    def on_notice(room_id: str, kind: str, number: int) -> None:
+        if kind in PEER_KINDS:
+            peers.heard(room_id, kind)
+        else:
+            hub.notice(room_id, kind, number)
+
+    async def on_reconnect() -> None:
+        peers.hello()  # out before we serve: the others notify us from now on
+        await service.announcer.flush()
+        await hub.resync()
+
+    listener = Listener(settings.database_url, on_notice, on_reconnect)
+    await listener.start()
+    app.state.rooms = service
+    app.state.hub = hub
+    app.state.rate_limits = {
+        "moves": RateLimits(settings.http_moves_per_s, settings.http_moves_per_s * 2),
+        "why": RateLimits(settings.http_moves_per_s, settings.http_moves_per_s * 2),
+    }
+    heartbeat = asyncio.get_running_loop().create_task(_beat(presence, hub, peers))
+    log.info("rooms service up as instance %s", instance)
+    return RoomsRuntime(instance, service, hub, presence, listener, heartbeat, peers)
+
+
+async def _beat(presence: Presence, hub: Hub, peers: Peers) -> None:
+    """Refresh presence and catch up rooms now and then, whatever notices were lost."""
+    while True:
+        await asyncio.sleep(HEARTBEAT_S)
+        try:
+            peers.here()
+            await presence.heartbeat()
+            await hub.resync()
+        except Exception as error:
+            log.warning("heartbeat failed: %s", error)

@@ -1,0 +1,86 @@
+"""The websocket protocol `ishtar serve` runs: uvicorn's, bounded against peers that stop reading.
+
+Below a connection's outbox (app/live/outbox.py) the bytes of a client that does not read wait in
+the kernel's socket buffers and then in the asyncio transport, whose high-water mark pauses
+the writer (uvicorn's `send` waits while it is passed). Two things uvicorn leaves open:
+
+- the high-water mark is asyncio's default (64 KiB) and no uvicorn option sets it: here it
+  is `ISHTAR_WS_WRITE_BUFFER_BYTES`;
+- a paused connection never ends: a close waits to be written behind what the peer does not
+  read, and closing a transport with unwritten bytes waits for them too. So a close asked
+  while paused aborts the connection (the close frame could not reach the peer anyway), and
+  so does staying paused for `ISHTAR_WS_BEHIND_S` seconds.
+
+uvicorn takes the protocol class as its `ws` option; `bounded_websockets` makes one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from uvicorn._types import ASGISendEvent
+from uvicorn.protocols.websockets.websockets_sansio_impl import (
+    WebSocketsSansIOProtocol,
+)
+
+log = logging.getLogger("ishtar.ws")
+
+
+class BoundedWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O websockets protocol with a write bound and an end for stalls."""
+
+    write_buffer_bytes = 64 * 1024
+    stall_s = 30.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._stall: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.transport.set_write_buffer_limits(high=self.write_buffer_bytes)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._stall is None:
+            self._stall = self.loop.call_later(self.stall_s, self._stalled)
+
+    def resume_writing(self) -> None:
+        self._cancel_stall()
+        super().resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_stall()
+        super().connection_lost(exc)
+
+    async def send(self, message: ASGISendEvent) -> None:
+        if message["type"] == "websocket.close" and not self.writable.is_set():
+            self.transport.abort()  # the peer reads nothing: no close frame would get out
+        await super().send(message)
+
+    def _stalled(self) -> None:
+        self._stall = None
+        log.info(
+            "websocket peer %s read nothing for %.0f s: cut off",
+            self.client,
+            self.stall_s,
+        )
+        self.transport.abort()
+
+    def _cancel_stall(self) -> None:
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+
+
+def bounded_websockets(
+    write_buffer_bytes: int, stall_s: float
+) -> type[BoundedWebSockets]:
+    """The protocol class for uvicorn's `ws` option, with these bounds."""
+    return type(
+        "BoundedWebSockets",
+        (BoundedWebSockets,),
+        {"write_buffer_bytes": write_buffer_bytes, "stall_s": stall_s},
+    )

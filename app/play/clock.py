@@ -1,0 +1,90 @@
+"""A room's time control and its clock, as shown in the room status.
+
+The time control (`per_move_s`, `policy`, `bot`) is set once, when the room is created.
+The clock (which seat must act on which version, by when, and whether it is overdue) is
+one row of ``turn_deadlines``, written by the trigger ``games_turn_changed`` in the
+transaction of each move; `app.background.deadlines` handles the deadlines that pass.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.play.protocol import ServiceError, TimeControl
+from app.store.rows import iso
+
+if TYPE_CHECKING:  # types only: the registry and presence are handed in, not imported
+    from app.games import Game
+
+
+def check(game: Game, control: TimeControl) -> TimeControl:
+    """The time control with its bot level filled in (the game's weakest if none), or
+    a refusal if the room's game cannot honour it (a bot policy without bots)."""
+    if control.policy == "bot" and not game.bots:
+        raise ServiceError(
+            "no_bots", f"{game.title} has no bots yet: choose policy 'wait'."
+        )
+    if control.policy == "bot" and control.bot not in (None, *game.bots):
+        raise ServiceError(
+            "malformed", f"A bot level is one of {', '.join(game.bots)}."
+        )
+    if control.policy == "bot" and control.bot is None:
+        return control.model_copy(update={"bot": game.bots[0]})
+    return control
+
+
+async def save(engine: AsyncEngine, room_id: str, control: TimeControl) -> None:
+    async with engine.begin() as conn:
+        await conn.execute(
+            text(
+                "INSERT INTO time_controls (room_id, per_move_s, policy, bot_level)"
+                " VALUES (:room, :seconds, :policy, :bot)"
+            ),
+            {
+                "room": room_id,
+                "seconds": control.per_move_s,
+                "policy": control.policy,
+                "bot": control.bot if control.policy == "bot" else None,
+            },
+        )
+
+
+async def decorate(engine: AsyncEngine, room_id: str, status: dict[str, Any]) -> None:
+    """Add the room's time control and clock to its status (docs/async-play.md)."""
+    async with engine.connect() as conn:
+        row = (
+            await conn.execute(
+                text(
+                    "SELECT t.per_move_s, t.policy, t.bot_level, d.seat, d.version,"
+                    " d.due_at, d.overdue FROM time_controls t"
+                    " LEFT JOIN turn_deadlines d ON d.room_id = t.room_id"
+                    " WHERE t.room_id = :room"
+                ),
+                {"room": room_id},
+            )
+        ).one_or_none()
+    overdue_seat = None
+    if row is None:
+        status["time_control"] = status["clock"] = None
+    else:
+        status["time_control"] = {
+            "per_move_s": row.per_move_s,
+            "policy": row.policy,
+            "bot": row.bot_level,
+        }
+        status["clock"] = (
+            None
+            if row.seat is None
+            else {
+                "seat": row.seat,
+                "version": row.version,
+                "due_at": iso(row.due_at),
+                "overdue": row.overdue,
+            }
+        )
+        overdue_seat = row.seat if row.overdue else None
+    for seat in status.get("seats", []):
+        seat["overdue"] = seat["seat"] == overdue_seat

@@ -1,0 +1,303 @@
+"""Game positions in memory: decoded engine states by version, and what each viewer sees.
+
+A `Position` is the engine state of one game at one version. It serialises each viewer's
+view (and the legal actions of the seat to act) at most once, so every spectator of a room
+shares the same JSON text. `Positions` keeps the last few positions of each game; it is a
+cache only: the database is the truth, and a position is used only for the version it has.
+
+The cache is bounded in bytes (`ISHTAR_POSITION_CACHE_BYTES`), the least recently played
+game dropped first. Each position counts what it holds as it computes it: the JSON texts
+at their size in memory, the view values they were made from, and a fixed weight for the
+engine state (`Weights`; tests/app/play/test_position_cache.py checks the count against the
+allocations measured). A watched 4-player game held 1.3-2 MiB in 8 versions, each with
+every audience's whole view as text; now only the two latest versions keep their whole
+views and legal actions (what a welcome and an update send), the older ones only the
+entries of their views, which they share with the next version (the same text objects).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import OrderedDict
+from typing import Any
+
+from app.play.protocol import dumps
+from app.play.rules import Rules
+
+EMPTY_LIST = "[]"
+
+
+class Position:
+    """The state of a game at `version`, with its views computed on demand, once.
+
+    Each view is kept as its top-level entries, each serialised once: an entry whose value
+    is the very object of another audience's view, or of the previous version's view (the
+    engine shares the parts of a view that did not change, docs/contract.md), reuses that
+    JSON text instead of serialising it again. `changes_json` is what an `update` carries:
+    the entries that differ from the previous version's view.
+    """
+
+    __slots__ = (
+        "_legal",
+        "_owner",
+        "_parts",
+        "_texts",
+        "_views",
+        "bytes",
+        "current",
+        "over",
+        "rules",
+        "state",
+        "version",
+    )
+
+    def __init__(self, rules: Rules, version: int, state: Any) -> None:
+        self.rules = rules
+        self.version = version
+        self.state = state
+        self.current: int | None = rules.current_player(state)
+        self.over: bool = bool(rules.is_over(state))
+        self._parts: dict[int | None, dict[str, Part]] = {}
+        self._texts: dict[int, Part] = {}  # id(value) -> (value, its JSON text)
+        self._views: dict[int | None, str] = {}
+        self._legal: str | None = None
+        self.bytes = Weights.STATE  # what it holds, by the estimate of `Weights`
+        self._owner: Positions | None = None  # the cache that counts it, while it does
+
+    def _hold(self, size: int) -> None:
+        self.bytes += size
+        if self._owner is not None:
+            self._owner.grew(size)
+
+    def trim(self) -> None:
+        """Forget the whole views and the legal actions (kept: the entries of the views,
+        which the next version shares and compares with)."""
+        freed = sum(map(sys.getsizeof, self._views.values()))
+        if self._legal is not None:
+            freed += sys.getsizeof(self._legal)
+        self._views.clear()
+        self._legal = None
+        self._hold(-freed)
+
+    def parts(
+        self, seat: int | None, before: Position | None = None
+    ) -> dict[str, Part]:
+        """The entries of `view_for(state, seat)`, each with its JSON text."""
+        parts = self._parts.get(seat)
+        if parts is not None:
+            return parts
+        view: dict[str, Any] = self.rules.view_for(self.state, seat)
+        earlier = before._parts.get(seat) if before is not None else None
+        texts = self._texts
+        parts = {}
+        size = Weights.VIEW
+        for key, value in view.items():
+            part = texts.get(id(value))
+            if part is None or part[0] is not value:
+                old = earlier.get(key) if earlier is not None else None
+                part = (
+                    old
+                    if old is not None and old[0] is value
+                    else (value, dumps(value))
+                )
+                texts[id(value)] = part  # kept alive here, so its id stays unique
+                # Shared with the version before or not, counted here: an upper bound
+                # while both versions are kept, exact once the older one is dropped.
+                text = sys.getsizeof(part[1])
+                size += text * Weights.VALUE_PER_TEXT_BYTE + text + Weights.ENTRY
+            else:
+                size += Weights.ENTRY  # the same entry as another audience's
+            parts[key] = part
+        self._parts[seat] = parts
+        self._hold(size)
+        return parts
+
+    def view_json(self, seat: int | None) -> str:
+        """`view_for(state, seat)` as JSON text (seat None: the public view)."""
+        text = self._views.get(seat)
+        if text is None:
+            text = self._views[seat] = _object_json(self.parts(seat))
+            self._hold(sys.getsizeof(text))
+        return text
+
+    def changes_json(self, seat: int | None, before: Position) -> str:
+        """The entries of the view that differ from `before`'s, as a JSON object."""
+        mine = self.parts(seat, before)
+        theirs = before.parts(seat)
+        changed = {
+            key: part
+            for key, part in mine.items()
+            if (old := theirs.get(key)) is None
+            or (old[0] is not part[0] and old[1] != part[1])
+        }
+        for key in theirs.keys() - mine.keys():  # an entry gone from the view
+            changed[key] = GONE
+        return _object_json(changed)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        view: dict[str, Any] = self.rules.view_for(self.state, seat)
+        return view
+
+    def legal(self) -> list[dict[str, Any]]:
+        """Every legal action of the seat to act, with its public preview."""
+        rules, state = self.rules, self.state
+        fast = getattr(rules, "legal_with_previews", None)
+        if fast is not None:
+            return list(fast(state))
+        return [
+            {
+                "action": rules.encode_action(action),
+                "preview": rules.preview(state, action),
+            }
+            for action in rules.legal_actions(state)
+        ]
+
+    def legal_json(self, seat: int | None) -> str:
+        """The legal actions as JSON text for `seat`: empty unless it is that seat's turn."""
+        if seat is None or seat != self.current or self.over:
+            return EMPTY_LIST
+        if self._legal is None:
+            fast = getattr(self.rules, "legal_json", None)
+            self._legal = (
+                fast(self.state, dumps) if fast is not None else dumps(self.legal())
+            )
+            self._hold(sys.getsizeof(self._legal))
+        return self._legal
+
+    def encoded(self) -> str:
+        """The full state (hidden information included) for the database, never for clients."""
+        return dumps(self.rules.encode_state(self.state))
+
+
+Part = tuple[Any, str]  # a value of a view and its JSON text
+GONE: Part = (None, "null")  # an entry that left the view
+
+
+_KEYS: dict[str, str] = {}  # a view's keys as JSON strings
+
+
+def _key_json(key: str) -> str:
+    text = _KEYS.get(key)
+    if text is None:
+        text = dumps(key)
+        if len(_KEYS) < 4096:
+            _KEYS[key] = text
+    return text
+
+
+def _object_json(parts: dict[str, Part]) -> str:
+    items = ",".join(f"{_key_json(key)}:{text}" for key, (_, text) in parts.items())
+    return "{" + items + "}"
+
+
+class Weights:
+    """The estimate of what a position holds, besides its JSON texts (counted as allocated).
+
+    Measured with tracemalloc on 4-player random-layout games watched by every audience
+    (tests/app/play/test_position_cache.py), rounded up: the count must never be below the
+    memory really held, or the bound would not hold.
+    """
+
+    STATE = 24 << 10
+    """A decoded engine state (a 4-player one, decoded afresh: consecutive versions share
+    most of theirs, so this is an upper bound)."""
+    VALUE_PER_TEXT_BYTE = 1
+    """The Python objects of a view's entry, per byte of its JSON text. With these weights
+    the count came out 1.2-1.35 times the memory held (2- to 4-player games, with and
+    without spectators)."""
+    ENTRY = 160
+    """An entry of a view: its slot, its (value, text) pair."""
+    VIEW = 400
+    """The dicts of one audience's view."""
+
+
+class Positions:
+    """The most recent positions of the most recently used games, within `max_bytes`."""
+
+    FULL_VERSIONS = 2
+    """Versions of a game that keep their whole views and legal actions: the latest (for
+    welcomes and the next update) and the one before (an update still being sent)."""
+
+    def __init__(self, max_bytes: int = 128 << 20, depth: int = 4) -> None:
+        self._games: OrderedDict[int, OrderedDict[int, Position]] = OrderedDict()
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._depth = depth
+
+    def __len__(self) -> int:
+        """The number of games held."""
+        return len(self._games)
+
+    def get(self, game_id: int, version: int) -> Position | None:
+        history = self._games.get(game_id)
+        if history is None:
+            return None
+        self._games.move_to_end(game_id)
+        return history.get(version)
+
+    def latest(self, game_id: int) -> Position | None:
+        history = self._games.get(game_id)
+        if not history:
+            return None
+        return history[next(reversed(history))]
+
+    def put(self, game_id: int, position: Position) -> Position:
+        history = self._games.get(game_id)
+        if history is None:
+            history = self._games[game_id] = OrderedDict()
+        self._games.move_to_end(game_id)
+        replaced = history.get(position.version)
+        if replaced is not None and replaced is not position:
+            self._release(replaced)
+        history[position.version] = position
+        history.move_to_end(position.version)
+        if position._owner is not self:
+            position._owner = self
+            self.grew(position.bytes)
+        while len(history) > self._depth:
+            self._release(history.popitem(last=False)[1])
+        for older, kept in enumerate(reversed(history.values())):
+            if older >= self.FULL_VERSIONS:
+                kept.trim()
+        return position
+
+    def grew(self, size: int) -> None:
+        """A position of ours holds `size` bytes more (or fewer): drop the least recently
+        used games while over the bound (never the one in use, the most recent)."""
+        self.bytes += size
+        while self.bytes > self.max_bytes and len(self._games) > 1:
+            _game, history = self._games.popitem(last=False)
+            for position in history.values():
+                self._release(position)
+
+    def _release(self, position: Position) -> None:
+        position._owner = None
+        self.bytes -= position.bytes
+
+    def advance(
+        self, game_id: int, action: dict[str, Any], version: int
+    ) -> Position | None:
+        """The position at `version` by applying a logged `action` to the one before, if known."""
+        known = self.get(game_id, version)
+        if known is not None:
+            return known
+        before = self.get(game_id, version - 1)
+        if before is None:
+            return None
+        rules = before.rules
+        state = rules.apply(before.state, rules.decode_action(action))
+        return self.put(game_id, Position(rules, version, state))
+
+
+def catalogue_colours(rules: Rules) -> list[str | None]:
+    """The colour of each seat, from the engine's catalogue (as the room status names them)."""
+    try:
+        catalogue = rules.catalogue()
+    except Exception:
+        return []
+    colours = catalogue.get("player_colours", catalogue.get("colours"))
+    if isinstance(colours, list):
+        return [c if isinstance(c, str) else None for c in colours]
+    if isinstance(colours, dict):
+        return [str(c) for c in colours]
+    return []

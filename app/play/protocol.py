@@ -1,0 +1,386 @@
+"""Wire messages: what clients may send (validated with pydantic) and what the server answers.
+
+The shapes are documented in docs/protocol.md; this module is their single definition on the
+server. Client input is parsed strictly (unknown fields refused, sizes bounded) so a bad
+message becomes a `ServiceError` with a stable code, never an exception deeper in.
+Server messages are built as JSON text directly: views are serialised once per version and
+audience, then spliced into each message, so a thousand spectators share the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, NamedTuple
+
+import orjson
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+)
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+
+from app.store.pool import CONNECTION_ERRORS, Unavailable
+
+# --- errors ---------------------------------------------------------------------------------
+
+HTTP_STATUS = {
+    "malformed": 400,
+    "unknown_type": 400,
+    "hello_required": 400,
+    "malformed_action": 400,
+    "bad_token": 401,
+    "forbidden": 403,
+    "unknown_room": 404,
+    "seat_taken": 409,
+    "move_id_taken": 409,
+    "game_started": 409,
+    "seats_open": 409,
+    "game_not_started": 409,
+    "game_over": 409,
+    "stale_version": 409,
+    "not_your_turn": 409,
+    "too_large": 413,
+    "illegal_move": 422,
+    "rate_limited": 429,
+    "internal": 500,
+    "unavailable": 503,
+    "bad_webhook": 400,
+    "seat_free": 409,
+    "unknown_record": 404,
+    "no_such_move": 404,
+    "game_not_over": 409,
+    "bad_record": 422,
+    "bad_options": 400,
+    "unknown_game": 404,
+    "too_many_bot_rooms": 429,
+    "no_bots": 400,
+}
+
+
+@dataclass
+class ServiceError(Exception):
+    """A refused request: a stable `code`, a readable `reason`, and optional context.
+
+    `extra` carries what helps the client recover (for `stale_version`: the version, the
+    missed events, the fresh view and legal actions).
+    """
+
+    code: str
+    reason: str
+    version: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        super().__init__(self.reason)
+
+    @property
+    def status(self) -> int:
+        return HTTP_STATUS.get(self.code, 400)
+
+    def body(self) -> dict[str, Any]:
+        """The HTTP error body: {"error": {code, reason, version?, ...}}."""
+        error: dict[str, Any] = {"code": self.code, "reason": self.reason}
+        if self.version is not None:
+            error["version"] = self.version
+        error.update(self.extra)
+        return {"error": error}
+
+
+def describe_errors(errors: Sequence[Mapping[str, Any]]) -> str:
+    """One readable sentence from pydantic's errors (the first problem only)."""
+    if not errors:
+        return "The request is malformed."
+    first = errors[0]
+    if first.get("type") == "json_invalid":
+        return "The body is not valid JSON."
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    message = str(first.get("msg", "invalid"))
+    return f"{where}: {message}" if where else message
+
+
+def describe_validation(exc: ValidationError) -> str:
+    return describe_errors(exc.errors())
+
+
+def unavailable(exc: BaseException) -> bool:
+    """Whether an exception means the database cannot be reached (retry later: 503).
+
+    The cause chain counts too: SQLAlchemy wraps a connection that broke while being
+    opened (PostgreSQL restarting) in a plain DBAPIError, not flagged as invalidated.
+    """
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(
+            seen, (Unavailable, *CONNECTION_ERRORS, OperationalError, InterfaceError)
+        ):
+            return True
+        if isinstance(seen, DBAPIError) and seen.connection_invalidated:
+            return True
+        seen = seen.__cause__
+    return False
+
+
+# --- inputs ---------------------------------------------------------------------------------
+
+
+def _printable(value: str) -> str:
+    """A move_id is stored as text in PostgreSQL, which cannot hold NUL; no control
+    character has a use in an id, so all are refused with a reason (never a 500)."""
+    if any(ch < " " or "\x7f" <= ch < "\xa0" for ch in value):
+        raise ValueError("control characters (such as NUL) are not allowed")
+    return value
+
+
+MoveId = Annotated[
+    str, StringConstraints(min_length=1, max_length=64), AfterValidator(_printable)
+]
+Token = Annotated[str, StringConstraints(min_length=1, max_length=128)]
+Name = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=24)
+]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=False)
+
+
+class TimeControl(Strict):
+    """A room's per-move deadline and what happens when it passes (docs/async-play.md)."""
+
+    per_move_s: int = Field(ge=1, le=30 * 24 * 3600)
+    policy: Literal["wait", "bot"] = "wait"
+    bot: str | None = Field(default=None, min_length=1, max_length=16)
+    """The level of the bot that moves for a late seat (None: the game's weakest)."""
+
+
+GameId = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9-]{0,31}$")]
+MAX_OPTION_FIELDS = 32
+"""More options than any game has: a bound on what a body's options may hold."""
+
+
+class CreateRoom(BaseModel):
+    """Body of POST /api/rooms: a game (the default one if none) and its options.
+
+    Fields this model does not name are options of the game given at the top level, as
+    clients sent Ishtar's `layout` and `first_player` before rooms had games; the game's
+    options model refuses the ones it does not know (`bad_options`).
+    """
+
+    model_config = ConfigDict(extra="allow", strict=False)
+
+    game: GameId | None = None
+    players: int = Field(ge=1, le=8)
+    options: dict[str, Any] | None = None
+    seat_order: Literal["random", "fixed"] = "random"
+    name: Name | None = None
+    time_control: TimeControl | None = None
+
+    def all_options(self) -> dict[str, Any]:
+        """The options, from `options` and from the top level (not both)."""
+        loose = dict(self.model_extra or {})
+        if loose and self.options is not None:
+            raise ServiceError(
+                "malformed",
+                f"Unknown field {sorted(loose)[0]!r}: options go in 'options'.",
+            )
+        options = self.options if self.options is not None else loose
+        if len(options) > MAX_OPTION_FIELDS:
+            raise ServiceError("bad_options", "Too many options.")
+        return options
+
+
+class JoinSeat(Strict):
+    """Body of POST /api/rooms/{id}/seats."""
+
+    name: Name
+    seat: int | None = Field(default=None, ge=0, le=3)
+
+
+class MoveRequest(Strict):
+    """Body of POST /api/rooms/{id}/moves (and the fields of a websocket `move`)."""
+
+    move: dict[str, Any]
+    expected_version: int = Field(ge=0)
+    move_id: MoveId
+
+
+class Hello(Strict):
+    type: Literal["hello"]
+    token: Token | None = None
+    since: int | None = Field(default=None, ge=0)
+
+
+class MoveMessage(MoveRequest):
+    type: Literal["move"]
+
+
+class Ping(Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Hello | MoveMessage | Ping
+_CLIENT_TYPES: dict[str, type[Hello] | type[MoveMessage] | type[Ping]] = {
+    "hello": Hello,
+    "move": MoveMessage,
+    "ping": Ping,
+}
+
+
+def valid_name(name: str) -> bool:
+    """Display names are any Unicode text without control characters."""
+    return not any(ch < " " or "\x7f" <= ch < "\xa0" for ch in name)
+
+
+def parse_client_message(text: str) -> ClientMessage:
+    """A websocket frame as one of the client messages, or a ServiceError saying why not."""
+    try:
+        data = orjson.loads(text)
+    except ValueError:
+        raise ServiceError("malformed", "The message is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise ServiceError("malformed", "A message must be a JSON object.")
+    kind = data.get("type")
+    model = _CLIENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise ServiceError(
+            "unknown_type",
+            f"Unknown message type {kind!r}; expected hello, move or ping.",
+        )
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ServiceError("malformed", describe_validation(exc)) from None
+
+
+# --- outputs --------------------------------------------------------------------------------
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON, UTF-8 characters kept as they are (orjson: ten times the stdlib's speed
+    on views, which are most of what the server sends)."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+class Stamped(NamedTuple):
+    """A server message other than welcome, update and sync: its `version` is the game
+    version its connection knows of, so a connection that was already told of a later one
+    (its own move's ack, a fresher welcome) sends it with that later version instead:
+    versions on a connection never go down (docs/protocol.md). The text is built once and
+    shared; only such a connection re-stamps its copy (`at`)."""
+
+    version: int | None
+    text: str
+    start: int  # the version's digits are text[start:end]
+    end: int
+
+    def at(self, version: int | None) -> str:
+        """The text with `version` in place of its own."""
+        if version == self.version:
+            return self.text
+        return f"{self.text[: self.start]}{dumps(version)}{self.text[self.end :]}"
+
+
+def stamped(fields: dict[str, Any], version: int | None) -> Stamped:
+    """`fields` (a message without its version) as a `Stamped` message at `version`."""
+    body = dumps(fields)
+    head = f'{body[:-1]},"version":'
+    number = dumps(version)
+    return Stamped(version, f"{head}{number}}}", len(head), len(head) + len(number))
+
+
+def later(a: int | None, b: int | None) -> int | None:
+    """The later of two versions, None (no version yet) being the earliest."""
+    if a is None:
+        return b
+    return a if b is None or a >= b else b
+
+
+def error_message(
+    error: ServiceError, move_id: str | None = None, version: int | None = None
+) -> Stamped:
+    """An `error` at `version` (the connection's; the error's own when not given)."""
+    message: dict[str, Any] = {
+        "type": "error",
+        "code": error.code,
+        "reason": error.reason,
+    }
+    if move_id is not None:
+        message["move_id"] = move_id
+    return stamped(message, error.version if version is None else version)
+
+
+def ack_message(move_id: str, version: int, seq: int, duplicate: bool) -> str:
+    """A lone `ack`: `seq` is the version the move produced, `version` the connection's."""
+    return dumps(
+        {
+            "type": "ack",
+            "move_id": move_id,
+            "version": version,
+            "seq": seq,
+            "duplicate": duplicate,
+        }
+    )
+
+
+def with_ack(update_text: str, move_id: str) -> str:
+    """An update (from `update_message`) that is also the ack of the mover's move."""
+    ack = dumps({"move_id": move_id, "duplicate": False})
+    return f'{update_text[:-1]},"ack":{ack}}}'
+
+
+def pong_message(version: int | None) -> Stamped:
+    return stamped({"type": "pong"}, version)
+
+
+def presence_message(version: int, presence: dict[str, Any]) -> Stamped:
+    return stamped({"type": "presence", "presence": presence}, version)
+
+
+def update_message(
+    version: int, event_json: str, changes_json: str, legal_json: str
+) -> str:
+    """An update from pre-serialised parts (shared by every connection of one audience).
+
+    `changes` holds the top-level entries of the view that differ from the previous
+    version's: the client merges them into the view it holds (docs/protocol.md)."""
+    return (
+        f'{{"type":"update","version":{version},"event":{event_json},'
+        f'"changes":{changes_json},"legal":{legal_json}}}'
+    )
+
+
+def sync_message(
+    version: int, you: dict[str, Any], events_json: str, view_json: str, legal_json: str
+) -> str:
+    return (
+        f'{{"type":"sync","version":{version},"you":{dumps(you)},"events":{events_json},'
+        f'"view":{view_json},"legal":{legal_json}}}'
+    )
+
+
+def room_message(
+    version: int | None, room: dict[str, Any], you: dict[str, Any]
+) -> Stamped:
+    return stamped({"type": "room", "room": room, "you": you}, version)
+
+
+def welcome_message(
+    *,
+    version: int,
+    you: dict[str, Any],
+    room: dict[str, Any],
+    view_json: str,
+    legal_json: str,
+    events_json: str,
+    presence: dict[str, Any],
+) -> str:
+    return (
+        f'{{"type":"welcome","version":{version},"you":{dumps(you)},"room":{dumps(room)},'
+        f'"view":{view_json},"legal":{legal_json},"events":{events_json},'
+        f'"presence":{dumps(presence)}}}'
+    )

@@ -1,0 +1,162 @@
+"""A started game as the room service reads it: who sits where, its position, its log.
+
+Part of the room service (app/play/service.py). A game's context never changes once it has
+started, so it is cached; its position comes from the position cache when it is at the
+database's version, else from the log or the stored snapshot.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from app.play.positions import Position
+from app.play.protocol import ServiceError
+from app.play.rules import Rules
+from app.play.seating import Seating
+from app.store.rows import Event, RoomRow
+
+if TYPE_CHECKING:  # types only: the registry and presence are handed in, not imported
+    from app.games import Registry
+
+log = logging.getLogger("ishtar.rooms")
+
+RECENT_EVENTS = 50
+CATCH_UP_LIMIT = (
+    64  # beyond this many missed moves, decode the snapshot instead of replaying
+)
+
+
+@dataclass(frozen=True)
+class GameContext:
+    """What never changes once a game has started: its id and who sits where."""
+
+    rules: Rules
+    game_id: int
+    seats_by_id: dict[int, int]
+    names: dict[int, str]
+
+
+class Reading(Seating):
+    """Reading started games (a part of `RoomService`)."""
+
+    _games: dict[str, GameContext]
+    registry: Registry
+
+    # --- positions --------------------------------------------------------------------------
+
+    async def game(self, room_id: str, room: RoomRow | None = None) -> GameContext:
+        """The started game of a room (cached: it never changes)."""
+        context = self._games.get(room_id)
+        if context is not None:
+            return context
+        room = (
+            room
+            if room is not None and room.started is not None
+            else await self.room(room_id)
+        )
+        if room.started is None:
+            raise ServiceError(
+                "game_not_started", "The game has not started yet.", version=0
+            )
+        context = GameContext(
+            rules=self.registry.get(room.game).rules,
+            game_id=room.started.id,
+            seats_by_id={seat.id: seat.seat for seat in room.seats},
+            names={seat.seat: seat.name for seat in room.seats},
+        )
+        self._games[room_id] = context
+        return context
+
+    async def position(self, game_id: int) -> Position:
+        """The game's position at the version the database has now."""
+        row = await self.store.game_version(game_id)
+        cached = self.positions.get(game_id, row)
+        if cached is not None:
+            return cached
+        latest = self.positions.latest(game_id)
+        if latest is not None and 0 < row - latest.version <= CATCH_UP_LIMIT:
+            position: Position | None = latest
+            for event in await self.store.moves_since(game_id, latest.version):
+                position = self.positions.advance(game_id, event.action, event.seq)
+            if position is not None and position.version >= row:
+                return position
+        return await self._from_snapshot(game_id)
+
+    async def _from_snapshot(self, game_id: int) -> Position:
+        """Decode the stored snapshot and replay the few moves logged after it.
+
+        Replayed here, not through the cache: concurrent callers may evict its entries.
+        """
+        at, snapshot, kind = await self.store.snapshot(game_id)
+        events = await self.store.moves_since(game_id, at)
+        rules = self.registry.get(kind).rules
+        state = rules.decode_state(snapshot)
+        for event in events:
+            state = rules.apply(state, rules.decode_action(event.action))
+        version = events[-1].seq if events else at
+        return self.positions.put(game_id, Position(rules, version, state))
+
+    # --- reading ----------------------------------------------------------------------------
+
+    async def view(self, room_id: str, token: str | None) -> dict[str, Any]:
+        room, seat = await self.identify(room_id, token)
+        game = await self.game(room_id, room)
+        position = await self.position(game.game_id)
+        number = seat.seat if seat else None
+        return {
+            "version": position.version,
+            "seat": number,
+            "role": "player" if seat else "spectator",
+            "status": "finished" if position.over else "playing",
+            "view": position.view(number),
+            "legal": position.legal()
+            if number is not None and number == position.current
+            else [],
+        }
+
+    async def moves(self, room_id: str, since: int) -> dict[str, Any]:
+        game = await self.game(room_id)
+        events = await self.store.moves_since(game.game_id, since)
+        version = (
+            events[-1].seq if events else await self.store.game_version(game.game_id)
+        )
+        return {"version": version, "moves": [event.as_dict() for event in events]}
+
+    async def events(
+        self, game_id: int, since: int | None, version: int
+    ) -> list[Event]:
+        """What a client that saw `since` missed (None: the recent log), up to `version`: a
+        move committed since the position was read comes after, as its own update."""
+        if since is None:
+            events = await self.store.recent_moves(game_id, RECENT_EVENTS)
+        elif since >= version:
+            return []
+        else:
+            events = await self.store.moves_since(game_id, since)
+        return [event for event in events if event.seq <= version]
+
+    async def why(self, room_id: str, move: dict[str, Any]) -> dict[str, Any]:
+        game = await self.game(room_id)
+        position = await self.position(game.game_id)
+        action = decode(game.rules, move)
+        try:
+            reason = game.rules.why_illegal(position.state, action)
+        except Exception:
+            log.exception("engine failed on why_illegal(%s)", move)
+            reason = "The engine could not judge this move."
+        return {"version": position.version, "legal": reason is None, "reason": reason}
+
+
+def decode(rules: Rules, move: dict[str, Any]) -> Any:
+    """The engine's action for a move's JSON, or `malformed_action` saying why not."""
+    try:
+        return rules.decode_action(move)
+    except ValueError as error:
+        reason = getattr(error, "reason", None) or str(error)
+        raise ServiceError("malformed_action", reason) from None
+    except Exception:
+        raise ServiceError(
+            "malformed_action", "The move is not an action of this game."
+        ) from None

@@ -1,0 +1,221 @@
+"""Submitting a move: judged by the engine, committed once, handed over, announced.
+
+Part of the room service (app/play/service.py). A move is judged against the position at the
+client's version, committed with a compare-and-set on the game's version (a lost race is
+judged again), and idempotent by its move_id; a stale move is answered with what the
+client missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app.notices.announcer import Announcer
+from app.play.positions import Position
+from app.play.protocol import MoveRequest, ServiceError, dumps, sync_message
+from app.play.reading import GameContext, Reading, decode
+from app.play.snapshots import Snapshots
+from app.store.channel import notice
+from app.store.games import DuplicateMoveId
+from app.store.rows import Event, SeatRow
+
+log = logging.getLogger("ishtar.rooms")
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """A committed move (or the earlier commit of a retried move_id)."""
+
+    event: Event
+    duplicate: bool
+
+    @property
+    def version(self) -> int:
+        return self.event.seq
+
+
+def _seat_label(names: dict[int, str], seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    name = names.get(seat)
+    return f"{name} (seat {seat})" if name else f"seat {seat}"
+
+
+class Submission(Reading):
+    """Move submission (a part of `RoomService`)."""
+
+    on_commit: Callable[[str, Event], None]
+    announcer: Announcer
+    snapshots: Snapshots
+    others_listen: Callable[[], bool]
+    _landing: Counter[str]
+    _settled: dict[str, asyncio.Event]
+
+    def _judge(
+        self, position: Position, seat: int, request: MoveRequest, game: GameContext
+    ) -> tuple[dict[str, Any], Position, str]:
+        """The canonical action, the next position and the log line; or a ServiceError."""
+        version = position.version
+        if position.over:
+            raise ServiceError("game_over", "The game is over.", version=version)
+        if request.expected_version != version:
+            raise ServiceError(
+                "stale_version",
+                f"The game is at version {version}; your move was made against version "
+                f"{request.expected_version}.",
+                version=version,
+            )
+        if position.current != seat:
+            raise ServiceError(
+                "not_your_turn",
+                f"It is {_seat_label(game.names, position.current)}'s turn, not yours.",
+                version=version,
+            )
+        rules = game.rules
+        action = decode(rules, request.move)
+        try:
+            state = rules.apply(position.state, action)
+        except ValueError as error:
+            reason = (
+                getattr(error, "reason", None)
+                or str(error)
+                or "That move is not legal."
+            )
+            raise ServiceError("illegal_move", reason, version=version) from None
+        except Exception:
+            log.exception("engine failed on apply(%s)", request.move)
+            raise ServiceError(
+                "illegal_move", "The engine could not apply this move.", version=version
+            ) from None
+        text = str(rules.narrate(position.state, action))
+        encoded: dict[str, Any] = rules.encode_action(action)
+        return encoded, Position(rules, version + 1, state), text
+
+    async def submit(
+        self, room_id: str, seat: SeatRow, request: MoveRequest
+    ) -> Accepted:
+        """Validate a move with the engine and commit it; idempotent by move_id."""
+        game = await self.game(room_id)
+        number = game.seats_by_id.get(seat.id, seat.seat)
+        position = self.positions.latest(game.game_id)
+        if position is None or position.version != request.expected_version:
+            position = await self.position(game.game_id)
+        for _attempt in range(2):
+            try:
+                action, after, text = self._judge(position, number, request, game)
+            except ServiceError as refusal:
+                earlier = await self._earlier(game.game_id, number, request.move_id)
+                if earlier is not None:
+                    return earlier
+                if refusal.code == "stale_version":
+                    await self._explain_stale(
+                        refusal, game.game_id, number, request, position
+                    )
+                raise
+            try:
+                event = await self._commit_move(
+                    room_id=room_id,
+                    game_id=game.game_id,
+                    expected_version=position.version,
+                    seat=number,
+                    action=action,
+                    move_id=request.move_id,
+                    text_=text,
+                    snapshot_json=after.encoded() if after.over else None,
+                    finished=after.over,
+                    current_seat=after.current,
+                )
+            except DuplicateMoveId:
+                earlier = await self._earlier(game.game_id, number, request.move_id)
+                if earlier is None:  # pragma: no cover - the log is append-only
+                    raise ServiceError(
+                        "internal", "Duplicate move id vanished."
+                    ) from None
+                return earlier
+            if event is not None:
+                self.positions.put(game.game_id, after)
+                self.on_commit(room_id, event)
+                self._announce(room_id, event.seq)
+                if not after.over and self.snapshots.due(after.version):
+                    self.snapshots.save(game.game_id, after.version, after.encoded)
+                return Accepted(event, duplicate=False)
+            # Another writer moved first: judge again against what it made.
+            position = await self.position(game.game_id)
+        raise ServiceError(
+            "stale_version", "The game moved on; try again.", version=position.version
+        )
+
+    async def _commit_move(self, room_id: str, **move: Any) -> Event | None:
+        self._landing[room_id] += 1
+        try:
+            return await self.store.commit_move(room_id=room_id, **move)
+        finally:
+            self._landing[room_id] -= 1
+            if not self._landing[room_id]:
+                del self._landing[room_id]
+                # The waiter wakes after our caller's on_commit has handed the event over.
+                waiter = self._settled.pop(room_id, None)
+                if waiter is not None:
+                    waiter.set()
+
+    async def settled(self, room_id: str) -> None:
+        """Once no commit of this process is in flight in the room (at once if none is)."""
+        if room_id in self._landing:
+            await self._settled.setdefault(room_id, asyncio.Event()).wait()
+
+    def _announce(self, room_id: str, version: int) -> None:
+        """Tell the other instances, in the background: the mover's ack need not wait.
+
+        Should this process die before the notice is out, the others still catch up within
+        their heartbeat (app/ops/runtime.py), reading the version from the database. With no
+        other instance listening (app/notices/peers.py), no notice is sent at all.
+        """
+        if self.others_listen():
+            self.announcer.announce(notice(room_id, "m", version))
+
+    async def _earlier(self, game_id: int, seat: int, move_id: str) -> Accepted | None:
+        event = await self.store.move_by_id(game_id, move_id)
+        if event is None:
+            return None
+        if event.seat != seat:
+            raise ServiceError(
+                "move_id_taken",
+                "This move_id was already used by another seat of this game; "
+                "send your move with a new one.",
+            )
+        return Accepted(event, duplicate=True)
+
+    async def _explain_stale(
+        self,
+        refusal: ServiceError,
+        game_id: int,
+        seat: int,
+        request: MoveRequest,
+        position: Position,
+    ) -> None:
+        """Attach what the client missed: the events since its version and a fresh view."""
+        missed = await self.events(game_id, request.expected_version, position.version)
+        refusal.extra = {
+            "missed": [event.as_dict() for event in missed],
+            "view": position.view(seat),
+            "legal": position.legal()
+            if position.current == seat and not position.over
+            else [],
+        }
+
+
+def stale_sync(refusal: ServiceError, you: dict[str, Any]) -> str:
+    """The websocket `sync` that follows a stale_version error."""
+    extra = refusal.extra
+    return sync_message(
+        refusal.version or 0,
+        you,
+        dumps(extra.get("missed", [])),
+        dumps(extra.get("view")),
+        dumps(extra.get("legal", [])),
+    )

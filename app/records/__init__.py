@@ -1,0 +1,1 @@
+"""Game records: export (signed), import, provenance, replays and `ishtar verify`."""

@@ -1,1 +1,0 @@
-"""HTTP routers, one module per concern; `app.main.create_app` includes each of them."""

@@ -1,0 +1,49 @@
+"""Database access: the async SQLAlchemy engine, the session factory and a session dependency.
+
+Nothing is created at import time: `create_app` builds the engine in its lifespan and keeps it
+on ``app.state``, so each app (and each test) owns its own connection pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from fastapi import Request
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+from app.config.settings import Settings
+
+
+class DatabaseNotConfigured(RuntimeError):
+    """Raised when the service needs a database but `database_url` is unset."""
+
+
+def create_engine(settings: Settings) -> AsyncEngine:
+    """A pooled async engine for `settings.database_url`."""
+    if not settings.database_url:
+        raise DatabaseNotConfigured(
+            "DATABASE_URL is not set; `ishtar serve` starts an embedded PostgreSQL for you"
+        )
+    return create_async_engine(
+        settings.database_url,
+        pool_pre_ping=True,
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_max_overflow,
+    )
+
+
+def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions bound to `engine`; objects stay readable after commit."""
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+    """FastAPI dependency: one session per request, closed afterwards."""
+    sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+    async with sessionmaker() as session:
+        yield session

@@ -1,0 +1,79 @@
+"""The rows of the store: rooms, seats, games and the public move log, as frozen values.
+
+What `app.store.store` reads is handed out as these dataclasses; `iso` is the time format of the
+wire (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    id: int
+    seat: int
+    name: str
+    bot_level: str | None
+    is_host: bool
+    token_hash: bytes | None = field(repr=False)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    version: int
+    status: str
+    current_seat: int | None
+
+
+@dataclass(frozen=True)
+class RoomRow:
+    id: str
+    game: str
+    """The registry's id of the room's game (app/games.py)."""
+    options: dict[str, Any]
+    """The options its game checked when the room was created."""
+    players: int
+    seat_order: str
+    status: str
+    host_token_hash: bytes = field(repr=False)
+    revision: int
+    created_at: datetime
+    seats: tuple[SeatRow, ...]
+    started: GameRow | None
+    """The game played in the room, once it has started."""
+
+    def seat(self, number: int) -> SeatRow | None:
+        return next((s for s in self.seats if s.seat == number), None)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of the public move log."""
+
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    text: str
+    at: datetime
+    # The seat to act next has a turn webhook (a call was queued with this move): not public.
+    webhook: bool = field(default=False, compare=False, repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "seat": self.seat,
+            "action": self.action,
+            "text": self.text,
+            "at": iso(self.at),
+        }
+
+
+def iso(moment: datetime) -> str:
+    """UTC time with milliseconds and a Z, as on the wire."""
+    return (
+        moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    )

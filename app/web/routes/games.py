@@ -1,0 +1,52 @@
+"""The games of this server (docs/protocol.md, "Games"): what the home page draws its form from.
+
+`GET /api/games` lists each registered game with its player range, the JSON Schema of its
+options, its bot levels and the versioned URL of its client module; each game's static
+component data is at `GET /api/games/{id}/catalogue`, and `GET /api/catalogue` stays
+Ishtar's (`DEFAULT_GAME`), as before rooms had games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from app.games import DEFAULT_GAME, Game, Registry
+from app.web.assets import Assets
+
+router = APIRouter(prefix="/api", tags=["games"])
+
+
+def _registry(request: Request) -> Registry:
+    games: Registry = request.app.state.games
+    return games
+
+
+def client_url(request: Request, game: Game) -> str:
+    """The versioned URL of a game's client module (app/web/assets.py)."""
+    assets: Assets = request.app.state.assets
+    return assets.url(game.client)
+
+
+@router.get("/games", summary="The games of this server")
+async def games(request: Request) -> dict[str, Any]:
+    return {
+        "default": request.app.state.settings.default_game,
+        "games": [
+            game.describe() | {"client": client_url(request, game)}
+            for game in _registry(request)
+        ],
+    }
+
+
+@router.get("/games/{game_id}/catalogue", summary="Static component data of a game")
+async def game_catalogue(game_id: str, request: Request) -> dict[str, Any]:
+    data: dict[str, Any] = _registry(request).get(game_id).rules.catalogue()
+    return data
+
+
+@router.get("/catalogue", summary="Static component data of Ishtar (as before games)")
+async def catalogue(request: Request) -> dict[str, Any]:
+    data: dict[str, Any] = _registry(request).get(DEFAULT_GAME).rules.catalogue()
+    return data

@@ -1,0 +1,439 @@
+"""The room websocket `/ws/rooms/{id}`: parse, delegate to the service and the hub, answer.
+
+Per connection: a cap of connections per client address, the `Origin` check at the
+handshake, `hello` first (within a deadline), and two sides. The receiving side counts
+every frame as it arrives (the size limit, the rate limit, a tighter one on `hello`),
+answers what it refuses at once, and hands what it accepts to a handler that works through
+them one at a time, in order, from a small bounded inbox; once the socket is gone, nothing
+left in the inbox is handled (docs/security.md, "Floods of frames"). One writer task sends
+the connection's queue in order (acks, errors, updates, syncs), stamping every message with
+a version that never goes down (docs/protocol.md, "Versions"). No rules and no SQL here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import deque
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from app.config.settings import Settings
+from app.live.connection import SYNC, Ack, Close, Connection, OutboxLimits, Versioned
+from app.live.hub import Hub
+from app.play.limits import TokenBucket
+from app.play.protocol import (
+    ClientMessage,
+    Hello,
+    MoveMessage,
+    ServiceError,
+    Stamped,
+    ack_message,
+    error_message,
+    later,
+    parse_client_message,
+    pong_message,
+    unavailable,
+    with_ack,
+)
+from app.play.service import RoomService
+
+log = logging.getLogger("ishtar.ws")
+router = APIRouter()
+
+FLOOD_CLOSE_AFTER = (
+    50  # consecutive rate-limited frames before the connection is closed
+)
+CLOSE_CODES = {"bad_token": 4401, "unknown_room": 4404}
+# Accepted frames waiting for the handler: a client that waits for its answers has one or
+# two; more means it sends faster than the server answers, and the excess is refused.
+INBOX_FRAMES = 32
+INBOX_BYTES = 64 * 1024
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: list[str]) -> bool:
+    """Browsers always send Origin: it must be this host or in the allow-list.
+
+    >>> origin_allowed("http://localhost:8000", "localhost:8000", [])
+    True
+    >>> origin_allowed("https://evil.example", "localhost:8000", [])
+    False
+    >>> origin_allowed(None, "localhost:8000", [])
+    True
+    """
+    if origin is None:
+        return True  # not a browser: nothing to protect with an Origin check
+    if "*" in allowed or origin.rstrip("/") in allowed:
+        return True
+    return bool(host) and urlsplit(origin).netloc.lower() == (host or "").lower()
+
+
+def move_id_of(text: str | None) -> str | None:
+    """The move_id of a frame that looks like a move (to answer it even when refusing it).
+
+    >>> move_id_of('{"type": "move", "move_id": "m1"}')
+    'm1'
+    >>> move_id_of('{"type": "ping"}') is None
+    True
+    """
+    if text is None or len(text) > 4096 or '"move_id"' not in text:
+        return None
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return None
+    move_id = message.get("move_id") if isinstance(message, dict) else None
+    return move_id if isinstance(move_id, str) and len(move_id) <= 64 else None
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def room_socket(websocket: WebSocket, room_id: str) -> None:
+    settings: Settings = websocket.app.state.settings
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(
+        origin, websocket.headers.get("host"), settings.allowed_origins
+    ):
+        await websocket.close(code=1008)  # before accept: the handshake gets HTTP 403
+        return
+    hub: Hub = websocket.app.state.hub
+    address = websocket.client.host if websocket.client else "?"
+    if not hub.addresses.acquire(address, settings.ws_connections_per_address):
+        await refuse_address(websocket, settings.ws_connections_per_address)
+        return
+    try:
+        await websocket.accept()
+        conn = Connection(room_id)
+        writer = asyncio.get_running_loop().create_task(
+            _send_queued(websocket, conn, hub)
+        )
+        session = Session(websocket, conn, hub, settings)
+        try:
+            await session.run()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.disconnect(conn)
+            if session.closing or conn.dropped is not None:  # let it send what precedes
+                await asyncio.wait([writer], timeout=2.0)
+            writer.cancel()
+            # Waited for, not awaited: its end is not raised into this frame, whose traceback
+            # would then hold the writer task and, through it, the whole connection in a
+            # garbage cycle (docs/security.md, "Reconnects").
+            await asyncio.wait([writer])
+            conn.release()
+    finally:
+        hub.addresses.release(address)
+
+
+async def refuse_address(websocket: WebSocket, limit: int) -> None:
+    """Over the cap of connections per address: say so, then close (4429)."""
+    await websocket.accept()
+    reason = f"Too many connections from your address (at most {limit}); close some."
+    error = error_message(ServiceError("rate_limited", reason))
+    with contextlib.suppress(Exception):
+        await websocket.send_text(error.text)
+        await websocket.close(4429)
+
+
+async def _send_queued(websocket: WebSocket, conn: Connection, hub: Hub) -> None:
+    """Send the connection's queue in order; `sync` markers are built when their turn comes.
+
+    It ends when the socket does: a failed send is the client leaving, not an error, and it
+    ends with no exception (one would hold this task and the connection in a cycle). When
+    the connection gives up on a client that stays behind (app/live/connection.py) it cancels
+    this task wherever it waits, and the socket is closed with the connection's code.
+    """
+    conn.limit(OutboxLimits.of(websocket.app.state.settings))
+    conn.writer = asyncio.current_task()
+    try:
+        while True:
+            if not conn.queue:
+                conn.caught_up()
+            item = await conn.queue.get()
+            if isinstance(item, Close):
+                await websocket.close(item.code)
+                return
+            if item is SYNC:
+                try:
+                    text = await hub.sync_text(conn)
+                except Exception:
+                    log.warning(
+                        "sync for room %s failed; the client will resync", conn.room_id
+                    )
+                    continue
+                if text is None:
+                    continue
+                delivered, shown = conn.version, later(conn.shown, conn.version)
+            else:
+                text, delivered, shown = _rendered(item, conn)
+            await websocket.send_text(text)
+            conn.delivered, conn.shown = delivered, shown
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if conn.dropped is None or (task is not None and task.uncancel() > 0):
+            raise  # cancelled by the session, not (only) by the connection's drop
+        conn.writer = None
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            await websocket.close(conn.dropped)
+    except WebSocketDisconnect:
+        pass  # the client is gone; the receiving side ends the session
+    except Exception:
+        log.exception("writer of a connection to room %s failed", conn.room_id)
+    finally:
+        conn.writer = None
+
+
+def _rendered(item: object, conn: Connection) -> tuple[str, int | None, int | None]:
+    """What to write for a queued item: the text, the connection's `delivered` and `shown`
+    versions once it is written. Welcome, update and sync carry their own version (never
+    below what was shown: see docs/protocol.md); any other message carries its own or
+    the connection's highest so far, whichever is later."""
+    if isinstance(item, Versioned):
+        text = _versioned_text(item, conn)
+        return text, item.version, later(conn.shown, item.version)
+    if isinstance(item, Ack):
+        return _ack_text(item, conn)
+    if isinstance(item, Stamped):
+        version = later(item.version, conn.shown)
+        return item.at(version), conn.delivered, version
+    return str(item), conn.delivered, conn.shown
+
+
+def _belong(update: object, ack: object) -> bool:
+    """Whether `update` is the update of the move `ack` acknowledges (a first ack only)."""
+    return (
+        isinstance(update, Versioned)
+        and update.update
+        and isinstance(ack, Ack)
+        and update.version == ack.version
+        and not ack.duplicate
+    )
+
+
+def _versioned_text(item: Versioned, conn: Connection) -> str:
+    """An update carries the ack of its move when that ack is next in the queue (the update
+    of a move is often queued by the committing task itself, just before its ack)."""
+    ack = conn.queue.take_if(lambda queued: _belong(item, queued))
+    return with_ack(item.text, ack.move_id) if isinstance(ack, Ack) else item.text
+
+
+def _ack_text(ack: Ack, conn: Connection) -> tuple[str, int | None, int | None]:
+    """The ack of a move: inside its update when that is next in the queue (one message
+    instead of two, whichever of the two was queued first)."""
+    update = conn.queue.take_if(lambda queued: _belong(queued, ack))
+    if isinstance(update, Versioned):
+        shown = later(conn.shown, update.version)
+        return with_ack(update.text, ack.move_id), update.version, shown
+    version = later(ack.version, conn.shown)
+    assert version is not None
+    text = ack_message(ack.move_id, version, ack.version, ack.duplicate)
+    return text, conn.delivered, version
+
+
+class Session:
+    """The receiving side of one connection: counts frames on arrival, handles in order."""
+
+    def __init__(
+        self, websocket: WebSocket, conn: Connection, hub: Hub, settings: Settings
+    ) -> None:
+        self.websocket = websocket
+        self.conn = conn
+        self.hub = hub
+        self.service: RoomService = hub.service
+        self.max_bytes = settings.max_message_bytes
+        self.hello_timeout_s = settings.ws_hello_timeout_s
+        self.bucket = TokenBucket(settings.ws_messages_per_s, settings.ws_burst)
+        self.hellos = TokenBucket(
+            settings.ws_hellos_per_minute / 60, settings.ws_hello_burst
+        )
+        self.inbox: deque[tuple[ClientMessage, int]] = deque()
+        self.inbox_bytes = 0
+        self.inbox_bytes_limit = max(INBOX_BYTES, 2 * self.max_bytes)
+        self.wake = asyncio.Event()
+        self.flooding = 0
+        self.said_hello = False  # a hello arrived (it may not be handled yet)
+        self.greeted = False  # a hello was handled: the connection is in its room
+        self.closing = False
+        self.gone = False  # the socket is closed: nothing more is handled
+
+    def fail(
+        self, error: ServiceError, move_id: str | None = None, *, own: bool = False
+    ) -> None:
+        """Queue an error, at the version this connection is at. `own`: the error's own
+        version, when a `sync` at that version follows it (stale_version)."""
+        version = later(error.version, self.conn.version) if own else self.conn.version
+        self.conn.put(error_message(error, move_id, version))
+
+    def close(self, code: int) -> None:
+        self.closing = True
+        self.wake.set()
+        self.conn.put(Close(code))
+
+    async def run(self) -> None:
+        """Receive until the socket is gone or closing, handling accepted frames meanwhile."""
+        receiver = asyncio.get_running_loop().create_task(self.receive_all())
+        try:
+            await self.handle_all()
+        finally:
+            if not receiver.done():
+                receiver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await receiver
+
+    # --- receiving --------------------------------------------------------------------------
+
+    async def receive_all(self) -> None:
+        """Read every frame as it comes; returns once the socket is gone or closing."""
+        deadline = asyncio.get_running_loop().time() + self.hello_timeout_s
+        try:
+            while not self.closing:
+                try:
+                    if self.said_hello:
+                        message = await self.websocket.receive()
+                    else:  # whatever else it sends, a client must say hello in time
+                        left = deadline - asyncio.get_running_loop().time()
+                        message = await asyncio.wait_for(
+                            self.websocket.receive(), max(left, 0)
+                        )
+                except TimeoutError:
+                    reason = (
+                        f"Say hello first (no hello in {self.hello_timeout_s:g} s)."
+                    )
+                    self.fail(ServiceError("hello_required", reason))
+                    self.close(4408)
+                    return
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                self.arrived(text if isinstance(text, str) else None)
+        finally:
+            if not self.closing:
+                self.gone = True
+                self.inbox.clear()
+                self.inbox_bytes = 0
+            self.wake.set()
+
+    def arrived(self, text: str | None) -> None:
+        """Count a frame; answer it at once if refused, else queue it for the handler."""
+        version = self.conn.version
+        if not self.bucket.take():
+            self.refuse_flood(text, "Too many messages; slow down.")
+            return
+        if text is None:
+            self.fail(ServiceError("malformed", "Send JSON in text frames.", version))
+            self.flooding = 0
+            return
+        if len(text) > self.max_bytes or (
+            len(text) * 4 > self.max_bytes and len(text.encode()) > self.max_bytes
+        ):
+            limit = f"Messages are limited to {self.max_bytes} bytes."
+            self.fail(ServiceError("too_large", limit, version))
+            self.flooding = 0
+            return
+        try:
+            message = parse_client_message(text)
+        except ServiceError as error:
+            self.fail(error)
+            self.flooding = 0
+            return
+        if isinstance(message, Hello):
+            if not self.hellos.take():
+                self.refuse_flood(text, "Too many hellos; one is enough.")
+                return
+            self.said_hello = True
+        elif not self.said_hello:
+            self.fail(ServiceError("hello_required", "Say hello first."))
+            self.flooding = 0
+            return
+        if (
+            len(self.inbox) >= INBOX_FRAMES
+            or self.inbox_bytes + len(text) > self.inbox_bytes_limit
+        ):
+            self.refuse_flood(text, "Too many messages waiting; wait for the answers.")
+            return
+        self.flooding = 0
+        self.inbox.append((message, len(text)))
+        self.inbox_bytes += len(text)
+        self.wake.set()
+
+    def refuse_flood(self, text: str | None, reason: str) -> None:
+        """A frame over a rate limit: answered (a move always, so its sender knows to retry
+        it; other frames now and then), and a connection that keeps on is closed."""
+        self.flooding += 1
+        if self.flooding >= FLOOD_CLOSE_AFTER:
+            self.close(4429)
+            return
+        move_id = move_id_of(text)
+        if move_id is not None or self.flooding == 1 or self.flooding % 10 == 0:
+            self.fail(ServiceError("rate_limited", reason), move_id)
+
+    # --- handling ---------------------------------------------------------------------------
+
+    async def handle_all(self) -> None:
+        """Handle accepted frames in order until the socket is gone or closing."""
+        while not (self.closing or self.gone):
+            if not self.inbox:
+                self.wake.clear()
+                await self.wake.wait()
+                continue
+            message, size = self.inbox.popleft()
+            self.inbox_bytes -= size
+            await self.handle(message)
+
+    async def handle(self, message: ClientMessage) -> None:
+        move_id: str | None = None
+        try:
+            if isinstance(message, Hello):
+                await self.hello(message)
+            elif not self.greeted:
+                raise ServiceError("hello_required", "Say hello first.")
+            elif isinstance(message, MoveMessage):
+                move_id = message.move_id
+                await self.move(message)
+            else:
+                self.conn.put(pong_message(self.conn.version or 0))
+        except ServiceError as error:
+            stale = error.code == "stale_version"
+            self.fail(error, move_id, own=stale)
+            if stale:
+                self.hub.send_stale(self.conn, error)
+            if not self.greeted and error.code in CLOSE_CODES:
+                self.close(CLOSE_CODES[error.code])
+        except Exception as error:
+            if not unavailable(error):
+                log.exception("unexpected error in room %s", self.conn.room_id)
+                reason = "Something went wrong on the server."
+                self.fail(ServiceError("internal", reason), move_id)
+                return
+            log.warning("database unavailable: %s", error)
+            reason = "The database is unavailable; retry shortly."
+            self.fail(ServiceError("unavailable", reason), move_id)
+
+    async def hello(self, hello: Hello) -> None:
+        if self.greeted:
+            # A second hello re-synchronises this connection from `since`.
+            self.hub.disconnect(self.conn)
+            self.conn.version = None
+        await self.hub.connect(self.conn, hello.token, hello.since)
+        self.greeted = True
+
+    async def move(self, message: MoveMessage) -> None:
+        if self.conn.seat is None:
+            raise ServiceError(
+                "forbidden", "Spectators cannot move: take a seat first."
+            )
+        accepted = await self.service.submit(self.conn.room_id, self.conn.seat, message)
+        known = self.conn.version
+        self.conn.put(Ack(accepted.version, message.move_id, accepted.duplicate))
+        if (
+            not accepted.duplicate
+            and known is not None
+            and accepted.version > known + 1
+        ):
+            # Moved at a version learnt elsewhere (another tab, HTTP): the updates between
+            # would come after this ack with lower versions; a sync follows it instead.
+            self.conn.want_sync()

@@ -1,0 +1,235 @@
+"""Bots in rooms (issue 6): seated by the host, moving through the server's move path.
+
+Real PostgreSQL, the real engine and the real app in-process; bots move with no delay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+
+from app.background.bot_runner import BotRunner, bot_move_id
+from app.config.settings import Settings
+from app.ops.main import create_app
+from app.play.positions import Positions
+from app.play.service import RoomService
+from engine import ishtar
+from tests.app.clients import bearer
+from tests.app.conftest import ISHTAR, game_settings
+
+
+def bot_settings(database_url: str, tmp_path: Path, **extra: Any) -> Settings:
+    """Settings of an app whose bots play Ishtar at once (no pauses, a short think)."""
+    return Settings(
+        _env_file=None,  # type: ignore[call-arg]
+        database_url=database_url,
+        data_dir=tmp_path / "data",
+        **game_settings(ISHTAR),
+        bot_delay_s=0,
+        bot_think_s=0.05,
+        **extra,
+    )
+
+
+@pytest.fixture
+def bot_app(database_url: str, tmp_path: Path) -> FastAPI:
+    return create_app(bot_settings(database_url, tmp_path))
+
+
+@pytest.fixture
+async def api(bot_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    async with bot_app.router.lifespan_context(bot_app):
+        transport = httpx.ASGITransport(app=bot_app)
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://testserver", timeout=30
+        ) as client:
+            yield client
+
+
+async def create(api: httpx.AsyncClient, players: int, **extra: Any) -> dict[str, Any]:
+    answer = await api.post(
+        "/api/rooms", json={"players": players, "seat_order": "fixed", **extra}
+    )
+    assert answer.status_code == 201, answer.text
+    room: dict[str, Any] = answer.json()
+    return room
+
+
+async def add_bot(
+    api: httpx.AsyncClient, room: dict[str, Any], level: str, seat: int | None = None
+) -> httpx.Response:
+    return await api.post(
+        f"/api/rooms/{room['room_id']}/bots",
+        json={"level": level, "seat": seat},
+        headers=bearer(room["host_token"]),
+    )
+
+
+async def until_finished(
+    api: httpx.AsyncClient,
+    room_id: str,
+    tokens: dict[int, str] | None = None,
+    timeout: float = 240,
+) -> dict[str, Any]:
+    """Wait for the end, playing the last legal action (never undo) for each person."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = (await api.get(f"/api/rooms/{room_id}")).json()
+        if status["status"] == "finished":
+            return status
+        for token in (tokens or {}).values():
+            view = (
+                await api.get(f"/api/rooms/{room_id}/view", headers=bearer(token))
+            ).json()
+            actions = [
+                item["action"]
+                for item in view.get("legal", [])
+                if item["action"]["type"] != "undo"
+            ]
+            if actions:
+                move = {
+                    "move": actions[-1],
+                    "expected_version": view["version"],
+                    "move_id": f"person-{view['version']}",
+                }
+                await api.post(
+                    f"/api/rooms/{room_id}/moves", json=move, headers=bearer(token)
+                )
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"room {room_id} did not finish within {timeout} s")
+
+
+async def final_view(api: httpx.AsyncClient, room_id: str) -> dict[str, Any]:
+    view: dict[str, Any] = (await api.get(f"/api/rooms/{room_id}/view")).json()
+    return view
+
+
+async def test_a_table_of_bots_plays_a_game_to_the_end(
+    api: httpx.AsyncClient, bot_app: FastAPI
+) -> None:
+    room = await create(api, 3)
+    for level in ("medium", "easy", "hard"):
+        answer = await add_bot(api, room, level)
+        assert answer.status_code == 201, answer.text
+    status = answer.json()["room"]
+    assert [s["bot"] for s in status["seats"]] == ["medium", "easy", "hard"]
+    assert all(s["connected"] for s in status["seats"])
+    start = await api.post(
+        f"/api/rooms/{room['room_id']}/start", headers=bearer(room["host_token"])
+    )
+    assert start.status_code == 200, start.text
+    await until_finished(api, room["room_id"])
+    view = await final_view(api, room["room_id"])
+    assert view["view"]["phase"] == "over"
+    assert view["view"]["scores"]["winners"]
+    log = (await api.get(f"/api/rooms/{room['room_id']}/moves")).json()
+    assert [m["seq"] for m in log["moves"]] == list(range(1, view["version"] + 1))
+    await assert_log_replays_to_snapshot(bot_app, room["room_id"])
+
+
+async def assert_log_replays_to_snapshot(app: FastAPI, room_id: str) -> None:
+    service: RoomService = app.state.rooms
+    game = await service.game(room_id)
+    setup = await service.store.setup(game.game_id)
+    version, snapshot, _game = await service.store.snapshot(game.game_id)
+    moves = await service.store.moves_since(game.game_id, 0)
+    assert len(moves) == version
+    replayed = ishtar.replay(setup, [m.action for m in moves])
+    assert ishtar.encode_state(replayed) == ishtar.encode_state(
+        ishtar.decode_state(snapshot)
+    )
+
+
+async def test_a_person_plays_against_bots(api: httpx.AsyncClient) -> None:
+    room = await create(api, 2, name="Ana", first_player=0)
+    assert (await add_bot(api, room, "hard", seat=1)).status_code == 201
+    await api.post(
+        f"/api/rooms/{room['room_id']}/start", headers=bearer(room["host_token"])
+    )
+    status = await until_finished(api, room["room_id"], {0: room["token"]})
+    assert status["seats"][1]["bot"] == "hard"
+    view = await final_view(api, room["room_id"])
+    assert view["view"]["scores"]["winners"]
+
+
+async def test_only_the_host_seats_a_bot_in_an_open_seat(
+    api: httpx.AsyncClient,
+) -> None:
+    room = await create(api, 2, name="Ana")
+    url = f"/api/rooms/{room['room_id']}/bots"
+    stranger = await api.post(url, json={"level": "easy"})
+    assert stranger.status_code == 403
+    assert stranger.json()["error"]["code"] == "forbidden"
+    unknown = await api.post(
+        url, json={"level": "godlike"}, headers=bearer(room["host_token"])
+    )
+    assert unknown.status_code == 400
+    taken = await add_bot(api, room, "easy", seat=0)
+    assert taken.status_code == 409
+    assert taken.json()["error"]["code"] == "seat_taken"
+    assert (await add_bot(api, room, "easy")).status_code == 201
+    await api.post(
+        f"/api/rooms/{room['room_id']}/start", headers=bearer(room["host_token"])
+    )
+    late = await add_bot(api, room, "easy", seat=1)
+    assert late.status_code == 409
+    assert late.json()["error"]["code"] == "game_started"
+
+
+async def test_a_bot_takes_over_the_seat_of_a_player_who_left(
+    api: httpx.AsyncClient,
+) -> None:
+    room = await create(api, 2, name="Ana", first_player=0)
+    joined = await api.post(f"/api/rooms/{room['room_id']}/seats", json={"name": "Bo"})
+    leaver = joined.json()["token"]
+    await api.post(
+        f"/api/rooms/{room['room_id']}/start", headers=bearer(room["host_token"])
+    )
+    handover = await api.post(
+        f"/api/rooms/{room['room_id']}/seats/1/bot",
+        json={"level": "medium"},
+        headers=bearer(room["host_token"]),
+    )
+    assert handover.status_code == 200, handover.text
+    assert handover.json()["room"]["seats"][1]["bot"] == "medium"
+    gone = await api.get(f"/api/rooms/{room['room_id']}/view", headers=bearer(leaver))
+    assert gone.status_code == 401
+    await until_finished(api, room["room_id"], {0: room["token"]})
+
+
+async def test_racing_instances_land_each_bot_move_once(
+    api: httpx.AsyncClient, bot_app: FastAPI
+) -> None:
+    """A second runner on its own service (another instance) drives the same bots."""
+    service: RoomService = bot_app.state.rooms
+    other = RoomService(
+        service.store,
+        service.registry,
+        Positions(),
+        service.presence,
+        default_game=service.default_game,
+    )
+    rival = BotRunner(other, delay_s=0, think_s=0.05, sweep_s=0.05)
+    rival.start()
+    try:
+        room = await create(api, 2)
+        await add_bot(api, room, "medium")
+        await add_bot(api, room, "easy")
+        await api.post(
+            f"/api/rooms/{room['room_id']}/start", headers=bearer(room["host_token"])
+        )
+        await until_finished(api, room["room_id"])
+    finally:
+        await rival.stop()
+    await assert_log_replays_to_snapshot(bot_app, room["room_id"])
+    game = await service.game(room["room_id"])
+    first = await service.store.move_by_id(game.game_id, bot_move_id(game.game_id, 0))
+    assert first is not None
+    assert first.seq == 1

@@ -1,0 +1,158 @@
+"""The position cache is bounded in bytes (issue 13, "Under attack" 5): what it holds,
+measured with tracemalloc, stays within its bound, its own count never under-states it, and
+a watched game weighs a fraction of what it did (fewer versions keep their whole views)."""
+
+from __future__ import annotations
+
+import gc
+import random
+import tracemalloc
+from collections.abc import Iterator
+
+import pytest
+from fastapi import FastAPI
+
+from app.config.settings import Settings
+from app.play.positions import Position, Positions
+from engine import ishtar
+
+AUDIENCES: list[int | None] = [None, 0, 1, 2, 3]
+
+
+def play_watched(
+    positions: Positions, game_id: int, seed: int, moves: int
+) -> Iterator[Position]:
+    """Play a 4-player random-layout game into the cache as the server does, every
+    audience watching (each update's changes, each welcome's view, the legal actions)."""
+    rng = random.Random(seed)
+    state = ishtar.new_game(4, seed, {"layout": "random"})
+    positions.put(game_id, Position(ishtar, 0, state))
+    for version in range(1, moves + 1):
+        if ishtar.is_over(state):
+            return
+        state = ishtar.apply(state, rng.choice(ishtar.legal_actions(state)))
+        before = positions.get(game_id, version - 1)
+        position = positions.put(game_id, Position(ishtar, version, state))
+        for audience in AUDIENCES:
+            if before is not None:
+                position.changes_json(audience, before)
+            position.view_json(audience)
+        position.legal_json(position.current)
+        yield position
+
+
+class Build:
+    def __init__(self, max_bytes: int, games: int, moves: int) -> None:
+        self.max_bytes, self.games, self.moves = max_bytes, games, moves
+
+    def __call__(self) -> Positions:
+        positions = Positions(max_bytes=self.max_bytes)
+        for game in range(self.games):
+            for _position in play_watched(positions, game, game + 1, self.moves):
+                pass
+        return positions
+
+
+def held_by(build: Build) -> tuple[int, Positions]:
+    """The bytes allocated and kept alive only by the cache that `build` fills."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        positions = build()
+        gc.collect()
+        with_cache, _peak = tracemalloc.get_traced_memory()
+        keep = positions
+        estimate = keep.bytes
+        games = len(keep)
+        del positions, keep
+        gc.collect()
+        without, _peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    probe = Positions()
+    probe.bytes, probe.max_bytes = estimate, games  # the figures, without the contents
+    return with_cache - without, probe
+
+
+@pytest.fixture(autouse=True)
+def warm_engine() -> None:
+    """The engine's own module-level caches filled first: not the position cache's bytes."""
+    for _position in play_watched(Positions(), 0, 99, 60):
+        pass
+
+
+def test_what_the_cache_holds_stays_within_its_bound_in_bytes() -> None:
+    bound = 2 << 20
+    held, figures = held_by(Build(bound, games=12, moves=40))
+    assert held <= bound, f"the cache holds {held} bytes, over its bound of {bound}"
+    assert figures.bytes <= bound
+    assert figures.max_bytes < 12, "older games were dropped to stay within the bound"
+    assert held <= figures.bytes, (
+        f"the cache counts {figures.bytes} bytes but holds {held}: its count must not "
+        "under-state what it holds, or the bound would not hold"
+    )
+
+
+def test_its_count_is_an_honest_upper_bound_of_what_it_holds() -> None:
+    held, figures = held_by(Build(1 << 40, games=6, moves=80))
+    assert held <= figures.bytes <= 2 * held
+
+
+def test_a_watched_four_player_game_weighs_under_600_kib() -> None:
+    """It weighed 1.0-1.4 MiB (8 versions, each with every audience's whole view)."""
+    held, figures = held_by(Build(1 << 40, games=4, moves=120))
+    assert figures.max_bytes == 4
+    assert held / 4 < 600 << 10, f"{held / 4 / 1024:.0f} KiB per watched game"
+
+
+def test_the_least_recently_played_game_is_dropped_first_and_never_the_current() -> (
+    None
+):
+    positions = Positions(max_bytes=1)  # smaller than any one game
+    for _position in play_watched(positions, 1, 1, 3):
+        pass
+    assert positions.latest(1) is not None, "the game in use stays, whatever its size"
+    for _position in play_watched(positions, 2, 2, 3):
+        pass
+    assert positions.latest(1) is None and positions.latest(2) is not None
+
+    roomy = Positions(max_bytes=1 << 40)
+    for game in (1, 2, 3):
+        for _position in play_watched(roomy, game, game, 3):
+            pass
+    one_game = roomy.bytes // 3
+    roomy.get(1, 3)  # game 1 is played again: game 2 is now the least recent
+    roomy.max_bytes = roomy.bytes - one_game // 2
+    roomy.grew(0)
+    assert roomy.latest(2) is None
+    assert roomy.latest(1) is not None and roomy.latest(3) is not None
+
+
+def test_only_the_latest_versions_keep_their_whole_views() -> None:
+    positions = Positions(max_bytes=1 << 40)
+    sent: dict[int, str] = {}
+    kept: list[Position] = []
+    for position in play_watched(positions, 1, 5, 6):
+        sent[position.version] = position.view_json(None)
+        kept.append(position)
+    latest, before, older = kept[-1], kept[-2], kept[-3]
+    assert positions.get(1, older.version) is older
+    assert older.bytes < before.bytes and older.bytes < latest.bytes
+    # An older version still answers, from the entries it kept: the same text as sent.
+    assert older.view_json(None) == sent[older.version]
+    assert positions.bytes == sum(
+        positions.get(1, v).bytes  # type: ignore[union-attr]
+        for v in range(latest.version - 3, latest.version + 1)
+    )
+
+
+@pytest.fixture
+def room_settings(room_settings: Settings) -> Settings:
+    return room_settings.model_copy(update={"position_cache_bytes": 12345678})
+
+
+async def test_the_server_bounds_its_cache_by_the_setting(
+    room_app: FastAPI, http: object
+) -> None:
+    assert room_app.state.rooms.positions.max_bytes == 12345678
+    assert Settings.model_fields["position_cache_bytes"].default == 128 << 20

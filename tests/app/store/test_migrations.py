@@ -1,0 +1,140 @@
+"""Schema migrations: the whole history upgrades an empty database and downgrades it back."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from app.notices.listener import asyncpg_dsn
+from app.store import migrate, readiness
+from app.store.models import NAMING_CONVENTION, Base
+from tests.support.live import LiveServer
+
+
+def test_history_has_a_single_head() -> None:
+    assert len(migrate.heads()) == 1
+    assert migrate.head() in migrate.known_revisions()
+
+
+def test_first_revision_is_the_baseline() -> None:
+    assert "0001" in migrate.known_revisions()
+
+
+def test_empty_database_upgrades_to_head_and_back_to_base(
+    empty_database_url: str,
+) -> None:
+    assert migrate.current(empty_database_url) is None
+    migrate.upgrade(empty_database_url)
+    assert migrate.current(empty_database_url) == migrate.head()
+    migrate.downgrade(empty_database_url, "base")
+    assert migrate.current(empty_database_url) is None
+    migrate.upgrade(empty_database_url, "head")
+    assert migrate.current(empty_database_url) == migrate.head()
+
+
+def test_each_revision_downgrades_one_step(empty_database_url: str) -> None:
+    """Every revision's downgrade works on top of its own upgrade, not only from head."""
+    migrate.upgrade(empty_database_url)
+    steps = len(migrate.known_revisions())
+    for _ in range(steps):
+        migrate.downgrade(empty_database_url, "-1")
+    assert migrate.current(empty_database_url) is None
+
+
+def test_fixture_database_is_at_head(database_url: str) -> None:
+    assert migrate.current(database_url) == migrate.head()
+
+
+def test_models_use_the_naming_convention() -> None:
+    assert Base.metadata.naming_convention == NAMING_CONVENTION
+
+
+@pytest.mark.parametrize(
+    ("current", "state"),
+    [((), "not migrated"), (("nope",), "unknown revision")],
+)
+def test_migration_state(current: tuple[str, ...], state: str) -> None:
+    assert readiness.migration_state(current) == state
+
+
+def test_migration_state_at_head() -> None:
+    assert readiness.migration_state(migrate.heads()) == "head"
+
+
+def test_next_revision_id_follows_the_highest() -> None:
+    highest = max(
+        int(rev[:4]) for rev in migrate.known_revisions() if rev[:4].isdigit()
+    )
+    assert migrate.next_revision_id() == f"{highest + 1:04d}"
+
+
+def test_instances_starting_together_on_a_fresh_database_both_serve(
+    empty_database_url: str, tmp_path: Path
+) -> None:
+    """Each `ishtar serve` upgrades at start; two at once take turns (an advisory lock)
+    instead of racing to create Alembic's version table."""
+    servers = [
+        LiveServer(tmp_path / f"server-{n}.log", database_url=empty_database_url)
+        for n in range(3)
+    ]
+    try:
+        with ThreadPoolExecutor(len(servers)) as pool:
+            list(pool.map(lambda server: server.start(90.0), servers))
+        assert migrate.current(empty_database_url) == migrate.head()
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def test_rooms_of_before_games_become_ishtar_rooms_with_their_options(
+    empty_database_url: str,
+) -> None:
+    """Migration 0011 on a database with rooms and games of the old shape: each room is
+    Ishtar's, its layout and first player are its options, and the game's set-up has them
+    too; the downgrade gives the old columns back."""
+
+    async def run(*statements: str) -> list[list[asyncpg.Record]]:
+        conn = await asyncpg.connect(asyncpg_dsn(empty_database_url))
+        try:
+            return [await conn.fetch(statement) for statement in statements]
+        finally:
+            await conn.close()
+
+    migrate.upgrade(empty_database_url, "0010")
+    asyncio.run(
+        run(
+            "INSERT INTO rooms (id, players, layout, first_player, seat_order,"
+            " host_token_hash) VALUES ('room0000000000aa', 3, 'random', 1, 'fixed',"
+            " '\\x00'::bytea), ('room0000000000bb', 2, 'preset', NULL, 'random',"
+            " '\\x00'::bytea)",
+            "INSERT INTO games (room_id, engine, seed, setup, snapshot, current_seat)"
+            " VALUES ('room0000000000aa', 'ishtar 1.1.0', 7, '{\"players\": 3,"
+            ' "seed": 7, "layout": "random", "first_player": 1}\', \'{}\', 1)',
+        )
+    )
+    migrate.upgrade(empty_database_url)
+    rooms, games = asyncio.run(
+        run(
+            "SELECT id, game, options::text FROM rooms ORDER BY id",
+            "SELECT setup::text FROM games",
+        )
+    )
+    assert [(r["id"], r["game"], json.loads(r["options"])) for r in rooms] == [
+        ("room0000000000aa", "ishtar", {"layout": "random", "first_player": 1}),
+        ("room0000000000bb", "ishtar", {"layout": "preset", "first_player": None}),
+    ]
+    assert json.loads(games[0]["setup"])["options"] == {
+        "layout": "random",
+        "first_player": 1,
+    }
+    migrate.downgrade(empty_database_url, "0010")
+    (back,) = asyncio.run(run("SELECT id, layout, first_player FROM rooms ORDER BY id"))
+    assert [tuple(row) for row in back] == [
+        ("room0000000000aa", "random", 1),
+        ("room0000000000bb", "preset", None),
+    ]
