@@ -29,6 +29,9 @@ DEFAULT_GAME = "ishtar"
 """The game of everything from before the registry: a room created without a game (unless
 `ISHTAR_DEFAULT_GAME` says otherwise), records of format 1 and 2, `/api/catalogue`."""
 
+LegacySetup = tuple[dict[str, Any], dict[str, Any] | None]
+"""A legacy record's options, and its public set-up to check (None: nothing to check)."""
+
 BotThink = Callable[[str, dict[str, Any], list[Any], int, float | None], Any]
 """``think(level, view, legal, seed, think_s) -> action``: a module-level function, so that
 a process pool can run it (app/background/bot_runner.py)."""
@@ -55,11 +58,11 @@ class Game:
     think: BotThink | None = None
     client: str = ""
     """The game's ES module, a path under /static (its screen: board and panels)."""
-    legacy_options: Callable[[Mapping[str, Any]], dict[str, Any]] | None = field(
+    legacy_setup: Callable[[Mapping[str, Any]], LegacySetup] | None = field(
         default=None, repr=False
     )
-    """The options of a set-up written before rooms recorded options (records of format 1
-    and 2, which only this game could write)."""
+    """The options and public set-up of a record written before rooms recorded options
+    (records of format 1 and 2, which only this game could write)."""
 
     def check_options(self, players: int, given: Any) -> dict[str, Any]:
         """The options of a new room, normalised, or `bad_options` saying what is wrong."""
@@ -115,11 +118,16 @@ class IshtarOptions(Options):
     )
 
 
-def _ishtar_legacy_options(setup: Mapping[str, Any]) -> dict[str, Any]:
-    return {
+def _ishtar_legacy_setup(record: Mapping[str, Any]) -> LegacySetup:
+    """Formats 1 and 2: the options at the top of the set-up, the drawn layout beside it."""
+    setup = record.get("setup")
+    setup = setup if isinstance(setup, Mapping) else {}
+    options = {
         "layout": setup.get("layout") or "preset",
         "first_player": setup.get("first_player"),
     }
+    drawn = record.get("layout")
+    return options, None if drawn is None else {"layout": drawn}
 
 
 ISHTAR = Game(
@@ -131,7 +139,7 @@ ISHTAR = Game(
     bots=("easy", "medium", "hard"),
     think=ishtar_bots.think,
     client="js/game.js",
-    legacy_options=_ishtar_legacy_options,
+    legacy_setup=_ishtar_legacy_setup,
 )
 
 BUNDLED: tuple[Game, ...] = (ISHTAR,)

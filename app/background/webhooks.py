@@ -73,7 +73,7 @@ def payload(call: Call, name: str) -> dict[str, Any]:
         "name": name,
         "turn": {"seat": call.seat, "name": name},
         "version": call.version,
-        "text": f"It is {name}'s turn in Ishtar: {room_url}",
+        "text": f"It is {name}'s turn on Ishtar Online: {room_url}",
     }
 
 

@@ -105,9 +105,10 @@ class Settings(BaseSettings):
     rooms_per_minute: float = Field(
         default=30.0, description="Rooms one client address may create per minute."
     )
-    default_game: str = Field(
-        default="ishtar",
-        description="The game (app/games.py) of a room whose creation names none.",
+    default_game: str | None = Field(
+        default=None,
+        description="The game (app/games.py) of a room whose creation names none; unset: "
+        "the registry's first game, as before rooms had games.",
     )
     extra_games: Annotated[list[str], NoDecode] = Field(
         default_factory=list,

@@ -16,7 +16,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from app.background.async_play import start_async_play
 from app.background.bot_runner import BotRunner
 from app.config.settings import Settings, get_settings
-from app.games import registry
+from app.games import DEFAULT_GAME, registry
 from app.ops.collector import Collector
 from app.ops.runtime import start_rooms
 from app.play.limits import BodyLimit, SharedRoomLimit
@@ -70,7 +70,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Ishtar Online", version=_version(), lifespan=lifespan)
     app.state.settings = settings
     app.state.games = registry(settings.extra_games)
-    app.state.games.get(settings.default_game)  # a typo in the settings fails at start
+    app.state.default_game = settings.default_game or DEFAULT_GAME
+    app.state.games.get(app.state.default_game)  # a typo in the settings fails at start
     # Any other Host (a rebound DNS name, say) gets 400, websockets included; added before
     # SecurityHeaders so that the refusal carries the security headers too.
     app.add_middleware(

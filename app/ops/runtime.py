@@ -85,7 +85,7 @@ async def start_rooms(
         registry,
         Positions(settings.position_cache_bytes),
         presence,
-        default_game=settings.default_game,
+        default_game=app.state.default_game,
     )
     hub = Hub(service, presence)
     peers = Peers(instance, service.announcer.announce)

@@ -193,7 +193,7 @@ def _object_json(parts: dict[str, Part]) -> str:
 class Weights:
     """The estimate of what a position holds, besides its JSON texts (counted as allocated).
 
-    Measured with tracemalloc on 4-player random-layout games watched by every audience
+    Measured with tracemalloc on 4-player games of the largest views watched by every audience
     (tests/app/play/test_position_cache.py), rounded up: the count must never be below the
     memory really held, or the bound would not hold.
     """

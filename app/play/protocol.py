@@ -167,7 +167,7 @@ class CreateRoom(BaseModel):
     """Body of POST /api/rooms: a game (the default one if none) and its options.
 
     Fields this model does not name are options of the game given at the top level, as
-    clients sent Ishtar's `layout` and `first_player` before rooms had games; the game's
+    clients sent the options of the one game there was before rooms had games; the game's
     options model refuses the ones it does not know (`bad_options`).
     """
 

@@ -1,7 +1,7 @@
 """Rematch: from a finished room, one click makes a new room with the same players, seated.
 
-The first player to ask creates the rematch room: the same number of players, layout, seat
-order, first-player rule and time control, every seat given to the same person (names kept)
+The first player to ask creates the rematch room: the same game, number of players, options,
+seat order and time control, every seat given to the same person (names kept)
 or the same bot, the asker as host. The old room's status then points to it (`rematch`), so
 every browser in the old room hears of it. Each person's seat in the rematch is claimed by
 an authenticated call with their old seat token, which is exchanged for a new seat token:

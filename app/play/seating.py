@@ -68,8 +68,8 @@ class Seating:
                     ),
                 }
             )
-        # Each option is also at the top level, where clients from before options (and
-        # games) read Ishtar's `layout` and `first_player`; the platform's keys win.
+        # Each option is also at the top level, where clients from before rooms had games
+        # read the options of the one game there was; the platform's keys win.
         status: dict[str, Any] = dict(room.options)
         status |= {
             "room_id": room.id,

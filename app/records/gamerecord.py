@@ -9,9 +9,9 @@ re-runs the set-up from the seed, compares the commitment, and replays every mov
 engine, comparing the log lines and the scores: a record that passes is the game that was
 played, whoever stored it. This module is pure: no database, no HTTP.
 
-Records of format 1 and 2 came from before rooms had games: they are Ishtar's, with the
-set-up's options at its top level and the drawn layout beside it. They are read as format
-3 through the game's `legacy_options` (app/games.py), and still verify.
+Records of format 1 and 2 came from before rooms had games, written by the one game there
+was in its own shape; they are read as format 3 through that game's `legacy_setup`
+(app/games.py), and still verify.
 """
 
 from __future__ import annotations
@@ -186,13 +186,12 @@ def _setup(game: Game, record: Mapping[str, Any], version: int) -> dict[str, Any
         or not 1 <= players <= 8
     ):
         raise RecordError("The set-up must say how many players there are.")
+    options: Any
+    public: Any
     if version in LEGACY_VERSIONS:
-        if game.legacy_options is None:
+        if game.legacy_setup is None:
             raise RecordError(f"Records of {game.title} have format 3 or later.")
-        options: Any = game.legacy_options(setup)
-        public = record.get("public_setup")
-        if public is None and record.get("layout") is not None:
-            public = {"layout": record["layout"]}
+        options, public = game.legacy_setup(record)
     else:
         options = setup.get("options")
         public = record.get("public_setup")

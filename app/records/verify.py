@@ -2,7 +2,7 @@
 
 Reads a record from a file, or fetches it from a server (`/api/rooms/<id>/record`), then
 checks what docs/records.md promises: the revealed seed hashes to the SHA-256 commitment
-published at the start, the set-up re-run from that seed draws the recorded layout, every
+published at the start, the set-up re-run from that seed draws the recorded public set-up, every
 move replays legally with the same log line, and the final scores are the recorded ones.
 Then where it comes from: its signature (valid, unsigned, or another server's) and whether
 it is the game of the room it names, as the server it came from (or `--server`) says

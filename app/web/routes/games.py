@@ -2,8 +2,8 @@
 
 `GET /api/games` lists each registered game with its player range, the JSON Schema of its
 options, its bot levels and the versioned URL of its client module; each game's static
-component data is at `GET /api/games/{id}/catalogue`, and `GET /api/catalogue` stays
-Ishtar's (`DEFAULT_GAME`), as before rooms had games.
+component data is at `GET /api/games/{id}/catalogue`, and `GET /api/catalogue` stays the
+catalogue of the one game there was before rooms had games (`DEFAULT_GAME`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def client_url(request: Request, game: Game) -> str:
 @router.get("/games", summary="The games of this server")
 async def games(request: Request) -> dict[str, Any]:
     return {
-        "default": request.app.state.settings.default_game,
+        "default": request.app.state.default_game,
         "games": [
             game.describe() | {"client": client_url(request, game)}
             for game in _registry(request)
@@ -46,7 +46,7 @@ async def game_catalogue(game_id: str, request: Request) -> dict[str, Any]:
     return data
 
 
-@router.get("/catalogue", summary="Static component data of Ishtar (as before games)")
+@router.get("/catalogue", summary="Static component data of the first game (as before)")
 async def catalogue(request: Request) -> dict[str, Any]:
     data: dict[str, Any] = _registry(request).get(DEFAULT_GAME).rules.catalogue()
     return data
