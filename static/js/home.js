@@ -5,7 +5,7 @@
 
 import * as api from "./api.js";
 import { watchMyGames } from "./mygames.js";
-import { drawVignette } from "./vignette.js";
+import { drawVignette } from "../games/ishtar/vignette.js";
 
 const form = document.getElementById("create");
 const nameInput = document.getElementById("name");

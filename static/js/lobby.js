@@ -4,8 +4,8 @@
  */
 
 import * as api from "./api.js";
-import * as art from "./art.js";
-import { el, esc } from "./panels.js";
+import * as art from "../games/ishtar/art.js";
+import { el, esc } from "../games/ishtar/panels.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -6,7 +6,7 @@
 
 import * as api from "./api.js";
 import { Between } from "./between.js";
-import { GameScreen } from "./game.js";
+import { GameScreen } from "../games/ishtar/game.js";
 import { Lobby } from "./lobby.js";
 import { Rematch } from "./rematch.js";
 import { RoomSocket } from "./socket.js";

@@ -9,12 +9,12 @@
  * on a line of the move list; the address bar always links to the move shown (`?move=N`).
  */
 
-import { attachInput } from "./input.js";
-import { playerColour } from "./paint.js";
-import * as panels from "./panels.js";
+import { attachInput } from "../games/ishtar/input.js";
+import { playerColour } from "../games/ishtar/paint.js";
+import * as panels from "../games/ishtar/panels.js";
 import { attachImport } from "./record-import.js";
-import { BoardRenderer } from "./render.js";
-import { indexLegal } from "./turn.js";
+import { BoardRenderer } from "../games/ishtar/render.js";
+import { indexLegal } from "../games/ishtar/turn.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("replay");

@@ -116,7 +116,7 @@ async def test_relative_module_imports_resolve_under_the_same_prefix(
             target = urljoin(f"http://testserver{url}", spec).removeprefix(
                 "http://testserver"
             )
-            assert target.startswith(f"/static/{version}/js/"), (url, spec, target)
+            assert target.startswith(f"/static/{version}/"), (url, spec, target)
             todo.append(target)
     assert f"/static/{version}/js/api.js" in seen  # main.js imports "./api.js"
     assert relative_imports > 10

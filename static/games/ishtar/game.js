@@ -5,7 +5,7 @@
  * server sent; what is not in that list is shown as illegal with the engine's reason.
  */
 
-import * as api from "./api.js";
+import * as api from "../../js/api.js";
 import * as art from "./art.js";
 import * as hex from "./hex.js";
 import { attachInput } from "./input.js";
