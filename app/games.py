@@ -130,7 +130,7 @@ ISHTAR = Game(
     options=IshtarOptions,
     bots=("easy", "medium", "hard"),
     think=bots.think,
-    client="games/ishtar/game.js",
+    client="games/ishtar/screen.js",
     legacy_options=_ishtar_legacy_options,
 )
 
