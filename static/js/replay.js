@@ -95,7 +95,7 @@ function renderControls(view = views.get(move)) {
   $("next-btn").disabled = $("last-btn").disabled = move >= version;
   $("replay-move").textContent = move === 0 ? `Set-up · move 0 of ${version}` : `Move ${move} of ${version}`;
   const event = move > 0 ? record.moves[move - 1] : null;
-  let text = event ? event.text : "The boards, piles and market as dealt.";
+  let text = event ? event.text : "The game as it was set up, before the first move.";
   if (view && view.phase === "over" && view.scores) {
     const best = view.scores.players.filter((p) => view.scores.winners.includes(p.seat));
     const names = best.map((p) => playerName(room, p.seat)).join(" and ");
