@@ -138,7 +138,7 @@ ISHTAR = Game(
     options=IshtarOptions,
     bots=("easy", "medium", "hard"),
     think=ishtar_bots.think,
-    client="js/game.js",
+    client="games/ishtar/screen.js",
     legacy_setup=_ishtar_legacy_setup,
 )
 

@@ -37,7 +37,9 @@ export const startGame = (id, token) => request("POST", `/api/rooms/${encodeURIC
 export const addBot = (id, seat, level, token) =>
   request("POST", `/api/rooms/${encodeURIComponent(id)}/bots`, { body: { level, seat }, token });
 export const getView = (id, token) => request("GET", `/api/rooms/${encodeURIComponent(id)}/view`, { token });
-export const getCatalogue = () => request("GET", "/api/catalogue");
+/** A game's static component data (`/api/catalogue` is Ishtar's, from before games). */
+export const getCatalogue = (game) =>
+  request("GET", game ? `/api/games/${encodeURIComponent(game)}/catalogue` : "/api/catalogue");
 export const whyIllegal = (id, move, token) =>
   request("POST", `/api/rooms/${encodeURIComponent(id)}/why`, { body: { move }, token });
 

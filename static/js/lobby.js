@@ -1,11 +1,28 @@
 /**
  * The room before the start: seats with names and colours, who is connected, taking a seat,
- * the invitation link and the host's start button.
+ * the invitation link and the host's start button; the host may seat a bot of one of the
+ * game's levels. The seats' icons and the line about the options come from the game's screen
+ * module when it has them (`seatIcon`, `describeOptions`: docs/client.md), else plain ones.
  */
 
 import * as api from "./api.js";
-import * as art from "./art.js";
-import { el, esc } from "./panels.js";
+import { playerColour } from "./colours.js";
+import { el, esc } from "./dom.js";
+import { defaultBot, gameInfo } from "./games.js";
+
+/** What a room's options say, when its game does not word them: "layout: random". */
+function plainOptions(options) {
+  return Object.entries(options || {})
+    .filter(([, v]) => v !== null && v !== undefined)
+    .map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`)
+    .join(" · ");
+}
+
+function plainIcon(colour) {
+  const dot = el("span", "seat-dot");
+  dot.style.background = playerColour(colour);
+  return dot;
+}
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,6 +33,7 @@ export class Lobby {
     this.room = null;
     this.you = null;
     this.presence = null;
+    this.screen = null; // the game's screen module
     $("copy-link").addEventListener("click", () => this.copyLink());
     $("join").addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -23,6 +41,12 @@ export class Lobby {
     });
     $("start-btn").addEventListener("click", () => this.start());
     $("join-name").value = api.preferredName();
+  }
+
+  /** The game's screen module, for its seat icons and its wording of the options. */
+  setScreen(module) {
+    this.screen = module;
+    if (this.room) this.render();
   }
 
   update(room, you, presence) {
@@ -38,22 +62,25 @@ export class Lobby {
     const connected = new Set(this.presence?.connected_seats || room.seats.filter((s) => s.connected).map((s) => s.seat));
     const mySeat = this.you && this.you.role === "player" ? this.you.seat : null;
     const free = room.seats.filter((s) => !s.taken).length;
+    const options = this.screen?.describeOptions ? this.screen.describeOptions(room.options || {}) : plainOptions(room.options);
+    const players = `${room.players} player${room.players === 1 ? "" : "s"}`;
     $("lobby-sub").textContent = free
-      ? `${room.players} players · ${room.layout === "random" ? "random" : "classic"} layout · ${free} seat${free > 1 ? "s" : ""} free. Share the link to invite.`
-      : `${room.players} players · everyone is seated.`;
+      ? `${[players, options].filter(Boolean).join(" · ")} · ${free} seat${free > 1 ? "s" : ""} free. Share the link to invite.`
+      : `${players} · everyone is seated.`;
     const list = $("seats");
     list.innerHTML = "";
     for (const s of room.seats) {
       const li = el("li", `seat${s.taken ? "" : " free"}`);
       li.dataset.seat = String(s.seat);
-      const pawn = art.pawnCanvas(s.colour || "#bbb", 26, 26);
+      const pawn = this.screen?.seatIcon ? this.screen.seatIcon(s.colour || "#bbb", 26) : plainIcon(s.colour || "#bbb");
       pawn.classList.add("pawn");
       li.append(pawn);
       li.append(el("span", "name", s.taken ? esc(s.name) : "Free seat"));
       if (s.seat === mySeat) li.append(el("span", "badge you", "you"));
       if (s.is_host) li.append(el("span", "badge", "host"));
       if (s.bot) li.append(el("span", "badge", `bot · ${esc(s.bot)}`));
-      if (!s.taken && this.isHost() && room.status === "open") li.append(this.botPicker(s.seat));
+      const levels = gameInfo(room.game)?.bots || [];
+      if (!s.taken && this.isHost() && room.status === "open" && levels.length) li.append(this.botPicker(s.seat, levels));
       if (s.taken) {
         const on = connected.has(s.seat) || s.connected;
         const dot = el("span", `dot${on ? " on" : ""}`);
@@ -78,14 +105,15 @@ export class Lobby {
   }
 
   /** The host may seat a bot on a free seat. */
-  botPicker(seat) {
+  botPicker(seat, levels) {
     const box = el("span", "bot-picker");
     const select = el("select");
     select.setAttribute("aria-label", `Bot level for seat ${seat + 1}`);
-    for (const [value, label] of [["easy", "Easy bot"], ["medium", "Medium bot"], ["hard", "Hard bot"]]) {
-      const o = el("option", "", label);
+    const preset = defaultBot({ bots: levels });
+    for (const value of levels) {
+      const o = el("option", "", esc(`${value.charAt(0).toUpperCase()}${value.slice(1)} bot`));
       o.value = value;
-      if (value === "medium") o.selected = true;
+      if (value === preset) o.selected = true;
       select.append(o);
     }
     const b = el("button", "btn small-btn", "Seat a bot");

@@ -2,11 +2,16 @@
  * The room page: connects the websocket with this browser's seat token, and shows the lobby,
  * the game or the final scores as the room's status says. Moves go out over the socket with
  * the version they were made against; every answer (ack, update, error, sync) comes back here.
+ *
+ * The page knows no game: the first `welcome` names the room's game, whose screen module is
+ * imported from the page's manifest (games.js) before anything is drawn; the socket's
+ * messages are handled one after the other, so none overtakes that import.
  */
 
 import * as api from "./api.js";
 import { Between } from "./between.js";
-import { GameScreen } from "./game.js";
+import { GameFrame } from "./frame.js";
+import { gameInfo, loadScreen } from "./games.js";
 import { Lobby } from "./lobby.js";
 import { Rematch } from "./rematch.js";
 import { RoomSocket } from "./socket.js";
@@ -25,31 +30,58 @@ if (frag.get("t")) {
 let room = null;
 let you = null;
 let presence = null;
-let game = null;
+let game = null; // the GameFrame, once the game has a view
+let screenModule = null; // the room's game's screen module
 let pendingMove = null; // {move_id, move, expected_version}
+let queue = Promise.resolve();
+
+/** Handle socket messages in order, even when one waits for the game's module. */
+function inOrder(handler) {
+  return (m) => {
+    queue = queue
+      .then(() => handler(m))
+      .catch((err) => setTimeout(() => { throw err; })); // still reported, the queue goes on
+  };
+}
+
+/** The room's game's screen module (imported once, before the room is first drawn). */
+async function ensureModule(gameId) {
+  if (screenModule) return screenModule;
+  try {
+    screenModule = await loadScreen(gameId);
+  } catch (err) {
+    $("loading").hidden = false;
+    $("loading").textContent = "The game's screen could not be loaded. Reload the page to try again.";
+    throw err;
+  }
+  lobby.setScreen(screenModule);
+  window.__shell = { game: gameInfo(gameId)?.id ?? null, module: gameInfo(gameId)?.client ?? null }; // for tests
+  return screenModule;
+}
 
 const socket = new RoomSocket(roomId, {
   token: api.seatToken(roomId),
   handlers: {
     status: showConnection,
-    welcome: (m) => {
+    welcome: inOrder(async (m) => {
+      await ensureModule(m.room?.game);
       you = m.you;
       presence = m.presence || presence;
       setRoom(m.room);
-      if (m.view) gameScreen().setState({ view: m.view, legal: m.legal, version: m.version, events: m.events || [] });
+      if (m.view) (await gameFrame()).setState({ view: m.view, legal: m.legal, version: m.version, events: m.events || [] });
       between.state(m, you, room);
       resendPending(m.version);
-    },
-    sync: (m) => {
+    }),
+    sync: inOrder(async (m) => {
       if (m.you) you = m.you;
       if (m.view) {
         if (room && room.status === "open") setRoom({ ...room, status: "playing" });
-        gameScreen().setState({ view: m.view, legal: m.legal, version: m.version, events: m.events || [] });
+        (await gameFrame()).setState({ view: m.view, legal: m.legal, version: m.version, events: m.events || [] });
       }
       between.state(m, you, room);
       pendingMove = null;
-    },
-    update: (m) => {
+    }),
+    update: inOrder(async (m) => {
       // The update of our own move usually carries its ack (docs/protocol.md).
       if (pendingMove && (m.ack?.move_id === pendingMove.move_id || m.event?.seat === you?.seat)) pendingMove = null;
       if (room && room.status === "open") setRoom({ ...room, status: "playing" });
@@ -57,26 +89,27 @@ const socket = new RoomSocket(roomId, {
         room.status = "finished";
         rematch.update(room, you);
       }
-      gameScreen().setState({ view: m.view, legal: m.legal, version: m.version, event: m.event });
+      (await gameFrame()).setState({ view: m.view, legal: m.legal, version: m.version, event: m.event });
       between.state(m, you, room);
-    },
-    ack: (m) => {
+    }),
+    ack: inOrder((m) => {
       if (pendingMove && pendingMove.move_id === m.move_id) pendingMove = null;
-    },
-    error: (m) => {
+    }),
+    error: inOrder((m) => {
       if (m.move_id && pendingMove && m.move_id === pendingMove.move_id) pendingMove = null;
       if (m.code === "stale_version") return; // a sync with the fresh view follows
       if (game) game.moveFailed(m.reason || m.code);
-    },
-    presence: (m) => {
+    }),
+    presence: inOrder((m) => {
       presence = m.presence;
       if (game) game.setPresence(presence);
-      lobby.update(room, you, presence);
-    },
-    room: (m) => {
+      if (screenModule) lobby.update(room, you, presence);
+    }),
+    room: inOrder(async (m) => {
+      await ensureModule(m.room?.game);
       if (m.you) you = m.you;
       setRoom(m.room);
-    },
+    }),
     badToken: () => {
       api.forgetSeat(roomId);
     },
@@ -111,14 +144,17 @@ const lobby = new Lobby({
   },
 });
 
-function gameScreen() {
+/** The game's frame, its screen mounted on first use. */
+async function gameFrame() {
   if (!game) {
-    game = new GameScreen({
+    game = new GameFrame({
       roomId,
+      game: room?.game,
+      module: screenModule,
       send: sendMove,
       getToken: () => socket.token,
     });
-    api.getCatalogue().then((c) => game.setCatalogue(c), () => {});
+    await game.mount();
     window.__ishtar.dropConnection = (ms) => socket.pause(ms);
     if (presence) game.setPresence(presence);
   }

@@ -1,5 +1,5 @@
 /**
- * Being told it's your turn (the tab title says so already: game.js): a badge on the
+ * Being told it's your turn (the tab title says so already: frame.js): a badge on the
  * favicon, and a browser notification when the turn becomes yours while this tab is in the
  * background — only if the player allowed it (the seat menu has the button) and has not
  * turned it off here (localStorage `ishtar.notify` = "off").

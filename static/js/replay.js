@@ -3,18 +3,18 @@
  * progress up to its current move) or an imported record — with the board as it was after
  * each move. Views come from the server (`/api/.../replay?move=N`): the public view, so a
  * replay hides what a spectator could not see, and the browser computes no rule. The board
- * and the panels are drawn by the game screen's own modules (render.js, panels.js).
+ * and the panels are the record's game's screen module, mounted in replay mode (games.js;
+ * docs/client.md): this page only steps through the moves.
  *
  * Controls: the slider, « ◀ ▶ », the arrow keys (Home/End, PageUp/PageDown by ten), a click
  * on a line of the move list; the address bar always links to the move shown (`?move=N`).
  */
 
-import { attachInput } from "./input.js";
-import { playerColour } from "./paint.js";
-import * as panels from "./panels.js";
+import { getCatalogue } from "./api.js";
+import { playerColour } from "./colours.js";
+import { el, playerName } from "./dom.js";
+import { loadScreen } from "./games.js";
 import { attachImport } from "./record-import.js";
-import { BoardRenderer } from "./render.js";
-import { indexLegal } from "./turn.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("replay");
@@ -23,21 +23,17 @@ const id = root.dataset.id;
 const base = source === "room" ? `/api/rooms/${encodeURIComponent(id)}` : `/api/records/${encodeURIComponent(id)}`;
 const recordUrl = source === "room" ? `${base}/record` : base;
 const pageUrl = source === "room" ? `/r/${encodeURIComponent(id)}/replay` : `/records/${encodeURIComponent(id)}`;
-const NOTHING_LEGAL = indexLegal([]);
 const POLL_MS = 8000;
 
 let record = null;
 let room = null; // {seats: [{seat, name, bot}]} for the panels' names
-let catalogue = null;
+let screen = null; // the game's screen, mounted in replay mode
 let version = 0;
 let move = 0;
 let shown = -1;
 let notice = "";
 const views = new Map(); // move -> view
 const loading = new Map(); // move -> Promise<view>
-
-const renderer = new BoardRenderer($("board"));
-attachInput($("board"), renderer, { hover: () => {}, tap: () => {}, rotate: () => {}, wheelRotates: () => false });
 
 async function getJSON(url) {
   const res = await fetch(url, { headers: { Accept: "application/json" } });
@@ -84,35 +80,11 @@ async function show(n) {
   for (const near of [target + 1, target - 1]) if (near >= 0 && near <= version) viewAt(near).catch(() => {});
 }
 
-/** The cells a move changed, to light them up when stepping forward. */
-function touched(event, view) {
-  const a = event?.action || {};
-  if (a.type === "place" && view.tiles?.length) return view.tiles[view.tiles.length - 1].cells;
-  if (a.type === "plant") return [a.at];
-  if (a.type === "bloom") return a.cells;
-  return [];
-}
-
 function draw(view) {
   const forward = shown === move - 1;
   shown = move;
-  renderer.setView(view);
-  const ui = {
-    ix: NOTHING_LEGAL,
-    room,
-    catalogue,
-    presence: { connected_seats: [], spectators: 0 },
-    selectedPile: null,
-    selectedCard: null,
-    selectedSkill: null,
-    onPile: () => {},
-    onCard: () => {},
-    onSkill: () => {},
-  };
-  panels.renderCarpet($("carpet"), view, ui);
-  panels.renderMarket($("market"), $("deck"), view, ui);
-  panels.renderPlayers($("players"), view, ui);
-  if (forward) renderer.highlight(touched(record.moves[move - 1], view));
+  // stepping forward, the screen may light up what the move changed
+  screen.update({ view, legal: [], version: move, event: forward ? record.moves[move - 1] : null, room, presence: null });
   renderControls(view);
 }
 
@@ -123,10 +95,10 @@ function renderControls(view = views.get(move)) {
   $("next-btn").disabled = $("last-btn").disabled = move >= version;
   $("replay-move").textContent = move === 0 ? `Set-up · move 0 of ${version}` : `Move ${move} of ${version}`;
   const event = move > 0 ? record.moves[move - 1] : null;
-  let text = event ? event.text : "The boards, piles and market as dealt.";
+  let text = event ? event.text : "The game as it was set up, before the first move.";
   if (view && view.phase === "over" && view.scores) {
     const best = view.scores.players.filter((p) => view.scores.winners.includes(p.seat));
-    const names = best.map((p) => panels.playerName(room, p.seat)).join(" and ");
+    const names = best.map((p) => playerName(room, p.seat)).join(" and ");
     text = `${text} — final: ${names} ${best.length > 1 ? "share the win" : "wins"} with ${best[0]?.total} points`;
   }
   $("replay-text").textContent = notice ? `${notice} ${text}` : text;
@@ -155,13 +127,13 @@ function scrollLogTo(li) {
 function renderLog() {
   const box = $("log");
   box.innerHTML = "";
-  const first = panels.el("li");
+  const first = el("li");
   first.dataset.seq = "0";
   first.textContent = "Set-up";
   box.append(first);
   const colours = new Map((record.players || []).map((p) => [p.seat, p.colour]));
   for (const m of record.moves) {
-    const li = panels.el("li");
+    const li = el("li");
     li.dataset.seq = String(m.seq);
     li.dataset.seat = String(m.seat);
     li.textContent = `${m.seq}. ${m.text || m.action?.type}`;
@@ -249,15 +221,6 @@ $("move-link").addEventListener("click", (ev) => {
     );
   }
 });
-$("zoom-in").addEventListener("click", () => zoom(1.25));
-$("zoom-out").addEventListener("click", () => zoom(0.8));
-$("zoom-fit").addEventListener("click", () => renderer.fit());
-
-function zoom(f) {
-  const { w, h } = renderer.size;
-  renderer.zoomAt(w / 2, h / 2, f);
-}
-
 document.addEventListener("keydown", (ev) => {
   if (!record || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const t = ev.target;
@@ -269,10 +232,7 @@ document.addEventListener("keydown", (ev) => {
     PageDown: () => step(10),
     Home: () => show(0),
     End: () => show(version),
-    "+": () => zoom(1.25),
-    "-": () => zoom(0.8),
-    0: () => renderer.fit(),
-  };
+  }; // the board's own keys (zoom) are the screen's
   const act = keys[ev.key];
   if (act) {
     ev.preventDefault();
@@ -295,8 +255,15 @@ window.__replay = {
 
 async function start() {
   try {
-    const [rec, cat] = await Promise.all([getJSON(recordUrl), getJSON("/api/catalogue").catch(() => null)]);
-    catalogue = cat;
+    const rec = await getJSON(recordUrl);
+    const module = await loadScreen(rec.game);
+    screen = await module.mount({
+      mode: "replay",
+      stage: $("stage"),
+      panels: $("game-panels"),
+      catalogue: getCatalogue(rec.game).catch(() => null),
+      name: (seat) => playerName(room, seat),
+    });
     setRecord(rec);
   } catch (err) {
     $("loading").textContent = err.message;
@@ -313,7 +280,6 @@ async function start() {
     notice = `Move ${first} has not been played yet.`;
     first = version;
   }
-  renderer.resize();
   await show(first);
   setInterval(poll, POLL_MS);
 }

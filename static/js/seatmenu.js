@@ -7,6 +7,7 @@
 
 import * as api from "./api.js";
 import { getWebhook, handToBot, handToPerson, leave, removeWebhook, setWebhook, span } from "./asyncapi.js";
+import { defaultBot, gameInfo } from "./games.js";
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -151,7 +152,7 @@ export class SeatMenu {
       const state = seat.left ? " — left" : seat.bot ? ` — ${seat.bot} bot` : "";
       line.append(el("span", "small", `${seat.name}${state}`));
       line.append(button("New person…", () => this.askName(line, seat, host)));
-      if (!seat.bot && this.room.status === "playing") {
+      if (!seat.bot && this.room.status === "playing" && this.botLevel()) {
         line.append(button("Bot", () => this.toBot(seat, host)));
       }
       const link = this.handed.get(seat.seat);
@@ -193,9 +194,14 @@ export class SeatMenu {
     input.focus();
   }
 
+  /** The level of a bot taking over a seat: the game's middle one (none: no bots). */
+  botLevel() {
+    return defaultBot(gameInfo(this.room?.game));
+  }
+
   async toBot(seat, host) {
     try {
-      const res = await handToBot(this.roomId, seat.seat, "medium", host);
+      const res = await handToBot(this.roomId, seat.seat, this.botLevel(), host);
       this.room = res.room;
       this.note = `A bot now plays seat ${seat.seat}.`;
     } catch (err) {
@@ -242,7 +248,8 @@ export class SeatMenu {
   tick() {
     const room = this.room;
     const control = room?.time_control;
-    const players = document.getElementById("players");
+    // on the game's panels: each game shows its late and left seats its own way
+    const players = document.getElementById("game-panels");
     if (players && room) {
       players.dataset.overdue = room.clock?.overdue ? String(room.clock.seat) : "";
       players.dataset.left = room.seats.filter((s) => s.left).map((s) => s.seat).join(" ");

@@ -273,7 +273,7 @@ def _descriptor() -> Game:
         players=range(1, 5),
         rules=toygame,
         options=ToyOptions,
-        client="js/game.js",
+        client="js/plain-screen.js",
     )
 
 

@@ -249,7 +249,7 @@ def test_leaving_and_handing_the_seat_to_a_new_person(
     assert (
         bjorn.evaluate(f"() => localStorage.getItem('ishtar.seat.{t['room']}')") is None
     )
-    wait_until(ana, "() => document.getElementById('players').dataset.left === '1'")
+    wait_until(ana, "() => document.getElementById('game-panels').dataset.left === '1'")
     expect(ana.locator(".player[data-seat='1'] .pname")).to_be_visible()
 
     ana.click("#seat-menu > summary")
@@ -318,7 +318,9 @@ def test_time_per_move_from_the_form_to_the_late_seat(
     open_room(page, base, t["room"])
     expect(page.locator("#clock")).to_have_text("Björn is late", timeout=10000)
     expect(page.locator("#clock")).to_have_class("clock late")
-    wait_until(page, "() => document.getElementById('players').dataset.overdue === '1'")
+    wait_until(
+        page, "() => document.getElementById('game-panels').dataset.overdue === '1'"
+    )
     page.screenshot(path=str(artifacts / "late-seat.png"))
     play_turn(base, t["room"], t["bjorn"])
     expect(page.locator("#clock")).to_contain_text("You")

@@ -67,7 +67,7 @@ def test_hex_geometry_matches_the_contract(
     page.goto(f"{static_server}/tests/e2e/harness.html")
     result = page.evaluate(
         """async () => {
-          const h = await import('/static/js/hex.js');
+          const h = await import('/static/games/ishtar/hex.js');
           const out = {};
           out.rot = h.rotate([1, 0], 1);                       // E -> SE
           out.rot6 = h.rotate([2, -1], 6);
@@ -206,8 +206,8 @@ def test_an_assistant_covers_the_icon_and_leaves_the_flowers_visible(
     page.wait_for_timeout(100)
     found = page.evaluate(
         """async (at) => {
-          const paint = await import('/static/js/paint.js');
-          const { HEX } = await import('/static/js/render.js');
+          const paint = await import('/static/games/ishtar/paint.js');
+          const { HEX } = await import('/static/games/ishtar/render.js');
           const r = window.__harness;
           r.draw();
           const ctx = r.canvas.getContext('2d');

@@ -3,6 +3,10 @@ game and final scores in one page that follows the room's status over the websoc
 
 Pages only render templates; everything live comes from the JSON API and the websocket
 (docs/protocol.md). The browser never decides a rule.
+
+Every page carries the games of this server (`games_manifest`, what `GET /api/games`
+lists): the room and replay pages import the screen module of their room's game from it,
+the home page draws its form from it (docs/client.md, "The manifest").
 """
 
 from __future__ import annotations
@@ -10,12 +14,15 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
+import jinja2
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from app.web.assets import install_template_globals
+from app.games import Game, Registry
+from app.web.assets import Assets, install_template_globals
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
@@ -23,11 +30,44 @@ router = APIRouter(tags=["pages"], include_in_schema=False)
 ROOM_ID = re.compile(r"^[A-Za-z0-9_-]{4,64}$")
 
 
+PLAIN_SCREEN = "js/plain-screen.js"
+"""The screen of a game whose descriptor names no client module of this static tree."""
+
+
+def client_url(assets: Assets, game: Game) -> str:
+    """The versioned URL of `game`'s screen module (the plain screen if it has none)."""
+    try:
+        return assets.url(game.client) if game.client else assets.url(PLAIN_SCREEN)
+    except LookupError:
+        return assets.url(PLAIN_SCREEN)
+
+
+def manifest(request: Request) -> dict[str, Any]:
+    """The games as `GET /api/games` lists them, for the page's ``<script id="games">``."""
+    games: Registry = request.app.state.games
+    assets: Assets = request.app.state.assets
+    return {
+        "default": request.app.state.settings.default_game,
+        "games": [
+            game.describe() | {"client": client_url(assets, game)} for game in games
+        ],
+    }
+
+
+@jinja2.pass_context
+def games_manifest(context: jinja2.runtime.Context) -> dict[str, Any]:
+    """Jinja global ``games_manifest()``: the manifest of the page's request."""
+    return manifest(context["request"])
+
+
 @lru_cache(maxsize=4)
 def _templates(directory: Path) -> Jinja2Templates:
     found = Jinja2Templates(directory=str(directory))
     # Templates link static files only as {{ asset('js/main.js') }}: /static/<hash>/...
     install_template_globals(found.env)
+    found.env.globals["games_manifest"] = games_manifest
+    # `tojson` keeps the keys' order: an options schema lists its fields in the form's order
+    found.env.policies["json.dumps_kwargs"] = {"sort_keys": False}
     return found
 
 

@@ -7,6 +7,8 @@ still answer, with ``no-cache``.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -17,7 +19,9 @@ import pytest
 from fastapi import FastAPI
 
 from app.config.settings import Settings
+from app.games import ISHTAR
 from app.web.assets import IMMUTABLE, NO_CACHE, Assets, VersionedStatic, tree_hash
+from app.web.routes.pages import PLAIN_SCREEN, client_url
 
 PAGES = ["/", "/records", "/r/abcdefgh1234", "/r/abcdefgh1234/replay"]
 # `import ... from "./x.js"`, `import "./x.js"`, `export ... from "./x.js"`, `import("./x.js")`
@@ -43,12 +47,26 @@ def links(html: str) -> list[str]:
     return parser.urls
 
 
+MANIFEST = re.compile(
+    r'<script type="application/json" id="games">(.*?)</script>', re.DOTALL
+)
+
+
+def manifest_urls(html: str) -> list[str]:
+    """The screen modules of the page's games manifest (templates/base.html)."""
+    found = MANIFEST.search(html)
+    assert found is not None, "the page carries no games manifest"
+    return [game["client"] for game in json.loads(found.group(1))["games"]]
+
+
 async def static_links(client: httpx.AsyncClient) -> dict[str, list[str]]:
+    """Every static URL of each page: its links and its games' screen modules."""
     found = {}
     for page in PAGES:
         response = await client.get(page)
         assert response.status_code == 200, page
-        found[page] = [u for u in links(response.text) if u.startswith("/static")]
+        urls = links(response.text) + manifest_urls(response.text)
+        found[page] = [u for u in urls if u.startswith("/static")]
     return found
 
 
@@ -116,9 +134,12 @@ async def test_relative_module_imports_resolve_under_the_same_prefix(
             target = urljoin(f"http://testserver{url}", spec).removeprefix(
                 "http://testserver"
             )
-            assert target.startswith(f"/static/{version}/js/"), (url, spec, target)
+            assert target.startswith(f"/static/{version}/"), (url, spec, target)
             todo.append(target)
     assert f"/static/{version}/js/api.js" in seen  # main.js imports "./api.js"
+    # the games' screen modules, and what they import of the shell ("../../js/dom.js")
+    assert f"/static/{version}/games/ishtar/screen.js" in seen
+    assert f"/static/{version}/js/dom.js" in seen
     assert relative_imports > 10
     assert len(seen) > 10
 
@@ -142,7 +163,7 @@ async def test_unversioned_and_old_hash_urls_serve_the_current_file_without_cach
         "{v}/%2e%2e/templates/base.html",
         "{v}/%2e%2e/%2e%2e/etc/passwd",
         "{v}/..%2f..%2fetc%2fpasswd",
-        "{v}/js/%2e%2e/%2e%2e/app/main.py",
+        "{v}/js/%2e%2e/%2e%2e/app/ops/main.py",
         "%2e%2e/templates/base.html",
         "..%2fpyproject.toml",
         "{v}/%2fetc%2fpasswd",
@@ -215,3 +236,14 @@ async def test_a_mount_serves_what_was_hashed_at_start(tmp_path: Path) -> None:
             refused = await c.get(f"/static/{assets.version}/{path}")
             assert refused.status_code == 404, path
             assert (await c.get(f"/static/{path}")).status_code == 404, path
+
+
+def test_a_game_without_a_screen_module_gets_the_plain_screen(
+    settings: Settings,
+) -> None:
+    """The page manifest never names a file that is not served (app/web/routes/pages.py)."""
+    assets = Assets.scan(settings.static_dir)
+    plain = assets.url(PLAIN_SCREEN)
+    assert client_url(assets, ISHTAR) == assets.url("games/ishtar/screen.js") != plain
+    for client in ("", "games/chess/screen.js"):
+        assert client_url(assets, dataclasses.replace(ISHTAR, client=client)) == plain

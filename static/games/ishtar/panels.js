@@ -1,10 +1,12 @@
 /**
- * The side panels drawn from a view: the carpet (6 piles, the watering can, assistants and
- * blooming tokens in its centre), the tree market, each gardener's panel (gems, assistants,
- * skill board, tree cards) and the game log. Which pile, card or skill is clickable comes
- * from the legal actions (`ix`, see turn.js); these functions only draw and report clicks.
+ * Ishtar's side panels drawn from a view: the carpet (6 piles, the watering can, assistants
+ * and blooming tokens in its centre), the tree market, each gardener's panel (gems,
+ * assistants, skill board, tree cards) and the final score table. Which pile, card or skill
+ * is clickable comes from the legal actions (`ix`, see turn.js); these functions only draw
+ * and report clicks.
  */
 
+import { el, esc, playerName } from "../../js/dom.js";
 import * as art from "./art.js";
 import { playerColour } from "./paint.js";
 
@@ -24,23 +26,7 @@ const SKILL_TITLE = {
 const UPPER = ["A", "B", "C", "D", "E"];
 const LOWER = ["F", "G", "H", "I", "J"];
 
-export function el(tag, cls, html) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (html !== undefined) e.innerHTML = html;
-  return e;
-}
-
-export function esc(text) {
-  return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 export const SKILL_TITLES = SKILL_TITLE;
-
-export function playerName(room, seat) {
-  const s = room && room.seats && room.seats.find((x) => x.seat === seat);
-  return (s && s.name) || `Seat ${seat + 1}`;
-}
 
 // ---- carpet ------------------------------------------------------------------------------
 
@@ -257,23 +243,6 @@ function skillBoard(p, ix, skillText, selectedSkill, onSkill) {
   UPPER.forEach((l, i) => grid.append(cell(l, true, LOWER[i])));
   LOWER.forEach((l) => grid.append(cell(l, false, null)));
   return grid;
-}
-
-// ---- log ---------------------------------------------------------------------------------
-
-export function appendLog(box, events, view, { fresh = false } = {}) {
-  const colours = view ? view.players.map((p) => playerColour(p.colour)) : [];
-  for (const ev of events) {
-    if (box.querySelector(`li[data-seq="${ev.seq}"]`)) continue;
-    const li = el("li", fresh ? "fresh" : "");
-    li.dataset.seq = String(ev.seq);
-    if (ev.seat != null) li.dataset.seat = String(ev.seat);
-    li.textContent = ev.text || `${ev.action?.type}`;
-    if (ev.seat != null && colours[ev.seat]) li.style.setProperty("--pc", colours[ev.seat]);
-    box.append(li);
-  }
-  while (box.children.length > 200) box.firstChild.remove();
-  box.scrollTop = box.scrollHeight;
 }
 
 // ---- final scores ------------------------------------------------------------------------

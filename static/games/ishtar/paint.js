@@ -5,6 +5,7 @@
  * Pure drawing; knows no rules.
  */
 
+import { playerColour } from "../../js/colours.js";
 import { corners } from "./hex.js";
 
 export const PALETTE = {
@@ -31,22 +32,8 @@ export const GEM = {
   white: { fill: "#f4f1ea", light: "#ffffff", dark: "#9c968a" },
 };
 
-const PLAYER = {
-  blue: "#2f6fc4",
-  red: "#c8342c",
-  yellow: "#e3b21a",
-  green: "#2f9a4c",
-  black: "#2a2a2a",
-  white: "#f2efe6",
-  purple: "#7b3fa8",
-  orange: "#e07b1f",
-  pink: "#e26aa0",
-  brown: "#7a4a25",
-};
-
-export function playerColour(name) {
-  return PLAYER[name] || name || "#888";
-}
+// The seats' colours are the platform's (static/js/colours.js): the same on every page.
+export { playerColour };
 
 export function hexPath(ctx, x, y, s) {
   const pts = corners(x, y, s);

@@ -1,18 +1,20 @@
 /**
- * The game screen: holds the latest view and legal actions, the player's in-progress
+ * Ishtar's game screen: holds the latest view and legal actions, the player's in-progress
  * choices (pile and payment, tile rotation and hovered spot, skill, blooming token, tree
  * card) and turns them into moves. Every option offered is one of the legal actions the
  * server sent; what is not in that list is shown as illegal with the engine's reason.
+ *
+ * Mounted by the shell through screen.js (docs/client.md, "The screen interface"): the board
+ * and side panels are this game's, the action bar, log, banner and scores are the shell's.
  */
 
-import * as api from "./api.js";
+import { el, esc, playerName } from "../../js/dom.js";
 import * as art from "./art.js";
 import * as hex from "./hex.js";
 import { attachInput } from "./input.js";
 import * as panels from "./panels.js";
 import { BoardRenderer } from "./render.js";
 import { bloomCells, bloomEntry, indexLegal, placeKey } from "./turn.js";
-import { playerColour } from "./paint.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,10 +33,11 @@ const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
 const GRIP = { line: 1, chevron: 1, triangle: 0 };
 
 export class GameScreen {
-  constructor({ roomId, send, getToken }) {
-    this.roomId = roomId;
-    this.sendMove = send;
-    this.getToken = getToken;
+  /** `ctx`: what the shell gives (mount in screen.js); the stage's DOM is already built. */
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.bar = ctx.bar;
+    this.stage = ctx.stage;
     this.view = null;
     this.legal = [];
     this.ix = indexLegal([]);
@@ -45,7 +48,6 @@ export class GameScreen {
     this.sending = false;
     this.why = new Map(); // "version|q,r@rot" -> reason | Promise
     this.whyTimer = null;
-    this.notice = "";
     this.ui = this.freshUi();
     this.renderer = new BoardRenderer($("board"));
     attachInput($("board"), this.renderer, {
@@ -58,14 +60,12 @@ export class GameScreen {
     $("zoom-out").addEventListener("click", () => this.zoom(0.8));
     $("zoom-fit").addEventListener("click", () => this.renderer.fit());
     $("rotate-btn").addEventListener("click", () => this.rotate(1));
-    $("scores-close").addEventListener("click", () => { $("scores").hidden = true; $("scores-open").hidden = false; });
-    $("scores-open").addEventListener("click", () => { $("scores").hidden = false; $("scores-open").hidden = true; });
+    ctx.catalogue.then((c) => this.setCatalogue(c), () => {});
     document.addEventListener("keydown", (ev) => {
       if (ev.key === "Tab" || ev.key === "Enter") this.keyboardUser = true;
       this.onKey(ev);
     });
     document.addEventListener("pointerdown", () => { this.keyboardUser = false; });
-    this.installDebugHook();
   }
 
   freshUi() {
@@ -82,19 +82,17 @@ export class GameScreen {
     if (this.view) this.renderPanels();
   }
 
-  setRoom(room, you) {
+  /** The room status or who is connected changed (no new view). */
+  refresh({ room, presence }) {
     this.room = room;
-    if (you) this.you = you;
+    this.presence = presence;
     if (this.view) this.renderAll();
   }
 
-  setPresence(presence) {
-    this.presence = presence;
-    if (this.view) this.renderPanels();
-  }
-
   /** A new complete view (welcome, sync or update). `event` is the move that led to it. */
-  setState({ view, legal, version, event = null, events = [] }) {
+  update({ view, legal, version, event = null, room, presence }) {
+    this.room = room;
+    this.presence = presence;
     const old = this.view;
     const samePhase = old && old.phase === view.phase && old.turn === view.turn && old.current === view.current;
     this.view = view;
@@ -112,18 +110,27 @@ export class GameScreen {
     }
     this.renderer.setView(view);
     if (old && event && (view.viewer === null || event.seat !== view.viewer)) this.flash(old, view, event);
-    const log = $("log");
-    if (events.length) panels.appendLog(log, events, view);
-    if (event) panels.appendLog(log, [event], view, { fresh: true });
     this.renderAll();
-    if (view.phase === "over" && view.scores && (!old || old.phase !== "over")) this.showScores();
   }
 
-  /** The server refused our move: say why and let the player try again. */
-  moveFailed(reason) {
+  /** The server refused our move (the shell's bar says why): let the player try again. */
+  moveFailed() {
     this.sending = false;
-    this.notice = reason;
     this.renderAll();
+  }
+
+  /** The final scores table (the shell's dialog asks; docs/client.md). */
+  renderScores(table, winnerBox, tieBox, view, room) {
+    panels.renderScores(table, winnerBox, tieBox, view, room);
+  }
+
+  /** Said in the banner after whose turn it is. */
+  turnNote(view) {
+    return view.end_triggered ? "last round" : null;
+  }
+
+  destroy() {
+    this.renderer.destroy?.();
   }
 
   // ---- helpers ---------------------------------------------------------------------------
@@ -137,15 +144,14 @@ export class GameScreen {
   }
 
   name(seat) {
-    return panels.playerName(this.room, seat);
+    return playerName(this.room, seat);
   }
 
   send(entry) {
     if (!entry || this.sending) return;
     this.sending = true;
-    this.notice = "";
     this.tooltip(null);
-    this.sendMove(entry.action, this.version);
+    this.ctx.send(entry.action);
     this.renderAll();
   }
 
@@ -161,8 +167,7 @@ export class GameScreen {
     this.renderPanels();
     this.renderActionBar();
     this.renderOverlay();
-    this.renderBanner();
-    this.renderer.setInsets($("actionbar").offsetHeight + 12);
+    this.renderer.setInsets(this.bar.element.offsetHeight + 12);
   }
 
   renderPanels() {
@@ -183,30 +188,9 @@ export class GameScreen {
     panels.renderPlayers($("players"), this.view, ui);
   }
 
-  renderBanner() {
-    const v = this.view;
-    const banner = $("turn-banner");
-    banner.innerHTML = "";
-    banner.classList.remove("mine");
-    let title = "Ishtar Online";
-    if (v.phase === "over") {
-      banner.textContent = "Game over";
-      title = "Game over · Ishtar Online";
-    } else if (v.current !== null && v.current !== undefined) {
-      const sw = panels.el("span", "swatch");
-      sw.style.background = playerColour(v.players[v.current]?.colour);
-      const mine = v.viewer === v.current;
-      banner.append(sw, document.createTextNode(mine ? "Your turn" : `${this.name(v.current)}’s turn`));
-      if (v.end_triggered) banner.append(document.createTextNode(" · last round"));
-      banner.classList.toggle("mine", mine);
-      if (mine) title = "Your turn · Ishtar Online";
-    }
-    if (document.title !== title) document.title = title;
-  }
-
   /** The bar over the board: what to do now and the buttons for it. */
   renderActionBar() {
-    const bar0 = $("actionbar");
+    const bar0 = this.bar.element;
     const hadFocus = bar0.contains(document.activeElement) || document.activeElement === document.body;
     this.fillActionBar();
     // keyboard players keep their place: focus moves to the new step's main button
@@ -219,32 +203,22 @@ export class GameScreen {
 
   fillActionBar() {
     const v = this.view;
-    const bar = $("actionbar");
-    const prompt = $("prompt");
-    const sub = $("subprompt");
-    const choices = $("choices");
-    choices.innerHTML = "";
-    bar.classList.remove("mine", "idle");
+    const bar = this.bar;
+    bar.begin();
+    const choices = { append: (...nodes) => bar.add(...nodes) };
     $("rotate-btn").hidden = !this.placing();
     $("board").classList.toggle("placing", !!this.placing());
-    const say = (p, s = "") => {
-      prompt.textContent = p;
-      sub.textContent = this.notice || s;
-      sub.classList.toggle("notice", !!this.notice);
-    };
+    const say = (p, s = "") => bar.say(p, s);
     if (v.phase === "over") {
-      bar.classList.add("idle");
-      say("The game is over", "The final scores are in.");
-      const b = this.button("Final scores", () => this.showScores(), "scores");
-      choices.append(b);
+      bar.over(() => this.ctx.showScores());
       return;
     }
     if (this.sending) {
-      say("…", "Sending your move");
+      bar.sending();
       return;
     }
     if (!this.ix.count) {
-      bar.classList.add("idle");
+      bar.element.classList.add("idle");
       const who = v.current !== null ? this.name(v.current) : "";
       const spectator = v.viewer === null || v.viewer === undefined;
       say(`${who} is ${DOING[v.phase] || "playing"}`, spectator ? "You are watching this game." : "Waiting for their move.");
@@ -255,7 +229,7 @@ export class GameScreen {
       }
       return;
     }
-    bar.classList.add("mine");
+    bar.element.classList.add("mine");
     const handler = {
       choose: () => this.barChoose(say, choices),
       place: () => this.barPlace(say, choices),
@@ -280,17 +254,8 @@ export class GameScreen {
     return b;
   }
 
-  button(label, onClick, act, { kbd = null, pressed = null, primary = false } = {}) {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = primary ? "btn primary" : "choice";
-    if (typeof label === "string") b.textContent = label;
-    else b.append(label);
-    if (kbd) b.append(panels.el("kbd", "", kbd));
-    if (act) b.dataset.act = act;
-    if (pressed !== null) b.setAttribute("aria-pressed", String(pressed));
-    b.addEventListener("click", onClick);
-    return b;
+  button(label, onClick, act, options) {
+    return this.bar.button(label, onClick, act, options);
   }
 
   barChoose(say, choices) {
@@ -305,14 +270,14 @@ export class GameScreen {
     say(`Pile ${this.ui.pile + 1}: pay ${n} gem${n === 1 ? "" : "s"}`, options.length > 1 ? "Pick the gems you pay, then take the tile." : "Take the tile, or pick another pile.");
     const tile = chosen.preview?.tile;
     if (tile) choices.append(art.tileCanvas(tile, tile.shape, 58, 46));
-    choices.append(panels.el("span", "choice-label", "Pay"));
+    choices.append(el("span", "choice-label", "Pay"));
     if (options.length > 1) {
       options.forEach((o, i) => {
-        const lab = panels.el("span", "", art.gemRow(o.action.pay));
+        const lab = el("span", "", art.gemRow(o.action.pay));
         choices.append(this.button(lab, () => { this.ui.pay = i; this.renderActionBar(); }, `pay-${i}`, { pressed: i === this.ui.pay }));
       });
     } else {
-      choices.append(panels.el("span", "paying", art.gemRow(chosen.action.pay)));
+      choices.append(el("span", "paying", art.gemRow(chosen.action.pay)));
     }
     choices.append(this.button("Take the tile", () => this.send(chosen), "confirm", { kbd: "Enter", primary: true }));
     choices.append(this.button("Cancel", () => { this.ui.pile = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
@@ -352,9 +317,9 @@ export class GameScreen {
       const chosen = options[this.ui.skillPay];
       say(`Unlock skill ${this.ui.skill}`, this.skillText(this.ui.skill));
       if (options.length > 1) {
-        choices.append(panels.el("span", "choice-label", "Pay"));
+        choices.append(el("span", "choice-label", "Pay"));
         options.forEach((o, i) => {
-          const lab = panels.el("span", "", art.gemRow(o.action.pay));
+          const lab = el("span", "", art.gemRow(o.action.pay));
           choices.append(this.button(lab, () => { this.ui.skillPay = i; this.renderActionBar(); }, `pay-${i}`, { pressed: i === this.ui.skillPay }));
         });
       }
@@ -408,7 +373,7 @@ export class GameScreen {
     say(this.ix.plant.size ? "Plant trees, or end your turn" : "End your turn", this.ix.plant.size ? "Click a highlighted tree card to plant it." : "No tree card you can pay for.");
     for (const card of this.ix.plant.keys()) {
       const c = this.cardInfo(card);
-      const lab = panels.el("span", "", `${panels.esc(c ? c.name : `#${card}`)} · ${c ? c.vp : "?"} VP`);
+      const lab = el("span", "", `${esc(c ? c.name : `#${card}`)} · ${c ? c.vp : "?"} VP`);
       choices.append(this.button(lab, () => this.pickCard(card), `plant-${card}`));
     }
     if (this.ix.end) choices.append(this.button("End turn", () => this.send(this.ix.end), "end", { kbd: "E", primary: true }));
@@ -495,7 +460,7 @@ export class GameScreen {
     }
     const reason = this.reasonFor(ghost.at, ghost.rotation);
     const text = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : "Checking…";
-    return this.tooltip(panels.esc(text), x, y, "bad");
+    return this.tooltip(esc(text), x, y, "bad");
   }
 
   tooltip(html, x, y, kind = "") {
@@ -507,7 +472,7 @@ export class GameScreen {
     tip.innerHTML = html;
     tip.className = `tooltip ${kind}`;
     tip.hidden = false;
-    const wrap = $("board-wrap").getBoundingClientRect();
+    const wrap = this.stage.getBoundingClientRect();
     const w = tip.offsetWidth;
     const left = Math.min(Math.max(8, x + 24), wrap.width - w - 8);
     const top = Math.min(Math.max(8, y + 22), wrap.height - tip.offsetHeight - 8);
@@ -528,9 +493,9 @@ export class GameScreen {
       if (this.why.has(k)) return;
       const move = { type: "place", at, rotation };
       this.why.set(k, true);
-      api.whyIllegal(this.roomId, move, this.getToken()).then(
-        (res) => {
-          this.why.set(k, res.reason || "Not a legal spot for this tile.");
+      this.ctx.why(move).then(
+        (reason) => {
+          this.why.set(k, reason || "Not a legal spot for this tile.");
           this.renderOverlay();
         },
         () => {
@@ -557,14 +522,6 @@ export class GameScreen {
         if (pile) pile.classList.add("flash");
       });
     }
-  }
-
-  showScores() {
-    if (!this.view.scores) return;
-    panels.renderScores($("score-table"), $("winner"), $("tiebreak"), this.view, this.room);
-    for (const sw of document.querySelectorAll("#score-table .swatch")) sw.style.background = sw.dataset.colour;
-    $("scores").hidden = false;
-    $("scores-open").hidden = true;
   }
 
   // ---- input -----------------------------------------------------------------------------
@@ -751,19 +708,11 @@ export class GameScreen {
 
   // ---- test hook -------------------------------------------------------------------------
 
-  /** `window.__ishtar`: geometry and state for browser tests (no rules, no secrets). */
-  installDebugHook() {
+  /** Added to the shell's `window.__ishtar`: board geometry for tests (no rules, no secrets). */
+  get hook() {
     const self = this;
-    window.__ishtar = {
-      get phase() { return self.view?.phase ?? null; },
-      get version() { return self.version; },
-      get viewer() { return self.view?.viewer ?? null; },
-      get current() { return self.view?.current ?? null; },
+    return {
       get rotation() { return self.ui.rotation; },
-      get busy() { return self.sending; },
-      get mine() { return self.mine(); },
-      legal: () => self.legal.map((e) => e.action),
-      view: () => self.view,
       /** Client pixel of a hex centre. */
       hexToClient: (cell) => self.renderer.hexToClient(cell),
       /** Where to click to make a place action in its rotation (the grip cell). */

@@ -1,0 +1,178 @@
+/**
+ * Ishtar's screen module: what the shell imports for a room or a record of this game
+ * (app/games.py names this file as the game's `client`). It builds the board and the side
+ * panels in the places the shell gives, loads this game's stylesheet, and returns the
+ * screen for the live game (game.js) or for the replay (below). The interface is
+ * docs/client.md's "The screen interface".
+ */
+
+import { attachInput } from "./input.js";
+import * as art from "./art.js";
+import { GameScreen } from "./game.js";
+import * as panels from "./panels.js";
+import { BoardRenderer } from "./render.js";
+import { indexLegal } from "./turn.js";
+import { drawVignette } from "./vignette.js";
+
+const $ = (id) => document.getElementById(id);
+
+const ZOOM_TOOLS = `
+  <button class="tool" type="button" id="zoom-in" title="Zoom in (+)">+</button>
+  <button class="tool" type="button" id="zoom-out" title="Zoom out (−)">−</button>
+  <button class="tool" type="button" id="zoom-fit" title="Fit the board (0)">⤢</button>`;
+
+const PLAY_STAGE = `
+<canvas id="board" tabindex="0" aria-label="Game board. Arrow keys move the cursor, R rotates, Enter confirms, N jumps to the next legal spot."></canvas>
+<div class="tooltip" id="tooltip" role="status" hidden></div>
+<div class="board-tools" role="toolbar" aria-label="Board view">
+  <button class="tool" type="button" id="rotate-btn" title="Rotate the tile (R)" hidden>⟳</button>${ZOOM_TOOLS}
+</div>`;
+
+const REPLAY_STAGE = `
+<canvas id="board" tabindex="0" aria-label="Game board at the move shown. Left and right arrows step through the moves."></canvas>
+<div class="board-tools" role="toolbar" aria-label="Board view">${ZOOM_TOOLS}
+</div>`;
+
+// The carpet, the tree market and the gardeners: drawn by panels.js, live and in replay.
+const PANELS = `
+<section class="panel carpet-panel">
+  <h2>Carpet</h2>
+  <div class="carpet" id="carpet"></div>
+</section>
+<section class="panel">
+  <h2>Tree market <span class="muted small" id="deck"></span></h2>
+  <div class="market" id="market"></div>
+</section>
+<section class="panel">
+  <h2>Gardeners</h2>
+  <div class="players" id="players"></div>
+</section>`;
+
+let styled = null;
+
+/** This game's stylesheet, next to this module (so under the same version prefix). */
+function stylesheet() {
+  if (!styled) {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = new URL("./ishtar.css", import.meta.url).href;
+    styled = new Promise((resolve) => {
+      link.addEventListener("load", resolve);
+      link.addEventListener("error", resolve); // the board still works, unstyled panels
+    });
+    document.head.append(link);
+  }
+  return styled;
+}
+
+/** The screen of this game in `ctx.stage` and `ctx.panels` (docs/client.md). */
+export async function mount(ctx) {
+  await stylesheet();
+  const replay = ctx.mode === "replay";
+  ctx.stage.innerHTML = replay ? REPLAY_STAGE : PLAY_STAGE;
+  ctx.panels.innerHTML = PANELS;
+  return replay ? new ReplayScreen(ctx) : new GameScreen(ctx);
+}
+
+/** A seat's piece in the lobby: a gardener pawn of its colour. */
+export function seatIcon(colour, size) {
+  return art.pawnCanvas(colour, size, size);
+}
+
+/** The room's options in the lobby's words: "classic layout" or "random layout". */
+export function describeOptions(options) {
+  return `${options.layout === "random" ? "random" : "classic"} layout`;
+}
+
+/** The little garden of the home page. */
+export function vignette(canvas) {
+  drawVignette(canvas);
+}
+
+// ---- the replay -------------------------------------------------------------------------
+
+const NOTHING_LEGAL = indexLegal([]);
+
+/** The cells a move changed, to light them up when stepping forward. */
+function touched(event, view) {
+  const a = event?.action || {};
+  if (a.type === "place" && view.tiles?.length) return view.tiles[view.tiles.length - 1].cells;
+  if (a.type === "plant") return [a.at];
+  if (a.type === "bloom") return a.cells;
+  return [];
+}
+
+/** The board and panels of a replay: nothing to play, zoom and pan only. */
+class ReplayScreen {
+  constructor(ctx) {
+    this.view = null;
+    this.room = null;
+    this.catalogue = null;
+    this.renderer = new BoardRenderer($("board"));
+    attachInput($("board"), this.renderer, { hover: () => {}, tap: () => {}, rotate: () => {}, wheelRotates: () => false });
+    $("zoom-in").addEventListener("click", () => this.zoom(1.25));
+    $("zoom-out").addEventListener("click", () => this.zoom(0.8));
+    $("zoom-fit").addEventListener("click", () => this.renderer.fit());
+    document.addEventListener("keydown", (ev) => this.onKey(ev));
+    ctx.catalogue.then((c) => {
+      this.catalogue = c;
+      if (this.view) this.renderPanels();
+    }, () => {});
+  }
+
+  /** The board after a move; `event` is the move just stepped over (forward only). */
+  update({ view, event = null, room }) {
+    this.view = view;
+    this.room = room;
+    this.renderer.setView(view);
+    this.renderPanels();
+    if (event) this.renderer.highlight(touched(event, view));
+  }
+
+  refresh({ room }) {
+    this.room = room;
+    if (this.view) this.renderPanels();
+  }
+
+  moveFailed() {}
+
+  destroy() {}
+
+  renderPanels() {
+    const ui = {
+      ix: NOTHING_LEGAL,
+      room: this.room,
+      catalogue: this.catalogue,
+      presence: { connected_seats: [], spectators: 0 },
+      selectedPile: null,
+      selectedCard: null,
+      selectedSkill: null,
+      onPile: () => {},
+      onCard: () => {},
+      onSkill: () => {},
+    };
+    panels.renderCarpet($("carpet"), this.view, ui);
+    panels.renderMarket($("market"), $("deck"), this.view, ui);
+    panels.renderPlayers($("players"), this.view, ui);
+  }
+
+  zoom(f) {
+    const { w, h } = this.renderer.size;
+    this.renderer.zoomAt(w / 2, h / 2, f);
+  }
+
+  onKey(ev) {
+    if (!this.view || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+    const act = { "+": () => this.zoom(1.25), "-": () => this.zoom(0.8), 0: () => this.renderer.fit() }[ev.key];
+    if (act) {
+      ev.preventDefault();
+      act();
+    }
+  }
+
+  get hook() {
+    return { hexToClient: (cell) => this.renderer.hexToClient(cell), fit: () => this.renderer.fit() };
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * Small DOM helpers every page and every game's screen shares: build an element, escape text
+ * for `innerHTML`, and the name shown for a seat.
+ */
+
+/** A new `<tag class=cls>`; `html` (trusted markup only: escape user text with `esc`). */
+export function el(tag, cls, html) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (html !== undefined) e.innerHTML = html;
+  return e;
+}
+
+/** `text` safe inside markup (and attribute values). */
+export function esc(text) {
+  return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The name of the person (or bot) on `seat` of `room`, or "Seat N". */
+export function playerName(room, seat) {
+  const s = room && room.seats && room.seats.find((x) => x.seat === seat);
+  return (s && s.name) || `Seat ${seat + 1}`;
+}

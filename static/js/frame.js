@@ -1,0 +1,149 @@
+/**
+ * The shell around a game in progress on the room page: the action bar, the turn banner and
+ * tab title, the game log, the final scores dialog and the test hook. The board and the side
+ * panels are the room's game's screen (`mount`, docs/client.md "The screen interface"), which
+ * gets from here the move sender, the engine's reasons (`why`) and the game's catalogue.
+ */
+
+import * as api from "./api.js";
+import { ActionBar } from "./actionbar.js";
+import { playerColour } from "./colours.js";
+import { el, playerName } from "./dom.js";
+import { appendLog } from "./log.js";
+import { ScoresDialog } from "./scores.js";
+
+const $ = (id) => document.getElementById(id);
+const PRODUCT = "Ishtar Online";
+
+export class GameFrame {
+  /** `module`: the game's screen module; `send(action, version)` puts a move on the socket. */
+  constructor({ roomId, game, module, send, getToken }) {
+    this.roomId = roomId;
+    this.game = game;
+    this.module = module;
+    this.sendMove = send;
+    this.getToken = getToken;
+    this.bar = new ActionBar($("actionbar"));
+    this.scores = new ScoresDialog();
+    this.screen = null;
+    this.view = null;
+    this.legal = [];
+    this.version = null;
+    this.room = null;
+    this.you = null;
+    this.presence = null;
+    this.sending = false;
+  }
+
+  /** Mount the game's screen in the stage and the side column (once). */
+  async mount() {
+    this.screen = await this.module.mount({
+      mode: "play",
+      stage: $("stage"),
+      panels: $("game-panels"),
+      bar: this.bar,
+      send: (action) => this.send(action),
+      why: (action) => api.whyIllegal(this.roomId, action, this.getToken()).then((res) => res?.reason ?? null),
+      catalogue: api.getCatalogue(this.game),
+      name: (seat) => playerName(this.room, seat),
+      showScores: () => this.showScores(),
+    });
+    this.installHook();
+    return this;
+  }
+
+  // ---- data in -----------------------------------------------------------------------------
+
+  setRoom(room, you) {
+    this.room = room;
+    if (you) this.you = you;
+    if (this.view) {
+      this.screen.refresh({ room: this.room, presence: this.presence });
+      this.renderBanner();
+    }
+  }
+
+  setPresence(presence) {
+    this.presence = presence;
+    if (this.view) this.screen.refresh({ room: this.room, presence });
+  }
+
+  /** A new complete view (welcome, sync or update); `event` is the move that led to it. */
+  setState({ view, legal, version, event = null, events = [] }) {
+    const old = this.view;
+    this.view = view;
+    this.legal = legal || [];
+    this.version = version;
+    this.sending = false;
+    this.screen.update({ view, legal: this.legal, version, event, room: this.room, presence: this.presence });
+    const log = $("log");
+    if (events.length) appendLog(log, events, view);
+    if (event) appendLog(log, [event], view, { fresh: true });
+    this.renderBanner();
+    if (view.phase === "over" && view.scores && (!old || old.phase !== "over")) this.showScores();
+  }
+
+  /** The server refused our move: the bar says why, and the player may try again. */
+  moveFailed(reason) {
+    this.sending = false;
+    this.bar.notice = reason;
+    this.screen.moveFailed(reason);
+  }
+
+  send(action) {
+    if (this.sending) return false;
+    this.sending = true;
+    this.bar.notice = "";
+    this.sendMove(action, this.version);
+    return true;
+  }
+
+  showScores() {
+    this.scores.show(this.view, this.room, this.screen);
+  }
+
+  // ---- the top bar -------------------------------------------------------------------------
+
+  renderBanner() {
+    const v = this.view;
+    const banner = $("turn-banner");
+    banner.innerHTML = "";
+    banner.classList.remove("mine");
+    let title = PRODUCT;
+    if (v.phase === "over") {
+      banner.textContent = "Game over";
+      title = `Game over · ${PRODUCT}`;
+    } else if (v.current !== null && v.current !== undefined) {
+      const sw = el("span", "swatch");
+      sw.style.background = playerColour(v.players?.[v.current]?.colour);
+      const mine = v.viewer === v.current;
+      banner.append(sw, document.createTextNode(mine ? "Your turn" : `${playerName(this.room, v.current)}’s turn`));
+      const note = this.screen.turnNote?.(v);
+      if (note) banner.append(document.createTextNode(` · ${note}`));
+      banner.classList.toggle("mine", mine);
+      if (mine) title = `Your turn · ${PRODUCT}`;
+    }
+    if (document.title !== title) document.title = title;
+  }
+
+  // ---- test hook ---------------------------------------------------------------------------
+
+  /** `window.__ishtar`: the state every game has, plus the screen's own (`screen.hook`). */
+  installHook() {
+    const self = this;
+    const hook = {
+      get phase() { return self.view?.phase ?? null; },
+      get version() { return self.version; },
+      get viewer() { return self.view?.viewer ?? null; },
+      get current() { return self.view?.current ?? null; },
+      get busy() { return self.sending; },
+      get mine() { return self.legal.length > 0 && !self.sending; },
+      get game() { return self.game; },
+      legal: () => self.legal.map((e) => e.action),
+      view: () => self.view,
+    };
+    // the screen's part: board geometry for tests that click where a person would
+    Object.defineProperties(hook, Object.getOwnPropertyDescriptors(this.screen.hook || {}));
+    window.__ishtar = hook;
+  }
+}

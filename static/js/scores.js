@@ -1,0 +1,72 @@
+/**
+ * The final scores dialog of the room page (templates/_game.html): opened once when the game
+ * ends, closed to look at the board and opened again from its button. The room's game may
+ * draw the table itself (`screen.renderScores`); else the table lists each scoring category
+ * of `view.scores` (docs/contract.md, "Scores") and the totals.
+ */
+
+import { playerColour } from "./colours.js";
+import { esc, playerName } from "./dom.js";
+
+const $ = (id) => document.getElementById(id);
+
+export class ScoresDialog {
+  constructor() {
+    $("scores-close").addEventListener("click", () => this.close());
+    $("scores-open").addEventListener("click", () => this.open());
+  }
+
+  /** Draw the scores of `view` and open the dialog (nothing before the game has scores). */
+  show(view, room, screen) {
+    if (!view?.scores) return;
+    const boxes = [$("score-table"), $("winner"), $("tiebreak")];
+    if (screen?.renderScores) screen.renderScores(...boxes, view, room);
+    else renderScores(...boxes, view, room);
+    // colours go through the CSSOM: the page's CSP forbids style attributes in markup
+    for (const sw of document.querySelectorAll("#score-table .swatch")) sw.style.background = sw.dataset.colour;
+    this.open();
+  }
+
+  open() {
+    $("scores").hidden = false;
+    $("scores-open").hidden = true;
+  }
+
+  close() {
+    $("scores").hidden = true;
+    $("scores-open").hidden = false;
+  }
+}
+
+/** A table of any game's scores: one row per category, then the total; winners starred. */
+export function renderScores(table, winnerBox, tieBox, view, room) {
+  const s = view.scores;
+  const players = s.players || [];
+  const cats = [];
+  for (const p of players) for (const k of Object.keys(p.categories || {})) if (!cats.includes(k)) cats.push(k);
+  const colour = (seat) => playerColour((view.players || []).find((p) => p.seat === seat)?.colour);
+  const winners = new Set(s.winners || []);
+  let html = "<thead><tr><th></th>";
+  for (const p of players) {
+    html += `<th scope="col"><span class="swatch" data-colour="${esc(colour(p.seat))}"></span>${esc(playerName(room, p.seat))}${winners.has(p.seat) ? " ★" : ""}</th>`;
+  }
+  html += "</tr></thead><tbody>";
+  for (const k of cats) {
+    html += `<tr><th scope="row">${esc(k.replace(/_/g, " "))}</th>`;
+    for (const p of players) html += `<td>${esc(p.categories?.[k] ?? 0)}</td>`;
+    html += "</tr>";
+  }
+  html += `<tr class="total"><th scope="row">Total</th>${players
+    .map((p) => `<td class="${winners.has(p.seat) ? "win" : ""}">${esc(p.total)}</td>`)
+    .join("")}</tr></tbody>`;
+  table.innerHTML = html;
+  const names = [...winners].map((w) => playerName(room, w));
+  const best = players.find((p) => winners.has(p.seat));
+  winnerBox.textContent = names.length > 1
+    ? `${names.join(" and ")} share the victory with ${best?.total} points`
+    : names.length
+      ? `${names[0]} wins with ${best?.total} points`
+      : "";
+  tieBox.textContent = s.tiebreak || "";
+  tieBox.hidden = !s.tiebreak;
+}
