@@ -104,7 +104,7 @@ class Assets:
 
 @jinja2.pass_context
 def asset(context: jinja2.runtime.Context, path: str) -> str:
-    """Jinja global ``asset('css/ishtar.css')``: the versioned URL, from the request's app."""
+    """Jinja global ``asset('css/shell.css')``: the versioned URL, from the request's app."""
     assets: Assets = context["request"].app.state.assets
     return assets.url(path)
 

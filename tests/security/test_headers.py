@@ -15,7 +15,7 @@ from app.config.settings import Settings
 from app.ops.main import create_app
 from app.web.security import content_security_policy
 
-PAGES = ["/", "/healthz", "/readyz", "/static/css/ishtar.css", "/no-such-page"]
+PAGES = ["/", "/healthz", "/readyz", "/static/css/shell.css", "/no-such-page"]
 
 
 def directives(policy: str) -> dict[str, list[str]]:
