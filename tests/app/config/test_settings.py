@@ -107,3 +107,12 @@ def test_bad_edge_settings_stop_the_start_with_a_clear_error(
     monkeypatch.setenv(name, value)
     with pytest.raises(ValidationError, match=name.removeprefix("ISHTAR_").lower()):
         _settings()
+
+
+def test_the_default_front_end_folders_are_the_checkouts() -> None:
+    """The defaults point at the checkout's static/ and templates/, wherever the settings
+    module sits in app/ (a move of app/settings.py into app/config/ once pointed them at
+    app/static, which does not exist: every page then lost its scripts)."""
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert (settings.static_dir / "js" / "main.js").is_file()
+    assert (settings.templates_dir / "base.html").is_file()
