@@ -19,7 +19,9 @@ from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 # The repository root when running from a checkout or an editable install.
-PROJECT_ROOT = Path(__file__).resolve().parents[2]  # app/config/settings.py -> the checkout
+PROJECT_ROOT = (
+    Path(__file__).resolve().parents[2]
+)  # app/config/settings.py -> the checkout
 
 
 def default_data_dir() -> Path:

@@ -12,8 +12,8 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
-from app.games import DEFAULT_GAME, Game, Registry
-from app.web.assets import Assets
+from app.games import DEFAULT_GAME, Registry
+from app.web.routes.pages import manifest
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -23,21 +23,10 @@ def _registry(request: Request) -> Registry:
     return games
 
 
-def client_url(request: Request, game: Game) -> str:
-    """The versioned URL of a game's client module (app/web/assets.py)."""
-    assets: Assets = request.app.state.assets
-    return assets.url(game.client)
-
-
 @router.get("/games", summary="The games of this server")
 async def games(request: Request) -> dict[str, Any]:
-    return {
-        "default": request.app.state.default_game,
-        "games": [
-            game.describe() | {"client": client_url(request, game)}
-            for game in _registry(request)
-        ],
-    }
+    # The same as every page's manifest: a game without a screen of its own gets the plain one.
+    return manifest(request)
 
 
 @router.get("/games/{game_id}/catalogue", summary="Static component data of a game")

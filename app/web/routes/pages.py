@@ -47,7 +47,7 @@ def manifest(request: Request) -> dict[str, Any]:
     games: Registry = request.app.state.games
     assets: Assets = request.app.state.assets
     return {
-        "default": request.app.state.settings.default_game,
+        "default": request.app.state.default_game,
         "games": [
             game.describe() | {"client": client_url(assets, game)} for game in games
         ],
