@@ -450,7 +450,7 @@ async def test_the_webhook_is_called_on_your_turn_and_retried_after_500(
         "name": "Björn",
         "turn": {"seat": 1, "name": "Björn"},
         "version": 0,
-        "text": f"It is Björn's turn in Ishtar: http://testserver/r/{room_id}",
+        "text": f"It is Björn's turn on Ishtar Online: http://testserver/r/{room_id}",
     }
     assert receiver.calls[0]["path"] == "/hooks/seat"
     assert receiver.calls[0]["headers"]["content-type"] == "application/json"
