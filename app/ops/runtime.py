@@ -95,8 +95,8 @@ async def start_rooms(
         others_listen=peers.any,
     )
     hub = Hub(service, presence)
-    # The hub hears each commit first (its fan-out is what the mover waits for); the bot
-    # runner and the webhook courier subscribe after it (app/ops/main.py).
+    # The hub hears each commit first, before the bot runner and the webhook courier,
+    # which subscribe after it (app/ops/main.py): the order the moves were always told in.
     service.subscribe(hub.committed)
 
     def on_notice(room_id: str, kind: str, number: int) -> None:
