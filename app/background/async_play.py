@@ -8,7 +8,6 @@ of instances share it, and an instance that stops or dies leaves nothing undone.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -18,6 +17,7 @@ from app.background.deadlines import DeadlineWatch
 from app.background.webhooks import WebhookCourier
 from app.config.settings import Settings
 from app.play.limits import RateLimits
+from app.play.listeners import Unsubscribe
 from app.play.service import RoomService
 from app.store.rows import Event
 
@@ -30,19 +30,18 @@ class AsyncPlay:
     service: RoomService
     deadlines: DeadlineWatch
     courier: WebhookCourier
-    chained: Callable[[str, Event], None]
+    unsubscribe: Unsubscribe = lambda: None
 
     def committed(self, room_id: str, event: Event) -> None:
         """A move committed here: its webhook call (if any) is in the outbox already.
 
         The courier looks at once only when the seat to act has a webhook; otherwise the
         outbox has nothing new (its poll still runs, for calls queued by other instances)."""
-        self.chained(room_id, event)
         if event.webhook:
             self.courier.poke()
 
     async def stop(self) -> None:
-        self.service.on_commit = self.chained
+        self.unsubscribe()
         await self.deadlines.stop()
         await self.courier.stop()
 
@@ -70,7 +69,7 @@ def start_async_play(
     app.state.rate_limits["my_games"] = RateLimits(5.0, 20.0)
     deadlines.start()
     courier.start()
-    background = AsyncPlay(rooms.service, deadlines, courier, rooms.service.on_commit)
-    rooms.service.on_commit = background.committed
+    background = AsyncPlay(rooms.service, deadlines, courier)
+    background.unsubscribe = rooms.service.subscribe(background.committed)
     app.state.async_play = background
     return background

@@ -2,16 +2,18 @@
 
 When a bot is to act, the runner waits a humane delay, asks the bot (bots/) for an action on
 that seat's view and legal actions (in an executor: the search never blocks the event loop),
-and submits it through `RoomService.submit`, which validates it with the engine, commits it
-with a compare-and-set on the version and broadcasts it, exactly as for a person.
+and submits it through `service.moves.submit` (app/play/submission.py), which validates it
+with the engine, commits it with a compare-and-set on the version and broadcasts it, exactly
+as for a person.
 
 Several server instances may drive the same game. The move id of a bot move is a function of
 the game and the version (`bot-<game>-<version>`), and the bot's seed too, so the racing
 instances submit the same move under the same id: the first commit wins, the others get the
 duplicate acknowledgement or a stale version, and only one move ever lands.
 
-Every instance is poked by the moves it commits itself and sweeps the database every
-`sweep_s` for games waiting on a bot (a game just started, a seat just handed to a bot, an
+Every instance is poked by the moves it commits itself and by the seats it hands to bots (the
+runner subscribes to both while it runs), and sweeps the database every `sweep_s` for games
+waiting on a bot (a game just started, a seat handed to a bot on another instance, an
 instance that died between two moves), so no notice needs to reach it.
 
 Thinking is shared fairly between rooms (app/background/bot_scheduler.py): each room has at most one
@@ -19,8 +21,8 @@ bot thinking, the worker processes are handed out in weighted-fair order (cheap 
 rooms with people first, a busy table never ahead of a newcomer). The hard bot's searches
 (about a second each) have `workers` slots; the medium bot (milliseconds) has a slot of its
 own, so it never waits for a search; and the easy bot, which costs less than the hand-off
-to a worker, thinks on the event loop. Filling a room with bots only is subject to a quota
-per client address (app/background/bot_quota.py).
+to a worker, thinks on the event loop. Seating a bot is a seat operation of the room service
+(app/play/seats.py); the runner only drives the bots that sit.
 """
 
 from __future__ import annotations
@@ -30,27 +32,22 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
-from sqlalchemy import text
-
-from app.background.bot_quota import BotRoomQuota
 from app.background.bot_scheduler import PERSON_WEIGHT, FairScheduler, SchedulerFull
 from app.config.tasks import cancel_and_wait
 from app.games import BotThink, Game
+from app.play.listeners import Unsubscribe
 from app.play.protocol import MoveRequest, ServiceError
-from app.play.seats import hand_on_host
+from app.play.seat_checks import has_bots
 from app.play.service import RoomService
-from app.store.channel import _notify, notice
-from app.store.rooms import RoomClosed, SeatTaken
 from app.store.rows import Event, RoomRow, SeatRow
 from bots.base import derive_seed
 
 log = logging.getLogger("ishtar.bots")
 
-BOT_NAMES = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}
 SWEEP_S = 2.0
 LOST_RACE = {"stale_version", "not_your_turn", "game_over"}
 # What a bot of each level is expected to think before this process has timed any (the
@@ -83,11 +80,7 @@ def think(
 def bot_game(service: RoomService, room: RoomRow) -> Game | None:
     """The room's game if it has bots (a game without them never seats one)."""
     game = service.registry.get(room.game)
-    return game if game.bots and game.think is not None else None
-
-
-def no_bots(game: Game) -> ServiceError:
-    return ServiceError("no_bots", f"{game.title} has no bots yet.")
+    return game if has_bots(game) else None
 
 
 class BotRunner:
@@ -124,7 +117,7 @@ class BotRunner:
         self._drivers: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._sweeper: asyncio.Task[None] | None = None
-        self._chained: Callable[[str, Event], None] | None = None
+        self._unsubscribe: list[Unsubscribe] = []
         # Rooms that had no bot seat when last looked at: a move there pokes nothing (two
         # database reads per move saved). Any explicit poke (a bot seated or handed a seat
         # here, the sweep finding a room waiting on a bot) forgets the room.
@@ -133,14 +126,18 @@ class BotRunner:
     # --- life -------------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Listen to this instance's commits and sweep the database for waiting bots."""
-        self._chained = self.service.on_commit
-        self.service.on_commit = self._committed
+        """Listen to this instance's commits and to seats handed to bots, and sweep the
+        database for waiting bots."""
+        self._unsubscribe = [
+            self.service.subscribe(self.committed),
+            self.service.seats.bot_seated.subscribe(self.poke),
+        ]
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def stop(self) -> None:
-        if self._chained is not None:
-            self.service.on_commit = self._chained
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe = []
         await cancel_and_wait(self._sweeper, *self._drivers.values())
         if self._own_executor and self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
@@ -158,9 +155,8 @@ class BotRunner:
             )
         return self._executor
 
-    def _committed(self, room_id: str, event: Event) -> None:
-        if self._chained is not None:
-            self._chained(room_id, event)
+    def committed(self, room_id: str, event: Event) -> None:
+        """A move committed here: the room's next seat may be a bot's."""
         if room_id not in self._botless:
             self.poke(room_id)
 
@@ -184,15 +180,7 @@ class BotRunner:
 
     async def waiting_rooms(self) -> list[str]:
         """Rooms whose game waits on a bot seat."""
-        async with self.service.store.engine.connect() as conn:
-            rows = await conn.execute(
-                text(
-                    "SELECT g.room_id FROM games g JOIN seats s"
-                    " ON s.room_id = g.room_id AND s.seat = g.current_seat"
-                    " WHERE g.status = 'playing' AND s.bot_level IS NOT NULL"
-                )
-            )
-            return [str(room_id) for room_id in rows.scalars()]
+        return await self.service.store.waiting_on_bots()
 
     # --- moving -----------------------------------------------------------------------------
 
@@ -219,15 +207,15 @@ class BotRunner:
     async def step(self, room_id: str) -> bool:
         """Make the move of the bot to act in a room, if any; True if the game moved on."""
         service = self.service
-        room = await service.room(room_id)
+        room = await service.rooms.room(room_id)
         if room.status != "playing" or room.started is None:
             return False
         kind = bot_game(service, room)
         if kind is None or not any(seat.bot_level in kind.bots for seat in room.seats):
             self._botless.add(room_id)
             return False
-        game = await service.game(room_id, room)
-        position = await service.position(game.game_id)
+        game = await service.reading.game(room_id, room)
+        position = await service.reading.position(game.game_id)
         if position.over or position.current is None:
             return False
         seat = room.seat(position.current)
@@ -256,7 +244,7 @@ class BotRunner:
             move_id=bot_move_id(game.game_id, version),
         )
         try:
-            await service.submit(room_id, seat, request)
+            await service.moves.submit(room_id, seat, request)
         except ServiceError as error:
             if error.code not in LOST_RACE:
                 raise
@@ -288,7 +276,7 @@ class BotRunner:
         ):
             # The wait may have been long: rather than think about a past position, look
             # again.
-            position = await self.service.position(game_id)
+            position = await self.service.reading.position(game_id)
             if position.version != version or position.current != seat.seat:
                 return None
             began = time.monotonic()
@@ -307,93 +295,6 @@ class BotRunner:
             return action
 
 
-# --- seats ----------------------------------------------------------------------------------
-
-
-async def seat_bot(
-    service: RoomService,
-    room_id: str,
-    level: str,
-    seat: int | None,
-    bearer: str | None,
-    *,
-    quota: BotRoomQuota,
-    address: str,
-) -> dict[str, Any]:
-    """The host puts a bot of `level` in an open seat before the start."""
-    room = await service.room(room_id)
-    _check_host(service, room, bearer, level)
-    if seat is not None and not 0 <= seat < room.players:
-        raise ServiceError("malformed", f"This room has seats 0 to {room.players - 1}.")
-    if room.status != "open":
-        raise ServiceError("game_started", "Seats of a started game cannot be taken.")
-    if seat is not None and room.seat(seat) is not None:
-        raise ServiceError("seat_taken", "That seat is already taken.")
-    await quota.admit(room, address)
-    try:
-        number = await service.store.add_seat(
-            room_id,
-            seat=seat,
-            name=BOT_NAMES[level],
-            token_hash=None,
-            is_host=False,
-            bot_level=level,
-        )
-    except SeatTaken:
-        which = "That seat is" if seat is not None else "Every seat is"
-        raise ServiceError("seat_taken", f"{which} already taken.") from None
-    except RoomClosed:
-        raise ServiceError(
-            "game_started", "Seats of a started game cannot be taken."
-        ) from None
-    return {"seat": number, "room": await service.status(await service.room(room_id))}
-
-
-async def hand_to_bot(
-    service: RoomService,
-    runner: BotRunner | None,
-    room_id: str,
-    seat: int,
-    level: str,
-    bearer: str | None,
-    *,
-    quota: BotRoomQuota,
-    address: str,
-) -> dict[str, Any]:
-    """The host hands a taken seat to a bot (its person left): the token stops working."""
-    room = await service.room(room_id)
-    _check_host(service, room, bearer, level)
-    row = room.seat(seat)
-    if row is None:
-        raise ServiceError(
-            "malformed", f"Seat {seat} is free: put a bot in it instead."
-        )
-    if room.status == "finished":
-        raise ServiceError("game_over", "The game is over.")
-    await quota.admit(room, address, handing=row.id)
-    async with service.store.engine.begin() as conn:
-        revision = (
-            await conn.execute(
-                text(
-                    "UPDATE rooms SET revision = revision + 1 WHERE id = :id"
-                    " RETURNING revision"
-                ),
-                {"id": room_id},
-            )
-        ).scalar_one()
-        await conn.execute(
-            text(
-                "UPDATE seats SET bot_level = :level, token_hash = NULL WHERE id = :id"
-            ),
-            {"level": level, "id": row.id},
-        )
-        await hand_on_host(conn, row.id)
-        await _notify(conn, notice(room_id, "r", revision))
-    if runner is not None:
-        runner.poke(room_id)
-    return {"seat": seat, "room": await service.status(await service.room(room_id))}
-
-
 def default_workers() -> int:
     """Bot worker processes by default: one per core, two at most."""
     return max(1, min(2, os.cpu_count() or 1))
@@ -402,17 +303,3 @@ def default_workers() -> int:
 def legal_of(position: Any) -> list[Any]:
     """The legal actions of a position, as a bot receives them."""
     return [item["action"] for item in position.legal()]
-
-
-def _check_host(
-    service: RoomService, room: RoomRow, bearer: str | None, level: str
-) -> None:
-    game = service.registry.get(room.game)
-    if bot_game(service, room) is None:
-        raise no_bots(game)
-    if not service._is_host(room, bearer):
-        raise ServiceError("forbidden", "Only the host can seat a bot.")
-    if level not in game.bots:
-        raise ServiceError(
-            "malformed", f"A bot level is one of {', '.join(game.bots)}."
-        )

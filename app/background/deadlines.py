@@ -15,7 +15,7 @@ first, and a deadline set before a restart is handled after it:
 - ``wait``: the claiming transaction itself marks the deadline overdue, logs the handling
   and bumps the room's revision with a NOTIFY; one commit, so exactly once.
 - ``bot``: the claim takes a lease (``claimed_until``), then the bot plays the seat's turn
-  through `RoomService.submit` with move ids ``deadline-<game>-<version>``. The version
+  through `service.moves.submit` with move ids ``deadline-<game>-<version>``. The version
   compare-and-set and the move ids make a second attempt harmless: if the instance dies
   mid-turn, the lease runs out and another instance finishes the turn, applying nothing
   twice. A bot that fails falls back to ``wait``.
@@ -35,14 +35,13 @@ import logging
 from dataclasses import dataclass
 
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.background.bot_runner import LOST_RACE, bot_game, no_bots, think
+from app.background.bot_runner import LOST_RACE, bot_game, think
 from app.config.tasks import cancel_and_wait
 from app.config.timesource import SQL_NOW, SYSTEM_TIME, TimeSource
 from app.play.protocol import MoveRequest, ServiceError
+from app.play.seat_checks import no_bots
 from app.play.service import RoomService
-from app.store.channel import CHANNEL, notice
 from bots.base import derive_seed
 
 log = logging.getLogger("ishtar.deadlines")
@@ -84,22 +83,6 @@ _LOG = text(
     "INSERT INTO deadline_log (game_id, version, seat, policy, instance)"
     " VALUES (:game, :version, :seat, :policy, :instance)"
 )
-
-
-async def _announce(conn: AsyncConnection, room_id: str) -> None:
-    """Bump the room's revision and NOTIFY: every instance re-sends the room status."""
-    revision = (
-        await conn.execute(
-            text(
-                "UPDATE rooms SET revision = revision + 1 WHERE id = :id RETURNING revision"
-            ),
-            {"id": room_id},
-        )
-    ).scalar_one()
-    await conn.execute(
-        text("SELECT pg_notify(:channel, :payload)"),
-        {"channel": CHANNEL, "payload": notice(room_id, "r", revision)},
-    )
 
 
 class DeadlineWatch:
@@ -207,27 +190,27 @@ class DeadlineWatch:
                 await self.announce(due.room_id)
 
     async def announce(self, room_id: str) -> None:
+        """Bump the room's revision with its notice: every instance re-sends its status."""
         try:
-            async with self.service.store.engine.begin() as conn:
-                await _announce(conn, room_id)
+            await self.service.store.bump_room(room_id)
         except Exception as error:
             log.warning("room %s not told of its late seat: %s", room_id, error)
 
     async def _play(self, due: Due) -> None:
         service = self.service
-        room = await service.room(due.room_id)
+        room = await service.rooms.room(due.room_id)
         kind = bot_game(service, room)
         if kind is None or kind.think is None:
             raise no_bots(service.registry.get(room.game))
         seat = room.seat(due.seat)
         if seat is None or room.started is None:
             return
-        game = await service.game(due.room_id, room)
+        game = await service.reading.game(due.room_id, room)
         level = due.bot_level or kind.bots[0]
         version = due.version
         loop = asyncio.get_running_loop()
         while True:  # the whole turn: every step until another seat is to act
-            position = await service.position(game.game_id)
+            position = await service.reading.position(game.game_id)
             if (
                 position.version != version
                 or position.over
@@ -251,7 +234,7 @@ class DeadlineWatch:
                 move_id=deadline_move_id(game.game_id, version),
             )
             try:
-                accepted = await service.submit(due.room_id, seat, request)
+                accepted = await service.moves.submit(due.room_id, seat, request)
             except ServiceError as error:
                 if error.code in LOST_RACE:
                     return  # the seat moved after all, or another instance did it

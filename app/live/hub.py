@@ -75,7 +75,6 @@ class Hub:
         self.presence = presence
         self.channels: dict[str, Channel] = {}
         self.addresses = AddressCounts()  # open websockets per client address
-        service.on_commit = self.committed
 
     # --- connections ------------------------------------------------------------------------
 
@@ -83,20 +82,20 @@ class Hub:
         self, conn: Connection, token: str | None, since: int | None
     ) -> None:
         """Identify a client, register it and queue its welcome (or raise ServiceError)."""
-        room, seat = await self.service.identify(conn.room_id, token)
+        room, seat = await self.service.rooms.identify(conn.room_id, token)
         conn.seat, conn.number = seat, (seat.seat if seat else None)
         channel = self._channel(room)
         channel.conns.add(conn)
         self._presence_changed(channel)
-        status = await self.service.status(room)
+        status = await self.service.rooms.status(room)
         version, view, legal, events = 0, "null", "[]", "[]"
         if room.started is not None:
-            game = await self.service.game(room.id, room)
-            position = await self.service.position(game.game_id)
+            game = await self.service.reading.game(room.id, room)
+            position = await self.service.reading.position(game.game_id)
             version = position.version
             view = position.view_json(conn.number)
             legal = position.legal_json(conn.number)
-            missed = await self.service.events(game.game_id, since, version)
+            missed = await self.service.reading.events(game.game_id, since, version)
             events = dumps([event.as_dict() for event in missed])
         conn.room_key = f"{room_key(status)}{dumps(conn.you())}"
         presence = {
@@ -158,7 +157,8 @@ class Hub:
     # --- changes ----------------------------------------------------------------------------
 
     def committed(self, room_id: str, event: Event) -> None:
-        """A move committed through this instance (no need to read it back)."""
+        """A move committed through this instance (no need to read it back): the service's
+        first commit listener (`RoomService.subscribe`, in app/ops/runtime.py)."""
         channel = self.channels.get(room_id)
         if channel is None or event.seq <= channel.published:
             return
@@ -258,7 +258,7 @@ class Hub:
             await self._publish_presence(channel)
 
     async def _publish_room(self, channel: Channel) -> None:
-        room = await self.service.room(channel.room_id)
+        room = await self.service.rooms.room(channel.room_id)
         started = channel.status == "open" and room.status != "open"
         channel.status = room.status
         numbers = {seat.id: seat for seat in room.seats}
@@ -276,7 +276,7 @@ class Hub:
             if channel.published < 0 or started:
                 channel.published = max(channel.published, 0)
         self._presence_changed(channel)
-        status = await self.service.status(room)
+        status = await self.service.rooms.status(room)
         # Sent only where it changed: the heartbeat re-reads every room (a notice may have
         # been lost) and would otherwise send the same status every 10 s.
         key = room_key(status)
@@ -295,14 +295,14 @@ class Hub:
 
     async def _publish_moves(self, channel: Channel) -> None:
         if channel.game_id is None:
-            channel.game_id = (await self.service.game(channel.room_id)).game_id
+            channel.game_id = (await self.service.reading.game(channel.room_id)).game_id
         game_id = channel.game_id
         events = []
         expected = channel.published + 1
         if expected <= channel.target and expected not in channel.pending:
             # The notice of a move of ours can overtake its commit: let our commits in
             # this room land (they hand their events over) before reading anything back.
-            await self.service.settled(channel.room_id)
+            await self.service.moves.settled(channel.room_id)
         while expected in channel.pending:
             events.append(channel.pending.pop(expected))
             expected += 1
@@ -322,7 +322,7 @@ class Hub:
                 )
                 position = None
             if position is None:  # cannot follow from what we hold: everyone resyncs
-                position = await self.service.position(game_id)
+                position = await self.service.reading.position(game_id)
                 channel.published = max(channel.published, position.version)
                 for conn in channel.conns:
                     if conn.version is not None and conn.version < position.version:
@@ -379,11 +379,13 @@ class Hub:
         channel = self.channels.get(conn.room_id)
         if channel is None or channel.game_id is None:
             return None
-        position = await self.service.position(channel.game_id)
+        position = await self.service.reading.position(channel.game_id)
         since = conn.version if conn.version is not None else 0
         if since > position.version:
             return None
-        missed = await self.service.events(channel.game_id, since, position.version)
+        missed = await self.service.reading.events(
+            channel.game_id, since, position.version
+        )
         conn.version = position.version
         return sync_message(
             position.version,

@@ -1,6 +1,7 @@
 """The FastAPI application factory: `create_app(settings)`.
 
-The lifespan opens the database engine and keeps it (and a session factory) on ``app.state``;
+The lifespan opens the database engine and keeps it on ``app.state``, builds the rooms
+runtime (app/ops/runtime.py) and subscribes the service's listeners;
 routers come from `app.web.routes`. Add a router by importing its module and including it below.
 """
 
@@ -21,7 +22,7 @@ from app.ops.collector import Collector
 from app.ops.runtime import start_rooms
 from app.play.limits import BodyLimit, SharedRoomLimit
 from app.records.archive import MAX_RECORD_BYTES
-from app.store.db import create_engine, create_sessionmaker
+from app.store.db import create_engine
 from app.web import ws
 from app.web.assets import Assets, VersionedStatic
 from app.web.routes import async_play, bots, games, health, pages, records, rooms
@@ -43,11 +44,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(settings)
         app.state.engine = engine
-        app.state.sessionmaker = create_sessionmaker(engine)
         runtime = await start_rooms(app, settings, engine)
         # Rooms per address per minute: one count in PostgreSQL for all instances.
         app.state.room_limit = SharedRoomLimit(engine, settings.rooms_per_minute)
-        records.install(app, engine)
+        records.install(app, engine)  # adds the archive's facts to the room status
+        # Commit listeners, in this order after the hub's (app/ops/runtime.py): the bot
+        # runner, then the webhook courier; each unsubscribes when it stops.
         app.state.bots = BotRunner(
             runtime.service, delay_s=settings.bot_delay_s, think_s=settings.bot_think_s
         )

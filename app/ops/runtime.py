@@ -21,6 +21,7 @@ from app.config.tasks import cancel_and_wait
 from app.games import Registry
 from app.live.hub import Hub
 from app.live.presence import Presence
+from app.notices.announcer import Announcer
 from app.notices.listener import Listener, asyncpg_dsn
 from app.notices.peers import KINDS as PEER_KINDS
 from app.notices.peers import Peers
@@ -28,6 +29,7 @@ from app.ops.warmup import warm_rules
 from app.play.limits import RateLimits
 from app.play.positions import Positions
 from app.play.service import RoomService
+from app.play.snapshots import Snapshots
 from app.store.games import warm_statements
 from app.store.pool import create_pool, open_connections
 from app.store.store import Store
@@ -80,16 +82,22 @@ async def start_rooms(
     light = await create_pool(asyncpg_dsn(settings.database_url), 2, durable=False)
     store = Store(pool, engine, light)
     presence = Presence(store, instance)
+    announcer = Announcer(store.announce_many)
+    peers = Peers(instance, announcer.announce)
     service = RoomService(
         store,
         registry,
         Positions(settings.position_cache_bytes),
         presence,
         default_game=app.state.default_game,
+        announcer=announcer,
+        snapshots=Snapshots(store.save_snapshot),
+        others_listen=peers.any,
     )
     hub = Hub(service, presence)
-    peers = Peers(instance, service.announcer.announce)
-    service.others_listen = peers.any
+    # The hub hears each commit first, before the bot runner and the webhook courier,
+    # which subscribe after it (app/ops/main.py): the order the moves were always told in.
+    service.subscribe(hub.committed)
 
     def on_notice(room_id: str, kind: str, number: int) -> None:
         if kind in PEER_KINDS:

@@ -1,6 +1,6 @@
 """A started game as the room service reads it: who sits where, its position, its log.
 
-Part of the room service (app/play/service.py). A game's context never changes once it has
+A part of the room service (app/play/service.py), `service.reading`. A game's context never changes once it has
 started, so it is cached; its position comes from the position cache when it is at the
 database's version, else from the log or the stored snapshot.
 """
@@ -11,13 +11,14 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from app.play.positions import Position
+from app.play.positions import Position, Positions
 from app.play.protocol import ServiceError
+from app.play.rooms import Rooms
 from app.play.rules import Rules
-from app.play.seating import Seating
 from app.store.rows import Event, RoomRow
+from app.store.store import Store
 
-if TYPE_CHECKING:  # types only: the registry and presence are handed in, not imported
+if TYPE_CHECKING:  # types only: the registry is handed in, not imported
     from app.games import Registry
 
 log = logging.getLogger("ishtar.rooms")
@@ -38,11 +39,21 @@ class GameContext:
     names: dict[int, str]
 
 
-class Reading(Seating):
-    """Reading started games (a part of `RoomService`)."""
+class Reading:
+    """Reading started games (`service.reading`)."""
 
-    _games: dict[str, GameContext]
-    registry: Registry
+    def __init__(
+        self, store: Store, registry: Registry, positions: Positions, rooms: Rooms
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.positions = positions
+        self.rooms = rooms
+        self._games: dict[str, GameContext] = {}
+
+    def forget(self, room_id: str) -> None:
+        """Drop a room's cached game context (its seats' names changed)."""
+        self._games.pop(room_id, None)
 
     # --- positions --------------------------------------------------------------------------
 
@@ -54,7 +65,7 @@ class Reading(Seating):
         room = (
             room
             if room is not None and room.started is not None
-            else await self.room(room_id)
+            else await self.rooms.room(room_id)
         )
         if room.started is None:
             raise ServiceError(
@@ -101,7 +112,7 @@ class Reading(Seating):
     # --- reading ----------------------------------------------------------------------------
 
     async def view(self, room_id: str, token: str | None) -> dict[str, Any]:
-        room, seat = await self.identify(room_id, token)
+        room, seat = await self.rooms.identify(room_id, token)
         game = await self.game(room_id, room)
         position = await self.position(game.game_id)
         number = seat.seat if seat else None

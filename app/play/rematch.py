@@ -19,7 +19,7 @@ from typing import Any
 
 from app.play import tokens
 from app.play.protocol import ServiceError
-from app.play.service import RoomService
+from app.play.rooms import Rooms
 from app.store.records import RecordStore, RematchSeat
 
 
@@ -36,7 +36,7 @@ def rematch_token(old_token: str, rematch_room_id: str) -> str:
 class Rematches:
     """Create the rematch of a finished room and hand each of its players their new seat."""
 
-    def __init__(self, store: RecordStore, rooms: RoomService) -> None:
+    def __init__(self, store: RecordStore, rooms: Rooms) -> None:
         self.store = store
         self.rooms = rooms
 

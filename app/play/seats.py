@@ -1,285 +1,338 @@
-"""Seats over time: leaving, handing a seat to someone new, a seat's history, "your games".
+"""Every operation on a room's seats: creating a room (with the host's seat), joining,
+starting, seating a bot, leaving, handing a seat to a person or to a bot, and the seats'
+history.
+
+A part of the room service (app/play/service.py), `service.seats`. Each operation judges
+its faults with the shared checks of app/play/seat_checks.py, in their one order and with
+their one code each (docs/protocol.md, "Seat operations"), then commits through the store,
+which bumps the room's revision and sends its notice in the same transaction.
 
 - A player leaves (`leave`): before the start their seat is freed; once the game has
   started the seat stays in the game (its moves keep their seat) but its token stops
   working, and the seat shows as left until the host hands it on.
 - The host hands a seat to a new person (`hand_to_person`): a fresh token (returned once,
   as a rejoin link for the host to pass on) replaces the old one, which stops working at
-  once, websockets included (the hub closes them with 4401). Handing a seat to a bot is the
-  bots' `hand_to_bot` (app/background/bot_runner.py).
+  once, websockets included (the hub closes them with 4401); or to a bot (`hand_to_bot`),
+  and the bot runner, which listens (`bot_seated`), looks at the room at once.
+- Seating a bot that would leave a room with bots only is subject to a quota per client
+  address (app/background/bot_quota.py), handed in by the route as a `BotAdmission`.
 - The host of a rematch is a seat, not a host token (nobody holds the rematch room's host
   token): when that seat's holder leaves, or the seat is handed to someone new or to a bot,
-  the host role passes on to the next person's seat (`hand_on_host`), so the rematch can
+  the host role passes on to the next person's seat (app/store/seats.py), so the rematch can
   still be started. In a room made by `POST /api/rooms` the host token stays the host.
-- Whoever held a seat before is kept in ``seat_history`` by the trigger
-  ``seats_holder_changed`` (migration 0003), whatever the path that changed the holder.
-- "Your games" (`my_games`): the status of every room a browser holds a token for, in a
-  few queries, whatever the number of rooms; no token is ever echoed back.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import secrets
+from typing import TYPE_CHECKING, Any, Protocol
 
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncConnection
-
-from app.play import tokens
-from app.play.protocol import ServiceError, valid_name
-from app.play.service import RoomService
-from app.store.channel import CHANNEL, notice
-from app.store.rows import iso
-
-MAX_ROOMS = 100
-
-
-async def _bump(conn: AsyncConnection, room_id: str) -> tuple[int, str]:
-    """Lock the room, bump its revision and NOTIFY; its new revision and status."""
-    row = (
-        await conn.execute(
-            text(
-                "UPDATE rooms SET revision = revision + 1 WHERE id = :id"
-                " RETURNING revision, status"
-            ),
-            {"id": room_id},
-        )
-    ).one()
-    await conn.execute(
-        text("SELECT pg_notify(:channel, :payload)"),
-        {"channel": CHANNEL, "payload": notice(room_id, "r", row.revision)},
-    )
-    return row.revision, row.status
-
-
-# The next seat in turn order after the leaving one held by a person (a seat whose holder has
-# not claimed it yet comes after every claimed one), in a rematch room only.
-_HAND_ON_HOST = text(
-    "WITH gone AS (UPDATE seats SET is_host = false WHERE id = :seat AND is_host"
-    " AND EXISTS (SELECT 1 FROM rematches m WHERE m.rematch_id = seats.room_id)"
-    " RETURNING room_id, seat), heir AS (SELECT s.id FROM gone"
-    " JOIN rooms r ON r.id = gone.room_id JOIN seats s ON s.room_id = gone.room_id"
-    " WHERE s.id <> :seat AND s.bot_level IS NULL"
-    " ORDER BY s.token_hash IS NULL, (s.seat - gone.seat + r.players) % r.players"
-    " LIMIT 1) UPDATE seats SET is_host = true WHERE id IN (SELECT id FROM heir)"
-    " RETURNING seat"
+from app.play import clock, tokens
+from app.play.listeners import Listeners
+from app.play.positions import Position, Positions
+from app.play.protocol import CreateRoom, JoinSeat, ServiceError
+from app.play.reading import Reading
+from app.play.rooms import Rooms
+from app.play.seat_checks import (
+    STARTED,
+    check_bot_level,
+    check_name,
+    is_host,
+    require_free,
+    require_full,
+    require_host,
+    require_not_over,
+    require_open,
+    require_taken,
+    seat_number,
 )
+from app.store.rooms import RoomClosed, SeatTaken
+from app.store.rows import RoomRow, iso
+from app.store.seats import SeatGone
+from app.store.store import Store
+
+if TYPE_CHECKING:  # types only: the registry is handed in, not imported
+    from app.games import Registry
+
+BOT_NAMES = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}
 
 
-async def hand_on_host(conn: AsyncConnection, seat_id: int) -> int | None:
-    """If seat `seat_id` hosts a rematch, make the next person's seat its host instead
-    (in the caller's transaction, before the seat changes hands); that seat's number."""
-    heir = await conn.execute(_HAND_ON_HOST, {"seat": seat_id})
-    return heir.scalar_one_or_none()
+class BotAdmission(Protocol):
+    """The quota of rooms of bots only (app/background/bot_quota.py): raises its refusal
+    when seating a bot (in a free seat, or in the taken seat of id `handing`) would make
+    one too many."""
+
+    async def admit(
+        self, room: RoomRow, address: str, handing: int | None = None
+    ) -> None: ...
 
 
-async def leave(
-    service: RoomService, room_id: str, token: str | None
-) -> dict[str, Any]:
-    """The holder of `token` leaves their seat; their token stops working."""
-    seat = await service.seat_of(room_id, token)
-    assert token is not None
-    async with service.store.engine.begin() as conn:
-        _, status = await _bump(conn, room_id)
-        await hand_on_host(conn, seat.id)
-        verb = (
-            "DELETE FROM seats"
-            if status == "open"
-            else "UPDATE seats SET token_hash = NULL"
+def bot_name(level: str) -> str:
+    return BOT_NAMES.get(level, f"{level.capitalize()} bot")
+
+
+class Seats:
+    """Seat operations (`service.seats`)."""
+
+    def __init__(
+        self,
+        store: Store,
+        registry: Registry,
+        positions: Positions,
+        rooms: Rooms,
+        reading: Reading,
+        *,
+        default_game: str,
+    ) -> None:
+        self.store = store
+        self.registry = registry
+        self.positions = positions
+        self.rooms = rooms
+        self.reading = reading
+        self.default_game = default_game
+        self.bot_seated: Listeners[[str]] = Listeners("seats handed to bots")
+        """Told the room id once a seat of a started game is handed to a bot."""
+
+    async def _answer(self, room_id: str, answer: dict[str, Any]) -> dict[str, Any]:
+        """An operation's answer: what it says, and the room's status after it."""
+        rooms = self.rooms
+        return answer | {"room": await rooms.status(await rooms.room(room_id))}
+
+    # --- before the start -------------------------------------------------------------------
+
+    async def create_room(self, request: CreateRoom) -> dict[str, Any]:
+        """A new room (and the host's seat 0 if a name is given); its host token."""
+        game = self.registry.get(request.game or self.default_game)
+        options = game.check_options(request.players, request.all_options())
+        if request.name is not None:
+            check_name(request.name)
+        control = request.time_control
+        if control is not None:
+            control = clock.check(game, control)
+        room_id, host_token = tokens.new_room_id(), tokens.new_token()
+        await self.store.create_room(
+            room_id=room_id,
+            game=game.id,
+            options=options,
+            players=request.players,
+            seat_order=request.seat_order,
+            host_token_hash=tokens.hash_token(host_token),
         )
-        gone = await conn.execute(
-            text(f"{verb} WHERE id = :id AND token_hash = :hash"),
-            {"id": seat.id, "hash": tokens.hash_token(token)},
-        )
-        if (
-            not gone.rowcount
-        ):  # left (or was replaced) a moment ago through another call
-            raise ServiceError("bad_token", "This token holds no seat in this room.")
-    return {
-        "left": True,
-        "seat": seat.seat,
-        "room": await service.status(await service.room(room_id)),
-    }
-
-
-async def hand_to_person(
-    service: RoomService, room_id: str, number: int, name: str, bearer: str | None
-) -> dict[str, Any]:
-    """The host gives a taken seat to a new person: a fresh token, the old one revoked."""
-    room = await service.room(room_id)
-    if not service._is_host(room, bearer):
-        raise ServiceError(
-            "forbidden", "Only the host can hand a seat to someone else."
-        )
-    if not valid_name(name):
-        raise ServiceError("malformed", "A name may not contain control characters.")
-    if not 0 <= number < room.players:
-        raise ServiceError("malformed", f"This room has seats 0 to {room.players - 1}.")
-    seat = room.seat(number)
-    if seat is None:
-        raise ServiceError(
-            "seat_free", f"Seat {number} is free: send the room link to take it."
-        )
-    if room.status == "finished":
-        raise ServiceError("game_over", "The game is over.")
-    token = tokens.new_token()
-    async with service.store.engine.begin() as conn:
-        await _bump(conn, room_id)
-        # The seat's host power stays with the room's host token, not with the new person
-        # (in a rematch, whose host token nobody holds, it passes to the next person).
-        await hand_on_host(conn, seat.id)
-        await conn.execute(
-            text(
-                "UPDATE seats SET token_hash = :hash, name = :name, bot_level = NULL,"
-                " is_host = false WHERE id = :id"
-            ),
-            {"hash": tokens.hash_token(token), "name": name, "id": seat.id},
-        )
-    # The cached names of this game (used in refusals) are stale here; other instances
-    # keep the old name in "not your turn" sentences until they drop the game's context.
-    service._games.pop(room_id, None)
-    return {
-        "seat": number,
-        "token": token,
-        "rejoin_url": tokens.rejoin_url(room_id, token),
-        "room": await service.status(await service.room(room_id)),
-    }
-
-
-async def history(service: RoomService, room_id: str) -> dict[str, Any]:
-    """Who held each seat, oldest first, the current holders last (public: names only)."""
-    room = await service.room(room_id)
-    async with service.store.engine.connect() as conn:
-        rows = (
-            await conn.execute(
-                text(
-                    "SELECT seat_id, name, bot_level, held_from, held_until,"
-                    " until_version, ended FROM seat_history WHERE room_id = :room"
-                    " ORDER BY held_until, id"
-                ),
-                {"room": room_id},
+        if control is not None:
+            await clock.save(self.store.engine, room_id, control)
+        answer: dict[str, Any] = {
+            "room_id": room_id,
+            "url": tokens.room_url(room_id),
+            "host_token": host_token,
+        }
+        if request.name is not None:
+            seat_token = tokens.new_token()
+            seat = await self.store.add_seat(
+                room_id,
+                seat=0,
+                name=request.name,
+                token_hash=tokens.hash_token(seat_token),
+                is_host=True,
             )
-        ).all()
-        since: dict[int, Any] = dict(
-            (
-                await conn.execute(
-                    text("SELECT id, joined_at FROM seats WHERE room_id = :room"),
-                    {"room": room_id},
-                )
-            ).all()
-        )
-    numbers = {seat.id: seat.seat for seat in room.seats}
-    holders = [
-        {
-            "seat": numbers.get(row.seat_id),
-            "name": row.name,
-            "bot": row.bot_level,
-            "from": iso(row.held_from),
-            "until": iso(row.held_until),
-            "until_version": row.until_version,
-            "ended": row.ended,
-        }
-        for row in rows
-    ]
-    for seat in room.seats:
-        vacant = seat.token_hash is None and seat.bot_level is None
-        holders.append(
-            {
-                "seat": seat.seat,
-                "name": None if vacant else seat.name,
-                "bot": seat.bot_level,
-                "from": iso(since[seat.id]),
-                "until": None,
-                "until_version": None,
-                "ended": None,
+            answer |= {
+                "seat": seat,
+                "token": seat_token,
+                "rejoin_url": tokens.rejoin_url(room_id, seat_token),
             }
-        )
-    version = room.started.version if room.started else 0
-    return {"room_id": room_id, "version": version, "holders": holders}
+        return await self._answer(room_id, answer)
 
-
-_MY_ROOMS = text(
-    "SELECT r.id, r.status, r.players, r.host_token_hash, r.created_at, g.version,"
-    " g.current_seat, last.created_at AS last_move_at, d.due_at, d.overdue"
-    " FROM rooms r LEFT JOIN games g ON g.room_id = r.id"
-    " LEFT JOIN LATERAL (SELECT created_at FROM moves m WHERE m.game_id = g.id"
-    " ORDER BY m.seq DESC LIMIT 1) last ON true"
-    " LEFT JOIN turn_deadlines d ON d.game_id = g.id"
-    " WHERE r.id = ANY(:ids)"
-)
-_MY_SEATS = text(
-    "SELECT room_id, seat, name, bot_level, token_hash FROM seats"
-    " WHERE room_id = ANY(:ids) ORDER BY room_id, seat"
-)
-
-
-async def my_games(
-    service: RoomService, held: list[tuple[str, str]]
-) -> list[dict[str, Any]]:
-    """The status of each (room id, token) pair, in the order given."""
-    if len(held) > MAX_ROOMS:
-        raise ServiceError("malformed", f"Ask about at most {MAX_ROOMS} rooms at once.")
-    # Only ids that could be ours reach the query: a NUL or a lone surrogate in a JSON
-    # string cannot be sent to PostgreSQL at all (found by tests/fuzz/test_openapi.py).
-    ids = sorted(
-        {r for r, _ in held if len(r) <= 16 and r.isascii() and r.isprintable()}
-    )
-    async with service.store.engine.connect() as conn:
-        rooms = {
-            row.id: row for row in (await conn.execute(_MY_ROOMS, {"ids": ids})).all()
-        }
-        seats: dict[str, list[Any]] = {}
-        for row in (await conn.execute(_MY_SEATS, {"ids": ids})).all():
-            seats.setdefault(row.room_id, []).append(row)
-    return [
-        _my_game(rooms.get(room_id), seats.get(room_id, []), room_id, token)
-        for room_id, token in held
-    ]
-
-
-def _my_game(room: Any, seats: list[Any], room_id: str, token: str) -> dict[str, Any]:
-    if room is None:
-        return _refusal(room_id, "unknown_room", "There is no such room.")
-    digest = tokens.hash_token(token) if tokens.looks_like_token(token) else None
-    mine = next((s for s in seats if tokens.same_hash(digest, s.token_hash)), None)
-    if mine is None and not tokens.same_hash(digest, room.host_token_hash):
-        return _refusal(
+    async def join(
+        self, room_id: str, request: JoinSeat, bearer: str | None
+    ) -> dict[str, Any]:
+        """Take a seat (the lowest free one without `request.seat`); the seat's token."""
+        room = await self.rooms.room(room_id)
+        check_name(request.name)
+        if request.seat is not None:
+            seat_number(room, request.seat)
+        require_open(room)
+        require_free(room, request.seat)
+        seat_token = tokens.new_token()
+        number = await self._add_seat(
             room_id,
-            "bad_token",
-            "This token holds no seat here any more (you left, or the seat was handed on).",
+            request.seat,
+            name=request.name,
+            token_hash=tokens.hash_token(seat_token),
+            is_host=is_host(room, bearer),
         )
-    names = {s.seat: s.name for s in seats}
-    current = room.current_seat if room.status == "playing" else None
-    return {
-        "room_id": room.id,
-        "url": tokens.room_url(room.id),
-        "status": room.status,
-        "players": room.players,
-        "role": "player" if mine else "host",
-        "seat": mine.seat if mine else None,
-        "name": mine.name if mine else None,
-        "seats": [
+        return await self._answer(
+            room_id,
             {
-                "seat": s.seat,
-                "name": s.name,
-                "bot": s.bot_level,
-                "left": room.status != "open"
-                and s.token_hash is None
-                and s.bot_level is None,
+                "seat": number,
+                "token": seat_token,
+                "rejoin_url": tokens.rejoin_url(room_id, seat_token),
+            },
+        )
+
+    async def add_bot(
+        self,
+        room_id: str,
+        level: str,
+        seat: int | None,
+        bearer: str | None,
+        *,
+        quota: BotAdmission,
+        address: str,
+    ) -> dict[str, Any]:
+        """The host puts a bot of `level` in a free seat before the start."""
+        room = await self.rooms.room(room_id)
+        require_host(room, bearer, "seat a bot")
+        check_bot_level(self.registry.get(room.game), level)
+        if seat is not None:
+            seat_number(room, seat)
+        require_open(room)
+        require_free(room, seat)
+        await quota.admit(room, address)
+        number = await self._add_seat(
+            room_id,
+            seat,
+            name=bot_name(level),
+            token_hash=None,
+            is_host=False,
+            bot_level=level,
+        )
+        return await self._answer(room_id, {"seat": number})
+
+    async def _add_seat(self, room_id: str, seat: int | None, **holder: Any) -> int:
+        """Seat someone; a seat taken, or the game started, meanwhile is refused as the
+        checks before would have refused it."""
+        try:
+            return await self.store.add_seat(room_id, seat=seat, **holder)
+        except SeatTaken:
+            which = "That seat is" if seat is not None else "Every seat is"
+            raise ServiceError("seat_taken", f"{which} already taken.") from None
+        except RoomClosed:
+            raise ServiceError("game_started", STARTED) from None
+
+    async def start(self, room_id: str, bearer: str | None) -> dict[str, Any]:
+        """The host starts the game: seats shuffled (unless fixed), the engine sets up."""
+        room = await self.rooms.room(room_id)
+        require_host(room, bearer, "start the game")
+        require_open(room, "The game has already started.")
+        require_full(room)
+        order = [seat.id for seat in room.seats]
+        if room.seat_order == "random":
+            secrets.SystemRandom().shuffle(order)
+        # The engine draws what the options leave open (the first player among them).
+        seed = secrets.randbits(63)
+        rules = self.registry.get(room.game).rules
+        setup = {"players": room.players, "seed": seed, "options": room.options}
+        state = rules.new_game(room.players, seed, room.options)
+        position = Position(rules, 0, state)
+        started = await self.store.start_game(
+            room_id,
+            revision=room.revision,
+            seat_numbers={seat_id: number for number, seat_id in enumerate(order)},
+            engine_name=f"{rules.GAME} {rules.ENGINE_VERSION}",
+            seed=seed,
+            setup=setup,
+            snapshot_json=position.encoded(),
+            current_seat=position.current,
+        )
+        if not started:  # a seat was taken or the game started meanwhile: judge afresh
+            return await self.start(room_id, bearer)
+        room = await self.rooms.room(room_id)
+        assert room.started is not None
+        self.positions.put(room.started.id, position)
+        return await self.rooms.status(room)
+
+    # --- seats changing hands ---------------------------------------------------------------
+
+    async def leave(self, room_id: str, token: str | None) -> dict[str, Any]:
+        """The holder of `token` leaves their seat; their token stops working."""
+        seat = await self.rooms.seat_of(room_id, token)
+        assert token is not None
+        try:
+            await self.store.leave_seat(room_id, seat.id, tokens.hash_token(token))
+        except SeatGone:  # left (or was replaced) a moment ago through another call
+            raise ServiceError(
+                "bad_token", "This token holds no seat in this room."
+            ) from None
+        return await self._answer(room_id, {"left": True, "seat": seat.seat})
+
+    async def hand_to_person(
+        self, room_id: str, number: int, name: str, bearer: str | None
+    ) -> dict[str, Any]:
+        """The host gives a taken seat to a new person: a fresh token, the old one revoked."""
+        room = await self.rooms.room(room_id)
+        require_host(room, bearer, "hand a seat to someone else")
+        check_name(name)
+        seat_number(room, number)
+        require_not_over(room)
+        seat = require_taken(room, number, "send the room link to take it")
+        token = tokens.new_token()
+        await self.store.hand_to_person(
+            room_id, seat.id, name=name, token_hash=tokens.hash_token(token)
+        )
+        # The cached names of this game (used in refusals) are stale here; other instances
+        # keep the old name in "not your turn" sentences until they drop the game's context.
+        self.reading.forget(room_id)
+        return await self._answer(
+            room_id,
+            {
+                "seat": number,
+                "token": token,
+                "rejoin_url": tokens.rejoin_url(room_id, token),
+            },
+        )
+
+    async def hand_to_bot(
+        self,
+        room_id: str,
+        number: int,
+        level: str,
+        bearer: str | None,
+        *,
+        quota: BotAdmission,
+        address: str,
+    ) -> dict[str, Any]:
+        """The host hands a taken seat to a bot (its person left): the token stops working."""
+        room = await self.rooms.room(room_id)
+        require_host(room, bearer, "seat a bot")
+        check_bot_level(self.registry.get(room.game), level)
+        seat_number(room, number)
+        require_not_over(room)
+        seat = require_taken(room, number, "seat a bot in it instead")
+        await quota.admit(room, address, handing=seat.id)
+        await self.store.hand_to_bot(room_id, seat.id, level)
+        self.bot_seated(room_id)
+        return await self._answer(room_id, {"seat": number})
+
+    # --- history ----------------------------------------------------------------------------
+
+    async def history(self, room_id: str) -> dict[str, Any]:
+        """Who held each seat, oldest first, the current holders last (public: names only)."""
+        room = await self.rooms.room(room_id)
+        past, since = await self.store.seat_history(room_id)
+        numbers = {seat.id: seat.seat for seat in room.seats}
+        holders = [
+            {
+                "seat": numbers.get(row["seat_id"]),
+                "name": row["name"],
+                "bot": row["bot_level"],
+                "from": iso(row["held_from"]),
+                "until": iso(row["held_until"]),
+                "until_version": row["until_version"],
+                "ended": row["ended"],
             }
-            for s in seats
-        ],
-        "version": room.version or 0,
-        "turn": None
-        if current is None
-        else {"seat": current, "name": names.get(current)},
-        "your_turn": mine is not None and current == mine.seat,
-        "last_move_at": iso(room.last_move_at) if room.last_move_at else None,
-        "created_at": iso(room.created_at),
-        "clock": None
-        if room.due_at is None or current is None
-        else {"seat": current, "due_at": iso(room.due_at), "overdue": room.overdue},
-    }
-
-
-def _refusal(room_id: str, code: str, reason: str) -> dict[str, Any]:
-    return {"room_id": room_id[:16], "error": {"code": code, "reason": reason}}
+            for row in past
+        ]
+        for seat in room.seats:
+            vacant = seat.token_hash is None and seat.bot_level is None
+            holders.append(
+                {
+                    "seat": seat.seat,
+                    "name": None if vacant else seat.name,
+                    "bot": seat.bot_level,
+                    "from": iso(since[seat.id]),
+                    "until": None,
+                    "until_version": None,
+                    "ended": None,
+                }
+            )
+        version = room.started.version if room.started else 0
+        return {"room_id": room_id, "version": version, "holders": holders}

@@ -1,27 +1,42 @@
 """The room service: rooms, seats and games, where every decision about play is the engine's.
 
-Operations here are what the HTTP routes and the websocket handler delegate to. Each one
-validates with the engine, persists through `Store` (committed before anyone is told) and
-reports the commit to `on_commit`, which the hub turns into messages. Errors are
-`ServiceError`s with the codes of docs/protocol.md; nothing here sends anything.
+The HTTP routes and the websocket handler delegate to it. Each operation validates with the
+engine, persists through `Store` (committed before anyone is told) and reports what it
+committed to its listeners; errors are `ServiceError`s with the codes of docs/protocol.md;
+nothing here sends anything.
 
-The service is one class in parts: rooms and seats (app/play/seating.py), reading started games
-(app/games.py) and submitting moves (app/play/submission.py).
+`RoomService` builds its parts and hands each what it needs, explicitly:
+
+- `rooms` (app/play/rooms.py): a room by id, its status, the seat a token holds;
+- `reading` (app/play/reading.py): a started game's context, position, views and move log;
+- `seats` (app/play/seats.py): every seat operation (create, join, start, bots, leave,
+  hand on), with the shared checks of app/play/seat_checks.py;
+- `moves` (app/play/submission.py): submitting a move, and the commits in flight;
+- `your_games` (app/play/your_games.py): the rooms a browser holds tokens for.
+
+Callers name the part they use (``service.seats.join(...)``, ``service.moves.submit(...)``):
+the service keeps no delegating methods, so where an operation lives reads from its call.
+What belongs to the whole service is here: `subscribe` (the listeners of committed moves,
+called in order; one that raises is logged and the others still hear) and
+`add_status_facts` (more facts in every room status). The composition root
+(app/ops/runtime.py, app/ops/main.py, app/web/routes/records.py) wires them.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections import Counter
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from app.notices.announcer import Announcer
-from app.play.positions import Positions, catalogue_colours
-from app.play.reading import GameContext
+from app.play.listeners import Unsubscribe
+from app.play.positions import Positions
+from app.play.reading import Reading
+from app.play.rooms import Rooms, StatusFacts
+from app.play.seats import Seats
 from app.play.snapshots import Snapshots
-from app.play.submission import Submission
-from app.store.rows import Event, RoomRow
+from app.play.submission import Committed, Moves
+from app.play.your_games import YourGames
+from app.store.rows import Event
 from app.store.store import Store
 
 if TYPE_CHECKING:  # types only: the registry and presence are handed in, not imported
@@ -29,8 +44,12 @@ if TYPE_CHECKING:  # types only: the registry and presence are handed in, not im
     from app.live.presence import Presence
 
 
-class RoomService(Submission):
-    """Room, seat and game operations over a store, an engine and the position cache."""
+def _always() -> bool:
+    return True
+
+
+class RoomService:
+    """Room, seat and game operations over a store, the registry and the position cache."""
 
     def __init__(
         self,
@@ -40,26 +59,47 @@ class RoomService(Submission):
         presence: Presence,
         *,
         default_game: str,
+        announcer: Announcer | None = None,
+        snapshots: Snapshots | None = None,
+        others_listen: Callable[[], bool] = _always,
     ) -> None:
+        """`announcer` sends move notices to the other instances (default: through
+        `store`); `others_listen` says whether any listens (app/notices/peers.py; default:
+        assume one does); `snapshots` writes mid-game snapshots (default: to `store`)."""
         self.store = store
         self.registry = registry
         self.default_game = default_game
         self.positions = positions
         self.presence = presence
-        self.on_commit: Callable[[str, Event], None] = lambda room_id, event: None
-        # More facts for the room status from other features (app/records/archive.py: the shuffle
-        # commitment and the rematch), each an async function of the room row.
-        self.status_extensions: list[
-            Callable[[RoomRow], Awaitable[dict[str, Any]]]
-        ] = []
-        self._games: dict[str, GameContext] = {}
-        self.announcer = Announcer(store.announce_many)
-        self.snapshots = Snapshots(store.save_snapshot)
-        # Whether another instance listens (app/notices/peers.py); until told, assume one does.
-        self.others_listen: Callable[[], bool] = lambda: True
-        # Rooms with a commit of this process in flight, and their waiters (the hub: a
-        # NOTIFY can overtake the commit it announces, and the move is about to be handed
-        # to it by `on_commit`; no need to read it back from the database).
-        self._landing: Counter[str] = Counter()
-        self._settled: dict[str, asyncio.Event] = {}
-        self._colours = {game.id: catalogue_colours(game.rules) for game in registry}
+        self.announcer = announcer or Announcer(store.announce_many)
+        self.snapshots = snapshots or Snapshots(store.save_snapshot)
+        self._committed: Committed = Committed("committed moves")
+        self.rooms = Rooms(store, registry, presence)
+        self.reading = Reading(store, registry, positions, self.rooms)
+        self.seats = Seats(
+            store,
+            registry,
+            positions,
+            self.rooms,
+            self.reading,
+            default_game=default_game,
+        )
+        self.moves = Moves(
+            store,
+            positions,
+            self.reading,
+            self._committed,
+            announcer=self.announcer,
+            snapshots=self.snapshots,
+            others_listen=others_listen,
+        )
+        self.your_games = YourGames(store)
+
+    def subscribe(self, listener: Callable[[str, Event], None]) -> Unsubscribe:
+        """Tell `listener(room_id, event)` of every move this process commits, after the
+        listeners subscribed before it; the function returned unsubscribes it."""
+        return self._committed.subscribe(listener)
+
+    def add_status_facts(self, facts: StatusFacts) -> None:
+        """Add `facts(room)` (an async function of the room row) to every room status."""
+        self.rooms.add_status_facts(facts)

@@ -1,9 +1,11 @@
 """Submitting a move: judged by the engine, committed once, handed over, announced.
 
-Part of the room service (app/play/service.py). A move is judged against the position at the
+A part of the room service (app/play/service.py), `service.moves`. A move is judged against the position at the
 client's version, committed with a compare-and-set on the game's version (a lost race is
 judged again), and idempotent by its move_id; a stale move is answered with what the
-client missed.
+client missed. Each committed move is handed to the commit listeners (`committed`: the hub
+first, then whoever subscribed through `RoomService.subscribe`), then announced to the
+other instances.
 """
 
 from __future__ import annotations
@@ -16,13 +18,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.notices.announcer import Announcer
-from app.play.positions import Position
+from app.play.listeners import Listeners
+from app.play.positions import Position, Positions
 from app.play.protocol import MoveRequest, ServiceError, dumps, sync_message
 from app.play.reading import GameContext, Reading, decode
 from app.play.snapshots import Snapshots
 from app.store.channel import notice
 from app.store.games import DuplicateMoveId
 from app.store.rows import Event, SeatRow
+from app.store.store import Store
 
 log = logging.getLogger("ishtar.rooms")
 
@@ -46,15 +50,37 @@ def _seat_label(names: dict[int, str], seat: int | None) -> str:
     return f"{name} (seat {seat})" if name else f"seat {seat}"
 
 
-class Submission(Reading):
-    """Move submission (a part of `RoomService`)."""
+Committed = Listeners[[str, Event]]
+"""The listeners of committed moves, told the room id and the move's event."""
 
-    on_commit: Callable[[str, Event], None]
-    announcer: Announcer
-    snapshots: Snapshots
-    others_listen: Callable[[], bool]
-    _landing: Counter[str]
-    _settled: dict[str, asyncio.Event]
+
+class Moves:
+    """Move submission (`service.moves`)."""
+
+    def __init__(
+        self,
+        store: Store,
+        positions: Positions,
+        reading: Reading,
+        committed: Committed,
+        *,
+        announcer: Announcer,
+        snapshots: Snapshots,
+        others_listen: Callable[[], bool],
+    ) -> None:
+        self.store = store
+        self.positions = positions
+        self.reading = reading
+        self.committed = committed
+        self.announcer = announcer
+        self.snapshots = snapshots
+        # Whether another instance listens (app/notices/peers.py).
+        self.others_listen = others_listen
+        # Rooms with a commit of this process in flight, and their waiters (the hub: a
+        # NOTIFY can overtake the commit it announces, and the move is about to be handed
+        # to it by `committed`; no need to read it back from the database).
+        self._landing: Counter[str] = Counter()
+        self._settled: dict[str, asyncio.Event] = {}
 
     def _judge(
         self, position: Position, seat: int, request: MoveRequest, game: GameContext
@@ -100,11 +126,12 @@ class Submission(Reading):
         self, room_id: str, seat: SeatRow, request: MoveRequest
     ) -> Accepted:
         """Validate a move with the engine and commit it; idempotent by move_id."""
-        game = await self.game(room_id)
+        reading = self.reading
+        game = await reading.game(room_id)
         number = game.seats_by_id.get(seat.id, seat.seat)
         position = self.positions.latest(game.game_id)
         if position is None or position.version != request.expected_version:
-            position = await self.position(game.game_id)
+            position = await reading.position(game.game_id)
         for _attempt in range(2):
             try:
                 action, after, text = self._judge(position, number, request, game)
@@ -139,13 +166,13 @@ class Submission(Reading):
                 return earlier
             if event is not None:
                 self.positions.put(game.game_id, after)
-                self.on_commit(room_id, event)
+                self.committed(room_id, event)
                 self._announce(room_id, event.seq)
                 if not after.over and self.snapshots.due(after.version):
                     self.snapshots.save(game.game_id, after.version, after.encoded)
                 return Accepted(event, duplicate=False)
             # Another writer moved first: judge again against what it made.
-            position = await self.position(game.game_id)
+            position = await reading.position(game.game_id)
         raise ServiceError(
             "stale_version", "The game moved on; try again.", version=position.version
         )
@@ -158,7 +185,7 @@ class Submission(Reading):
             self._landing[room_id] -= 1
             if not self._landing[room_id]:
                 del self._landing[room_id]
-                # The waiter wakes after our caller's on_commit has handed the event over.
+                # The waiter wakes after our caller's listeners have been handed the event.
                 waiter = self._settled.pop(room_id, None)
                 if waiter is not None:
                     waiter.set()
@@ -199,7 +226,9 @@ class Submission(Reading):
         position: Position,
     ) -> None:
         """Attach what the client missed: the events since its version and a fresh view."""
-        missed = await self.events(game_id, request.expected_version, position.version)
+        missed = await self.reading.events(
+            game_id, request.expected_version, position.version
+        )
         refusal.extra = {
             "missed": [event.as_dict() for event in missed],
             "view": position.view(seat),

@@ -103,7 +103,7 @@ class Archive:
         return facts
 
     async def _not_started(self, room_id: str) -> None:
-        await self.rooms.room(room_id)  # unknown_room if there is no such room
+        await self.rooms.rooms.room(room_id)  # unknown_room if there is no such room
         raise ServiceError(
             "game_not_started", "The game has not started yet.", version=0
         )

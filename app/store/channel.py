@@ -1,13 +1,11 @@
 """The notice channel: the NOTIFY by which every instance hears that a room changed.
 
 Every write that others must hear about sends `NOTIFY` in the same transaction, so the
-notice is delivered only once the change is committed (app/notices/listener.py listens).
+notice is delivered only once the change is committed (app/notices/listener.py listens); a
+room's change through `bump_revision` (app/store/revision.py).
 """
 
 from __future__ import annotations
-
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 CHANNEL = "ishtar_rooms"
 
@@ -18,11 +16,3 @@ NOTIFY_MANY = "SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY A
 def notice(room_id: str, kind: str, number: int) -> str:
     """The NOTIFY payload: the room, what changed (m/r/p) and the new version or revision."""
     return f"{room_id} {kind} {number}"
-
-
-async def _notify(conn: AsyncConnection, payload: str) -> None:
-    """NOTIFY from a SQLAlchemy connection (for code that writes through `Store.engine`)."""
-    await conn.execute(
-        text("SELECT pg_notify(:channel, :payload)"),
-        {"channel": CHANNEL, "payload": payload},
-    )

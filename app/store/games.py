@@ -103,6 +103,16 @@ class GameStore(Pools):
             )
         return None if row is None else _event(row)
 
+    async def waiting_on_bots(self) -> list[str]:
+        """The rooms whose game waits on a bot seat (app/background/bot_runner.py sweeps)."""
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "SELECT g.room_id FROM games g JOIN seats s"
+                " ON s.room_id = g.room_id AND s.seat = g.current_seat"
+                " WHERE g.status = 'playing' AND s.bot_level IS NOT NULL"
+            )
+        return [str(row["room_id"]) for row in rows]
+
     async def save_snapshot(
         self, game_id: int, version: int, snapshot_json: str
     ) -> None:
@@ -184,6 +194,8 @@ COMMIT_MOVE = (
     " snapshot = COALESCE($4::jsonb, snapshot),"
     " snapshot_version = CASE WHEN $4::jsonb IS NULL THEN snapshot_version ELSE $3 END"
     " WHERE id = $1 AND version = $2 RETURNING id),"
+    # The last move finishes the room in the same statement: its revision is bumped here,
+    # not by `bump_revision` (app/store/revision.py says why), and its notice is the move's.
     " room AS ("
     " UPDATE rooms SET status = 'finished', revision = revision + 1"
     " WHERE id = $12 AND $11::boolean AND EXISTS (SELECT 1 FROM game) RETURNING id),"

@@ -18,7 +18,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.store.channel import CHANNEL, notice
+from app.store.revision import bump_revision, driver_connection
 from app.store.room_ids import is_room_id
 from app.store.rows import Event
 
@@ -283,22 +283,7 @@ class RecordStore:
                     ),
                     {"new": new_room_id, "old": old_room_id},
                 )
-                revision = (
-                    await conn.execute(
-                        text(
-                            "UPDATE rooms SET revision = revision + 1 WHERE id = :old"
-                            " RETURNING revision"
-                        ),
-                        {"old": old_room_id},
-                    )
-                ).scalar_one()
-                await conn.execute(
-                    text("SELECT pg_notify(:channel, :payload)"),
-                    {
-                        "channel": CHANNEL,
-                        "payload": notice(old_room_id, "r", revision),
-                    },
-                )
+                await bump_revision(await driver_connection(conn), old_room_id)
         except (RaceLost, IntegrityError):
             existing = await self.rematch_of(old_room_id)
             assert existing is not None
@@ -330,18 +315,6 @@ class RecordStore:
                 text("UPDATE seats SET token_hash = :hash WHERE id = :id"),
                 {"hash": token_hash, "id": row.id},
             )
-            revision = (
-                await conn.execute(
-                    text(
-                        "UPDATE rooms SET revision = revision + 1 WHERE id = :room"
-                        " RETURNING revision"
-                    ),
-                    {"room": row.room_id},
-                )
-            ).scalar_one()
-            await conn.execute(
-                text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": CHANNEL, "payload": notice(row.room_id, "r", revision)},
-            )
+            await bump_revision(await driver_connection(conn), row.room_id)
         seat: int = row.seat
         return seat

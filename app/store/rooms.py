@@ -1,7 +1,8 @@
 """Rooms and their seats in the store: creating a room, seating someone, starting its game.
 
 Joins of one room are serialised by the room's row lock; a start is a compare-and-set on
-the room's revision. Each change sends its notice in its own transaction (app/store/channel.py).
+the room's revision. Each change bumps the revision and sends its notice in its own
+transaction (`bump_revision`, app/store/revision.py).
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
-from app.store.channel import CHANNEL, NOTIFY, notice
 from app.store.pool import Pools
+from app.store.revision import bump_revision
 from app.store.room_ids import is_room_id
 from app.store.rows import GameRow, RoomRow, SeatRow
 
@@ -117,20 +118,16 @@ class RoomStore(Pools):
         """Seat someone; the seat number. Joins of one room are serialised by its row lock."""
         try:
             async with self._transaction() as conn:
-                room = await conn.fetchrow(
-                    "UPDATE rooms SET revision = revision + 1"
-                    " WHERE id = $1 AND status = 'open' RETURNING players, revision",
-                    room_id,
-                )
-                if room is None:
-                    raise RoomClosed(room_id)
+                room = await bump_revision(conn, room_id)
+                if room is None or room.status != "open":
+                    raise RoomClosed(room_id)  # rolled back: no bump, no notice
                 taken = {
                     row["seat"]
                     for row in await conn.fetch(
                         "SELECT seat FROM seats WHERE room_id = $1", room_id
                     )
                 }
-                free = [n for n in range(room["players"]) if n not in taken]
+                free = [n for n in range(room.players) if n not in taken]
                 if seat is None:
                     if not free:
                         raise SeatTaken(room_id)
@@ -147,12 +144,16 @@ class RoomStore(Pools):
                     is_host,
                     bot_level,
                 )
-                await conn.execute(
-                    NOTIFY, CHANNEL, notice(room_id, "r", room["revision"])
-                )
         except asyncpg.UniqueViolationError as error:  # a concurrent join took it first
             raise SeatTaken(room_id) from error
         return seat
+
+    async def bump_room(self, room_id: str) -> None:
+        """Mark a room changed (its revision bumped, its notice sent), in a transaction
+        of its own: for a change of what its status shows made outside its row (a late
+        seat marked overdue, app/background/deadlines.py)."""
+        async with self._transaction() as conn:
+            await bump_revision(conn, room_id)
 
     async def seat_by_token(self, room_id: str, token_hash: bytes) -> SeatRow | None:
         if not is_room_id(room_id):
@@ -183,13 +184,14 @@ class RoomStore(Pools):
         """
         async with self._transaction() as conn:
             updated = await conn.fetchval(
-                "UPDATE rooms SET status = 'playing', revision = revision + 1"
-                " WHERE id = $1 AND status = 'open' AND revision = $2 RETURNING revision",
+                "UPDATE rooms SET status = 'playing'"
+                " WHERE id = $1 AND status = 'open' AND revision = $2 RETURNING id",
                 room_id,
                 revision,
             )
             if updated is None:
                 return False
+            await bump_revision(conn, room_id)
             await conn.executemany(
                 "UPDATE seats SET seat = $1 WHERE id = $2",
                 [(number, seat_id) for seat_id, number in seat_numbers.items()],
@@ -204,5 +206,4 @@ class RoomStore(Pools):
                 snapshot_json,
                 current_seat,
             )
-            await conn.execute(NOTIFY, CHANNEL, notice(room_id, "r", updated))
         return True

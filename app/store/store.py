@@ -1,9 +1,10 @@
 """Persistence of rooms, seats, games and the move log, with optimistic concurrency.
 
-`Store` is all the SQL of the game server, in parts: rooms and seats (app/store/rooms.py),
-games and the move log (app/store/games.py), presence (app/store/presence.py), over the
+`Store` is all the SQL of the game server, in parts: rooms and joining them
+(app/store/rooms.py), seats changing hands (app/store/seats.py), games and the move log (app/store/games.py), presence (app/store/presence.py), over the
 pools of app/store/pool.py; the rows it hands out are in app/store/rows.py. Every write that others
-must hear about sends `NOTIFY` (app/store/channel.py) in the same transaction, so the notice is
+must hear about sends `NOTIFY` (app/store/channel.py) in the same transaction (a room's
+change through `bump_revision`, app/store/revision.py), so the notice is
 delivered only once the change is committed.
 This module and its parts know SQL and no rules; `app.play.service` decides what to write.
 """
@@ -15,9 +16,10 @@ from app.store.games import GameStore
 from app.store.pool import CONNECTION_ERRORS, Unavailable
 from app.store.presence import PresenceStore
 from app.store.rooms import RoomStore
+from app.store.seats import SeatStore
 
 
-class Store(RoomStore, GameStore, PresenceStore):
+class Store(RoomStore, SeatStore, GameStore, PresenceStore):
     """All SQL of the game server, over an asyncpg pool (and a `light` one: `Pools`)."""
 
     async def announce(self, room_id: str, kind: str, number: int) -> None:

@@ -426,7 +426,9 @@ class Session:
             raise ServiceError(
                 "forbidden", "Spectators cannot move: take a seat first."
             )
-        accepted = await self.service.submit(self.conn.room_id, self.conn.seat, message)
+        accepted = await self.service.moves.submit(
+            self.conn.room_id, self.conn.seat, message
+        )
         known = self.conn.version
         self.conn.put(Ack(accepted.version, message.move_id, accepted.duplicate))
         if (

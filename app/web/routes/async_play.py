@@ -10,8 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.background import webhook_targets, webhooks
 from app.config.settings import Settings
-from app.play import seats
 from app.play.protocol import Name, Token
+from app.play.your_games import MAX_ROOMS
 from app.web.routes.rooms import Bearer, Service, limit
 
 router = APIRouter(prefix="/api", tags=["async play"])
@@ -27,7 +27,7 @@ class HeldRoom(BaseModel):
 
 class MyGames(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    rooms: Annotated[list[HeldRoom], Field(max_length=seats.MAX_ROOMS)]
+    rooms: Annotated[list[HeldRoom], Field(max_length=MAX_ROOMS)]
 
 
 class NewPerson(BaseModel):
@@ -44,14 +44,14 @@ class Webhook(BaseModel):
 async def my_games(body: MyGames, request: Request, rooms: Service) -> dict[str, Any]:
     limit(request, "my_games", request.client.host if request.client else "?")
     held = [(entry.room_id, entry.token) for entry in body.rooms]
-    return {"games": await seats.my_games(rooms, held)}
+    return {"games": await rooms.your_games.status(held)}
 
 
 @router.post(
     "/rooms/{room_id}/leave", summary="Leave your seat (your token stops working)"
 )
 async def leave(room_id: str, rooms: Service, token: Bearer) -> dict[str, Any]:
-    return await seats.leave(rooms, room_id, token)
+    return await rooms.seats.leave(room_id, token)
 
 
 @router.post(
@@ -62,17 +62,17 @@ async def leave(room_id: str, rooms: Service, token: Bearer) -> dict[str, Any]:
 async def hand_to_person(
     room_id: str, seat: int, body: NewPerson, rooms: Service, token: Bearer
 ) -> dict[str, Any]:
-    return await seats.hand_to_person(rooms, room_id, seat, body.name, token)
+    return await rooms.seats.hand_to_person(room_id, seat, body.name, token)
 
 
 @router.get("/rooms/{room_id}/seat-history", summary="Who held each seat, and when")
 async def seat_history(room_id: str, rooms: Service) -> dict[str, Any]:
-    return await seats.history(rooms, room_id)
+    return await rooms.seats.history(room_id)
 
 
 @router.get("/rooms/{room_id}/webhook", summary="Your seat's turn webhook")
 async def get_webhook(room_id: str, rooms: Service, token: Bearer) -> dict[str, Any]:
-    seat = await rooms.seat_of(room_id, token)
+    seat = await rooms.rooms.seat_of(room_id, token)
     url = await webhooks.get_hook(rooms.store.engine, seat.id)
     return {"seat": seat.seat, "url": url}
 
@@ -82,7 +82,7 @@ async def put_webhook(
     room_id: str, body: Webhook, request: Request, rooms: Service, token: Bearer
 ) -> dict[str, Any]:
     settings: Settings = request.app.state.settings
-    seat = await rooms.seat_of(room_id, token)
+    seat = await rooms.rooms.seat_of(room_id, token)
     url = webhook_targets.check_url(body.url, settings.webhook_allow_private)
     base_url = settings.public_url or str(request.base_url)
     await webhooks.set_hook(rooms.store.engine, seat.id, url, base_url)
@@ -91,6 +91,6 @@ async def put_webhook(
 
 @router.delete("/rooms/{room_id}/webhook", summary="Remove your seat's turn webhook")
 async def delete_webhook(room_id: str, rooms: Service, token: Bearer) -> dict[str, Any]:
-    seat = await rooms.seat_of(room_id, token)
+    seat = await rooms.rooms.seat_of(room_id, token)
     await webhooks.delete_hook(rooms.store.engine, seat.id)
     return {"seat": seat.seat, "url": None}

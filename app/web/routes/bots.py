@@ -1,4 +1,5 @@
-"""The HTTP API of bot seats (docs/protocol.md, "Bots"): parse, delegate, answer."""
+"""The HTTP API of bot seats (docs/protocol.md, "Bots"): parse, delegate to the service's
+seat operations (app/play/seats.py), answer."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.background.bot_quota import BotRoomQuota
-from app.background.bot_runner import BotRunner, hand_to_bot, seat_bot
 from app.web.routes.rooms import Bearer, Service
 
 router = APIRouter(prefix="/api", tags=["bots"])
@@ -53,8 +53,8 @@ async def add_bot(
     quota: Quota,
     address: Address,
 ) -> dict[str, Any]:
-    return await seat_bot(
-        rooms, room_id, body.level, body.seat, token, quota=quota, address=address
+    return await rooms.seats.add_bot(
+        room_id, body.level, body.seat, token, quota=quota, address=address
     )
 
 
@@ -66,13 +66,11 @@ async def replace_with_bot(
     room_id: str,
     seat: int,
     body: HandToBot,
-    request: Request,
     rooms: Service,
     token: Bearer,
     quota: Quota,
     address: Address,
 ) -> dict[str, Any]:
-    runner: BotRunner | None = getattr(request.app.state, "bots", None)
-    return await hand_to_bot(
-        rooms, runner, room_id, seat, body.level, token, quota=quota, address=address
+    return await rooms.seats.hand_to_bot(
+        room_id, seat, body.level, token, quota=quota, address=address
     )

@@ -48,8 +48,8 @@ def install(app: FastAPI, engine: AsyncEngine) -> None:
         settings.replay_requests_per_s, settings.replay_burst
     )
     app.state.archive = archive
-    app.state.rematches = Rematches(store, app.state.rooms)
-    app.state.rooms.status_extensions.append(archive.status_facts)
+    app.state.rematches = Rematches(store, app.state.rooms.rooms)
+    app.state.rooms.add_status_facts(archive.status_facts)
 
 
 def _archive(request: Request) -> Archive:

@@ -70,40 +70,40 @@ async def create_room(
     # Shared by every instance through PostgreSQL (app/play/limits.py), unlike the other limits.
     room_limit: SharedRoomLimit = request.app.state.room_limit
     await room_limit.check(request.client.host if request.client else "?")
-    return await rooms.create_room(body)
+    return await rooms.seats.create_room(body)
 
 
 @router.get("/rooms/{room_id}", summary="Room status")
 async def room_status(room_id: str, rooms: Service) -> dict[str, Any]:
-    return await rooms.status(await rooms.room(room_id))
+    return await rooms.rooms.status(await rooms.rooms.room(room_id))
 
 
 @router.post("/rooms/{room_id}/seats", status_code=201, summary="Take a seat")
 async def take_seat(
     room_id: str, body: JoinSeat, rooms: Service, token: Bearer
 ) -> dict[str, Any]:
-    return await rooms.join(room_id, body, token)
+    return await rooms.seats.join(room_id, body, token)
 
 
 @router.post("/rooms/{room_id}/start", summary="Start the game (host only)")
 async def start_game(room_id: str, rooms: Service, token: Bearer) -> dict[str, Any]:
-    return await rooms.start(room_id, token)
+    return await rooms.seats.start(room_id, token)
 
 
 @router.get(
     "/rooms/{room_id}/view", summary="The current view (a seat's with its token)"
 )
 async def current_view(room_id: str, rooms: Service, token: Bearer) -> dict[str, Any]:
-    return await rooms.view(room_id, token)
+    return await rooms.reading.view(room_id, token)
 
 
 @router.post("/rooms/{room_id}/moves", summary="Make a move")
 async def make_move(
     room_id: str, body: MoveRequest, request: Request, rooms: Service, token: Bearer
 ) -> dict[str, Any]:
-    seat = await rooms.seat_of(room_id, token)
+    seat = await rooms.rooms.seat_of(room_id, token)
     limit(request, "moves", seat.id)
-    accepted = await rooms.submit(room_id, seat, body)
+    accepted = await rooms.moves.submit(room_id, seat, body)
     return {
         "ok": True,
         "version": accepted.version,
@@ -122,7 +122,7 @@ async def move_log(
     rooms: Service,
     since: Annotated[int, Query(ge=0, le=MAX_VERSION)] = 0,
 ) -> dict[str, Any]:
-    return await rooms.moves(room_id, since)
+    return await rooms.reading.moves(room_id, since)
 
 
 @router.post("/rooms/{room_id}/why", summary="Why a move is illegal (engine's reason)")
@@ -135,7 +135,7 @@ async def why(
         else (request.client.host if request.client else "?")
     )
     limit(request, "why", key)
-    return await rooms.why(room_id, body.move)
+    return await rooms.reading.why(room_id, body.move)
 
 
 def install_error_handlers(app: FastAPI) -> None:

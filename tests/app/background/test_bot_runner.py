@@ -136,7 +136,7 @@ async def test_a_table_of_bots_plays_a_game_to_the_end(
 
 async def assert_log_replays_to_snapshot(app: FastAPI, room_id: str) -> None:
     service: RoomService = app.state.rooms
-    game = await service.game(room_id)
+    game = await service.reading.game(room_id)
     setup = await service.store.setup(game.game_id)
     version, snapshot, _game = await service.store.snapshot(game.game_id)
     moves = await service.store.moves_since(game.game_id, 0)
@@ -229,7 +229,25 @@ async def test_racing_instances_land_each_bot_move_once(
     finally:
         await rival.stop()
     await assert_log_replays_to_snapshot(bot_app, room["room_id"])
-    game = await service.game(room["room_id"])
+    game = await service.reading.game(room["room_id"])
     first = await service.store.move_by_id(game.game_id, bot_move_id(game.game_id, 0))
     assert first is not None
     assert first.seq == 1
+
+
+async def test_a_runner_listens_while_it_runs_and_unsubscribes_when_it_stops(
+    api: httpx.AsyncClient, bot_app: FastAPI
+) -> None:
+    """Its listeners come and go with it; the app's own (the hub, the app's runner, the
+    webhook courier) stay."""
+    service: RoomService = bot_app.state.rooms
+    commits, bot_seats = len(service.moves.committed), len(service.seats.bot_seated)
+    runner = BotRunner(service, delay_s=0, think_s=0.05, sweep_s=60)
+    runner.start()
+    assert len(service.moves.committed) == commits + 1
+    assert len(service.seats.bot_seated) == bot_seats + 1
+    await runner.stop()
+    assert len(service.moves.committed) == commits
+    assert len(service.seats.bot_seated) == bot_seats
+    await runner.stop()  # twice: nothing more
+    assert len(service.moves.committed) == commits

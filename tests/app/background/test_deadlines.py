@@ -311,9 +311,9 @@ async def test_two_instances_racing_play_each_late_turn_once(
     # The log replays to the stored state: nothing was applied twice.
     service: RoomService = room_app.state.rooms
     for room_id in rooms:
-        game = await service.game(room_id)
+        game = await service.reading.game(room_id)
         setup = await service.store.setup(game.game_id)
-        position = await service.position(game.game_id)
+        position = await service.reading.position(game.game_id)
         actions = [m.action for m in await service.store.moves_since(game.game_id, 0)]
         assert len(actions) == position.version
         assert ishtar.encode_state(

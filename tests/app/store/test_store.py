@@ -270,7 +270,15 @@ async def test_missed_events_stop_at_the_version_they_are_sent_with(
     for _ in range(4):
         await play_one(http, room_id, tokens)
     service = room_app.state.rooms
-    game = await service.game(room_id)
-    assert [e.seq for e in await service.events(game.game_id, 0, 2)] == [1, 2]
-    assert [e.seq for e in await service.events(game.game_id, None, 3)] == [1, 2, 3]
-    assert [e.seq for e in await service.events(game.game_id, 1, 4)] == [2, 3, 4]
+    game = await service.reading.game(room_id)
+    assert [e.seq for e in await service.reading.events(game.game_id, 0, 2)] == [1, 2]
+    assert [e.seq for e in await service.reading.events(game.game_id, None, 3)] == [
+        1,
+        2,
+        3,
+    ]
+    assert [e.seq for e in await service.reading.events(game.game_id, 1, 4)] == [
+        2,
+        3,
+        4,
+    ]

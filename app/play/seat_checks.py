@@ -1,0 +1,109 @@
+"""The checks of every seat operation, each fault with one code (docs/protocol.md, "Seat
+operations").
+
+Every operation on a room's seats (app/play/seats.py: join, start, seat a bot, leave, hand
+a seat to a person or to a bot) judges the same faults with these functions, in the same
+order: who asks (`require_host`), what they send (`check_name`, `check_bot_level`,
+`seat_number`), the room's state (`require_open`, `require_not_over`), then the seat's
+(`require_free`, `require_taken`, `require_full`). Each raises a `ServiceError` and changes
+nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from app.play import tokens
+from app.play.protocol import ServiceError, valid_name
+from app.store.rows import RoomRow, SeatRow
+
+if TYPE_CHECKING:  # types only: the descriptor is handed in with the registry
+    from app.games import Game
+
+STARTED = "Seats of a started game cannot be taken."
+
+
+def is_host(room: RoomRow, bearer: str | None) -> bool:
+    """Whether `bearer` is the room's host token or the token of its host's seat."""
+    if not tokens.looks_like_token(bearer):
+        return False
+    assert bearer is not None
+    digest = tokens.hash_token(bearer)
+    if tokens.same_hash(digest, room.host_token_hash):
+        return True
+    return any(s.is_host and tokens.same_hash(digest, s.token_hash) for s in room.seats)
+
+
+def require_host(room: RoomRow, bearer: str | None, doing: str) -> None:
+    """`forbidden` (403) unless `bearer` is the host's: only the host may be `doing`."""
+    if not is_host(room, bearer):
+        raise ServiceError("forbidden", f"Only the host can {doing}.")
+
+
+def check_name(name: str) -> None:
+    """`malformed` (400) for a name with control characters."""
+    if not valid_name(name):
+        raise ServiceError("malformed", "A name may not contain control characters.")
+
+
+def has_bots(game: Game) -> bool:
+    """Whether a game has bots to seat (a game without them never seats one)."""
+    return bool(game.bots) and game.think is not None
+
+
+def check_bot_level(game: Game, level: str) -> None:
+    """`no_bots` (400) in a game without bots; `malformed` (400) for a level it lacks."""
+    if not has_bots(game):
+        raise no_bots(game)
+    if level not in game.bots:
+        raise ServiceError(
+            "malformed", f"A bot level is one of {', '.join(game.bots)}."
+        )
+
+
+def no_bots(game: Game) -> ServiceError:
+    """The refusal of a bot, or of the `bot` time policy, in a game without bots."""
+    return ServiceError("no_bots", f"{game.title} has no bots yet.")
+
+
+def seat_number(room: RoomRow, number: int) -> int:
+    """`malformed` (400) for a seat number the room does not have."""
+    if not 0 <= number < room.players:
+        raise ServiceError("malformed", f"This room has seats 0 to {room.players - 1}.")
+    return number
+
+
+def require_open(room: RoomRow, refusal: str = STARTED) -> None:
+    """`game_started` (409) once the game has started (or ended)."""
+    if room.status != "open":
+        raise ServiceError("game_started", refusal)
+
+
+def require_not_over(room: RoomRow) -> None:
+    """`game_over` (409) once the game has ended."""
+    if room.status == "finished":
+        raise ServiceError("game_over", "The game is over.")
+
+
+def require_free(room: RoomRow, number: int | None) -> None:
+    """`seat_taken` (409) when seat `number` (None: any seat) is taken."""
+    if number is None:
+        if len(room.seats) >= room.players:
+            raise ServiceError("seat_taken", "Every seat is already taken.")
+    elif room.seat(number) is not None:
+        raise ServiceError("seat_taken", "That seat is already taken.")
+
+
+def require_taken(room: RoomRow, number: int, instead: str) -> SeatRow:
+    """`seat_free` (409) when nobody holds seat `number` (`instead`: what to do then)."""
+    seat = room.seat(number)
+    if seat is None:
+        raise ServiceError("seat_free", f"Seat {number} is free: {instead}.")
+    return seat
+
+
+def require_full(room: RoomRow) -> None:
+    """`seats_open` (409) while a seat is still free."""
+    if len(room.seats) < room.players:
+        free = room.players - len(room.seats)
+        raise ServiceError("seats_open", f"{free} seat(s) still free: fill them first.")
