@@ -15,25 +15,17 @@ import logging
 from collections.abc import Awaitable, Callable
 
 import asyncpg  # type: ignore[import-untyped]
-from sqlalchemy.engine import make_url
 
 from app.config.tasks import cancel_and_wait
 from app.store.channel import CHANNEL
+from app.store.pool import asyncpg_dsn
+
+__all__ = ["Listener", "asyncpg_dsn", "parse_notice"]
 
 log = logging.getLogger("ishtar.notify")
 
 OnNotice = Callable[[str, str, int], None]
 OnReconnect = Callable[[], Awaitable[None]]
-
-
-def asyncpg_dsn(database_url: str) -> str:
-    """The SQLAlchemy URL as a plain libpq-style DSN that asyncpg.connect accepts.
-
-    >>> asyncpg_dsn("postgresql+asyncpg://u:p@db:5432/ishtar")
-    'postgresql://u:p@db:5432/ishtar'
-    """
-    url = make_url(database_url).set(drivername="postgresql")
-    return url.render_as_string(hide_password=False)
 
 
 def parse_notice(payload: str) -> tuple[str, str, int] | None:

@@ -1,7 +1,8 @@
 """The FastAPI application factory: `create_app(settings)`.
 
-The lifespan opens the database engine and keeps it (and a session factory) on ``app.state``;
-routers come from `app.web.routes`. Add a router by importing its module and including it below.
+The lifespan starts the rooms runtime (app/ops/runtime.py: the store's asyncpg pools, the
+service, the hub) and the services over it; routers come from `app.web.routes`. Add a router
+by importing its module and including it below.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from app.ops.collector import Collector
 from app.ops.runtime import start_rooms
 from app.play.limits import BodyLimit, SharedRoomLimit
 from app.records.archive import MAX_RECORD_BYTES
-from app.store.db import create_engine, create_sessionmaker
+from app.store.db import create_engine
 from app.web import ws
 from app.web.assets import Assets, VersionedStatic
 from app.web.routes import async_play, bots, games, health, pages, records, rooms
@@ -41,13 +42,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # SQLAlchemy's engine only for the last writers not on the store's asyncpg pools
+        # (app/play/seats.py, app/background/bot_runner.py, through `Store.engine`).
         engine = create_engine(settings)
-        app.state.engine = engine
-        app.state.sessionmaker = create_sessionmaker(engine)
         runtime = await start_rooms(app, settings, engine)
+        store = runtime.service.store
         # Rooms per address per minute: one count in PostgreSQL for all instances.
-        app.state.room_limit = SharedRoomLimit(engine, settings.rooms_per_minute)
-        records.install(app, engine)
+        app.state.room_limit = SharedRoomLimit(
+            store.room_limits, settings.rooms_per_minute
+        )
+        records.install(app, store)
         app.state.bots = BotRunner(
             runtime.service, delay_s=settings.bot_delay_s, think_s=settings.bot_think_s
         )

@@ -84,7 +84,7 @@ class Seating:
             "revision": room.revision,
             "created_at": iso(room.created_at),
         }
-        await clock.decorate(self.store.engine, room.id, status)
+        await clock.decorate(self.store.time_controls, room.id, status)
         for extend in self.status_extensions:
             status |= await extend(room)
         return status
@@ -109,7 +109,7 @@ class Seating:
             host_token_hash=tokens.hash_token(host_token),
         )
         if control is not None:
-            await clock.save(self.store.engine, room_id, control)
+            await clock.save(self.store.time_controls, room_id, control)
         answer: dict[str, Any] = {
             "room_id": room_id,
             "url": tokens.room_url(room_id),

@@ -1,20 +1,13 @@
-"""Database access: the async SQLAlchemy engine, the session factory and a session dependency.
+"""The SQLAlchemy engine, for what still writes through SQLAlchemy rather than the store's
+asyncpg pools (app/store/pool.py): see `Store.engine`. Alembic makes its own (migrations/env.py).
 
-Nothing is created at import time: `create_app` builds the engine in its lifespan and keeps it
-on ``app.state``, so each app (and each test) owns its own connection pool.
+Nothing is created at import time: `create_app` builds the engine in its lifespan, so each app
+(and each test) owns its own connection pool.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-from fastapi import Request
-from sqlalchemy.ext.asyncio import (
-    AsyncEngine,
-    AsyncSession,
-    async_sessionmaker,
-    create_async_engine,
-)
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.config.settings import Settings
 
@@ -35,15 +28,3 @@ def create_engine(settings: Settings) -> AsyncEngine:
         pool_size=settings.db_pool_size,
         max_overflow=settings.db_max_overflow,
     )
-
-
-def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    """Sessions bound to `engine`; objects stay readable after commit."""
-    return async_sessionmaker(engine, expire_on_commit=False)
-
-
-async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
-    """FastAPI dependency: one session per request, closed afterwards."""
-    sessionmaker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
-    async with sessionmaker() as session:
-        yield session
