@@ -1,11 +1,16 @@
 """The notice channel: the NOTIFY by which every instance hears that a room changed.
 
 Every write that others must hear about sends `NOTIFY` in the same transaction, so the
-notice is delivered only once the change is committed (app/notices/listener.py listens).
+notice is delivered only once the change is committed. app/notices/listener.py listens, on a
+`Listening` connection of this module (its own, outside the pools: LISTEN is session state).
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+
+import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -20,8 +25,44 @@ def notice(room_id: str, kind: str, number: int) -> str:
     return f"{room_id} {kind} {number}"
 
 
+class Listening:
+    """One connection LISTENing on the channel, handing each payload to `deliver`.
+
+    `lost` is set when the connection ends (PostgreSQL restarted, network cut); `ping`
+    finds a half-open one. Open with `listen`."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+        self.lost = asyncio.Event()
+        conn.add_termination_listener(lambda _conn: self.lost.set())
+
+    async def ping(self, timeout_s: float) -> None:
+        """A round trip within `timeout_s` seconds, or an error."""
+        await asyncio.wait_for(self._conn.fetchval("SELECT 1"), timeout_s)
+
+    def close(self) -> None:
+        self._conn.terminate()
+
+
+async def listen(
+    dsn: str, deliver: Callable[[str], None], timeout_s: float
+) -> Listening:
+    """A new connection to `dsn` (within `timeout_s` seconds) that LISTENs on the channel."""
+    conn = await asyncpg.connect(dsn, timeout=timeout_s)
+    try:
+        listening = Listening(conn)
+        await conn.add_listener(
+            CHANNEL, lambda _conn, _pid, _channel, payload: deliver(str(payload))
+        )
+    except BaseException:
+        conn.terminate()
+        raise
+    return listening
+
+
 async def _notify(conn: AsyncConnection, payload: str) -> None:
-    """NOTIFY from a SQLAlchemy connection (for code that writes through `Store.engine`)."""
+    """NOTIFY from a SQLAlchemy connection (app/background/bot_runner.py writes through
+    `Store.engine`; it goes when that does)."""
     await conn.execute(
         text("SELECT pg_notify(:channel, :payload)"),
         {"channel": CHANNEL, "payload": payload},
