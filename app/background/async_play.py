@@ -58,7 +58,7 @@ def start_async_play(
         think_s=settings.bot_think_s,
     )
     courier = WebhookCourier(
-        rooms.service.store.engine,
+        rooms.service.store.webhooks,
         rooms.instance,
         poll_s=settings.webhook_poll_s,
         timeout_s=settings.webhook_timeout_s,

@@ -11,32 +11,16 @@ A room counts against the address that filled it with bots (`bot_room_owners`, m
 0009; the address kept as the keyed hash of app/play/limits.py) while it has no person's seat
 and is not finished: handing one of its seats to a person, or the end of its game, gives the
 place back. The check and the record are one transaction under an advisory lock per address,
-so all instances share one count and two calls at once cannot both take the last place.
+so all instances share one count and two calls at once cannot both take the last place (its
+SQL: app/store/bot_rooms.py).
 """
 
 from __future__ import annotations
 
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from app.play.limits import SharedRoomLimit
 from app.play.protocol import ServiceError
+from app.store.bot_rooms import BotRoomStore
 from app.store.rows import RoomRow
-
-# The two-key form of advisory locks: its key space is apart from the migrations' lock.
-LOCK_CLASS = 0x1B07
-
-_HELD = text(
-    "SELECT count(*) FROM bot_room_owners o JOIN rooms r ON r.id = o.room_id"
-    " WHERE o.address_hash = :address AND o.room_id <> :room"
-    " AND r.status <> 'finished' AND NOT EXISTS"
-    " (SELECT 1 FROM seats s WHERE s.room_id = o.room_id AND s.bot_level IS NULL)"
-)
-_OWN = text(
-    "INSERT INTO bot_room_owners (room_id, address_hash) VALUES (:room, :address)"
-    " ON CONFLICT (room_id) DO UPDATE SET address_hash = EXCLUDED.address_hash,"
-    " created_at = now()"
-)
 
 
 def fills_with_bots(room: RoomRow, handing: int | None = None) -> bool:
@@ -51,9 +35,9 @@ class BotRoomQuota:
     """Rooms of bots only per client address, shared by every instance."""
 
     def __init__(
-        self, engine: AsyncEngine, limit: int, addresses: SharedRoomLimit
+        self, store: BotRoomStore, limit: int, addresses: SharedRoomLimit
     ) -> None:
-        self.engine, self.limit, self.addresses = engine, limit, addresses
+        self.store, self.limit, self.addresses = store, limit, addresses
 
     async def admit(
         self, room: RoomRow, address: str, handing: int | None = None
@@ -66,20 +50,12 @@ class BotRoomQuota:
         if not fills_with_bots(room, handing):
             return
         digest = self.addresses.address_hash(await self.addresses.shared_key(), address)
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                text("SELECT pg_advisory_xact_lock(:class, :key)"),
-                {"class": LOCK_CLASS, "key": int.from_bytes(digest[:4], signed=True)},
+        held = await self.store.take(digest, room.id, self.limit)
+        if held >= self.limit:
+            raise ServiceError(
+                "too_many_bot_rooms",
+                f"Your address already has {held} room(s) of bots only in play"
+                f" (at most {self.limit}): wait until one ends, or seat a person"
+                " here, before filling another room with bots.",
+                extra={"limit": self.limit},
             )
-            held = (
-                await conn.execute(_HELD, {"address": digest, "room": room.id})
-            ).scalar_one()
-            if held >= self.limit:
-                raise ServiceError(
-                    "too_many_bot_rooms",
-                    f"Your address already has {held} room(s) of bots only in play"
-                    f" (at most {self.limit}): wait until one ends, or seat a person"
-                    " here, before filling another room with bots.",
-                    extra={"limit": self.limit},
-                )
-            await conn.execute(_OWN, {"room": room.id, "address": digest})

@@ -25,23 +25,22 @@ the source does not replace PostgreSQL's ``now()`` with this process's time (ins
 skewed clocks would then disagree on what is due, and on leases): the claim reads the present
 as ``now()`` plus the source's lead, which is 0 s in production and what a test advanced a
 `ManualTime` by. Its polls wait on the source too, so a test steps the watch past a deadline
-(or to just before one) and sees what it did, without sleeping.
+(or to just before one) and sees what it did, without sleeping. Its SQL is the store's
+(app/store/deadlines.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
-
-from sqlalchemy import text
 
 from app.background.bot_runner import LOST_RACE, bot_game, think
 from app.config.tasks import cancel_and_wait
-from app.config.timesource import SQL_NOW, SYSTEM_TIME, TimeSource
+from app.config.timesource import SYSTEM_TIME, TimeSource
 from app.play.protocol import MoveRequest, ServiceError
 from app.play.seat_checks import no_bots
 from app.play.service import RoomService
+from app.store.deadlines import Due
 from bots.base import derive_seed
 
 log = logging.getLogger("ishtar.deadlines")
@@ -49,40 +48,9 @@ log = logging.getLogger("ishtar.deadlines")
 BATCH = 20
 
 
-@dataclass(frozen=True)
-class Due:
-    """A passed deadline this instance claimed."""
-
-    game_id: int
-    room_id: str
-    seat: int
-    version: int
-    policy: str
-    bot_level: str | None
-
-
 def deadline_move_id(game_id: int, version: int) -> str:
     """The move id of the bot move made for a late seat at `version` (the same everywhere)."""
     return f"deadline-{game_id}-{version}"
-
-
-_CLAIM = text(
-    "WITH due AS ("
-    " SELECT game_id FROM turn_deadlines"
-    f" WHERE due_at <= {SQL_NOW} AND NOT overdue"
-    f" AND (claimed_until IS NULL OR claimed_until < {SQL_NOW})"
-    " ORDER BY due_at LIMIT :limit FOR UPDATE SKIP LOCKED)"
-    " UPDATE turn_deadlines d SET overdue = (t.policy = 'wait'),"
-    " claimed_until = CASE WHEN t.policy = 'bot'"
-    f" THEN {SQL_NOW} + make_interval(secs => :lease) END,"
-    " claimed_by = :instance"
-    " FROM due, time_controls t WHERE d.game_id = due.game_id AND t.room_id = d.room_id"
-    " RETURNING d.game_id, d.room_id, d.seat, d.version, t.policy, t.bot_level"
-)
-_LOG = text(
-    "INSERT INTO deadline_log (game_id, version, seat, policy, instance)"
-    " VALUES (:game, :version, :seat, :policy, :instance)"
-)
 
 
 class DeadlineWatch:
@@ -132,30 +100,9 @@ class DeadlineWatch:
 
     async def claim(self) -> list[Due]:
         """One transaction: lock due rows (skipping rows others hold), apply or lease."""
-        async with self.service.store.engine.begin() as conn:
-            rows = (
-                await conn.execute(
-                    _CLAIM,
-                    {
-                        "limit": BATCH,
-                        "lease": self.lease_s,
-                        "instance": self.instance,
-                        "ahead": self.time.ahead_s(),
-                    },
-                )
-            ).all()
-            claimed = [Due(*row) for row in rows]
-            for due in claimed:
-                await conn.execute(
-                    _LOG,
-                    {
-                        "game": due.game_id,
-                        "version": due.version,
-                        "seat": due.seat,
-                        "policy": due.policy,
-                        "instance": self.instance,
-                    },
-                )
+        claimed = await self.service.store.deadlines.claim(
+            self.instance, BATCH, self.lease_s, self.time.ahead_s()
+        )
         # Told in transactions of their own: a move that ends a game locks its room before
         # the deadline row, so taking the room here could deadlock with it. Should this
         # process die before telling, every instance's heartbeat re-sends room statuses.
@@ -178,15 +125,9 @@ class DeadlineWatch:
             await self._play(due)
         except Exception:
             log.exception("bot for a late seat in room %s failed", due.room_id)
-            async with self.service.store.engine.begin() as conn:
-                marked = await conn.execute(
-                    text(
-                        "UPDATE turn_deadlines SET overdue = true, claimed_until = NULL"
-                        " WHERE game_id = :game AND version = :version"
-                    ),
-                    {"game": due.game_id, "version": due.version},
-                )
-            if marked.rowcount:
+            if await self.service.store.deadlines.mark_overdue(
+                due.game_id, due.version
+            ):
                 await self.announce(due.room_id)
 
     async def announce(self, room_id: str) -> None:

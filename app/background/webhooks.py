@@ -19,25 +19,26 @@ resolved at every call and refused unless public, and the call goes to the addre
 
 The courier's time is a `TimeSource` (app/config/timesource.py): its polls wait on it, and its
 queries read the present as the database's ``now()`` plus the source's lead (none in
-production), so a test can step through backoffs and leases without sleeping.
+production), so a test can step through backoffs and leases without sleeping. Its SQL, and
+the seat's webhook, are the store's (app/store/webhooks.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.background.webhook_targets import Refused, resolve
 from app.config.tasks import cancel_and_wait
-from app.config.timesource import SQL_NOW, SYSTEM_TIME, TimeSource
+from app.config.timesource import SYSTEM_TIME, TimeSource
 from app.play.protocol import dumps
+from app.store.webhooks import Call, WebhookStore
+
+__all__ = ["BATCH", "MAX_BACKOFF_S", "Call", "WebhookCourier", "payload"]
 
 log = logging.getLogger("ishtar.webhooks")
 
@@ -45,20 +46,6 @@ BATCH = 10
 MAX_BACKOFF_S = 3600.0
 RETRY_STATUSES = {408, 425, 429}
 USER_AGENT = "IshtarOnline-webhook/1"
-
-
-@dataclass(frozen=True)
-class Call:
-    """One claimed row of the outbox."""
-
-    id: int
-    seat_id: int
-    room_id: str
-    seat: int
-    version: int
-    url: str
-    base_url: str
-    attempts: int
 
 
 def payload(call: Call, name: str) -> dict[str, Any]:
@@ -77,27 +64,12 @@ def payload(call: Call, name: str) -> dict[str, Any]:
     }
 
 
-_CLAIM = text(
-    "WITH due AS ("
-    f" SELECT id FROM webhook_outbox WHERE status = 'pending' AND next_attempt_at <= {SQL_NOW}"
-    " ORDER BY next_attempt_at LIMIT :limit FOR UPDATE SKIP LOCKED)"
-    " UPDATE webhook_outbox o SET attempts = o.attempts + 1, claimed_by = :instance,"
-    f" next_attempt_at = {SQL_NOW} + make_interval(secs => :lease)"
-    " FROM due WHERE o.id = due.id"
-    " RETURNING o.id, o.seat_id, o.room_id, o.seat, o.version, o.url, o.base_url, o.attempts"
-)
-_CURRENT = text(
-    "SELECT s.name, g.status, g.current_seat FROM seats s"
-    " JOIN games g ON g.room_id = s.room_id WHERE s.id = :seat_id"
-)
-
-
 class WebhookCourier:
     """This instance's share of the outbox: claim due calls, make them, record how it went."""
 
     def __init__(
         self,
-        engine: AsyncEngine,
+        store: WebhookStore,
         instance: str,
         *,
         poll_s: float = 1.0,
@@ -107,7 +79,7 @@ class WebhookCourier:
         allow_private: bool = False,
         time: TimeSource = SYSTEM_TIME,
     ) -> None:
-        self.engine = engine
+        self.store = store
         self.instance = instance
         self.poll_s = poll_s
         self.timeout_s = timeout_s
@@ -148,27 +120,14 @@ class WebhookCourier:
 
     async def run_once(self) -> int:
         """Claim the calls due now and make them; how many were claimed."""
-        async with self.engine.begin() as conn:
-            rows = (
-                await conn.execute(
-                    _CLAIM,
-                    {
-                        "limit": BATCH,
-                        "instance": self.instance,
-                        "lease": self.lease_s,
-                        "ahead": self.time.ahead_s(),
-                    },
-                )
-            ).all()
-        calls = [Call(*row) for row in rows]
+        calls = await self.store.claim(
+            self.instance, BATCH, self.lease_s, self.time.ahead_s()
+        )
         await asyncio.gather(*(self.deliver(call) for call in calls))
         return len(calls)
 
     async def deliver(self, call: Call) -> None:
-        async with self.engine.connect() as conn:
-            now = (
-                await conn.execute(_CURRENT, {"seat_id": call.seat_id})
-            ).one_or_none()
+        now = await self.store.turn(call.seat_id)
         if now is None or now.status != "playing" or now.current_seat != call.seat:
             await self._finish(call, "cancelled", "the turn has passed")
             return
@@ -223,77 +182,11 @@ class WebhookCourier:
             )
             return
         delay = min(MAX_BACKOFF_S, self.backoff_s * 2 ** (call.attempts - 1))
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                text(
-                    "UPDATE webhook_outbox SET last_error = :error,"
-                    f" next_attempt_at = {SQL_NOW} + make_interval(secs => :delay)"
-                    " WHERE id = :id AND status = 'pending'"
-                ),
-                {
-                    "id": call.id,
-                    "error": error,
-                    "delay": delay,
-                    "ahead": self.time.ahead_s(),
-                },
-            )
+        await self.store.retry(call.id, error, delay, self.time.ahead_s())
         log.info("webhook call %s failed (%s); retry in %.1f s", call.id, error, delay)
 
     async def _finish(self, call: Call, status: str, error: str | None) -> None:
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                text(
-                    "UPDATE webhook_outbox SET status = :status, last_error = :error,"
-                    f" finished_at = {SQL_NOW} WHERE id = :id AND status = 'pending'"
-                ),
-                {
-                    "id": call.id,
-                    "status": status,
-                    "error": error,
-                    "ahead": self.time.ahead_s(),
-                },
-            )
+        await self.store.finish(call.id, status, error, self.time.ahead_s())
         log.info(
             "webhook call %s %s%s", call.id, status, f" ({error})" if error else ""
-        )
-
-
-# --- a seat's webhook -----------------------------------------------------------------------
-
-
-async def set_hook(engine: AsyncEngine, seat_id: int, url: str, base_url: str) -> None:
-    async with engine.begin() as conn:
-        await conn.execute(
-            text(
-                "INSERT INTO seat_webhooks (seat_id, url, base_url)"
-                " VALUES (:seat, :url, :base) ON CONFLICT (seat_id) DO UPDATE"
-                " SET url = EXCLUDED.url, base_url = EXCLUDED.base_url, created_at = now()"
-            ),
-            {"seat": seat_id, "url": url, "base": base_url},
-        )
-
-
-async def get_hook(engine: AsyncEngine, seat_id: int) -> str | None:
-    async with engine.connect() as conn:
-        url: str | None = (
-            await conn.execute(
-                text("SELECT url FROM seat_webhooks WHERE seat_id = :seat"),
-                {"seat": seat_id},
-            )
-        ).scalar_one_or_none()
-    return url
-
-
-async def delete_hook(engine: AsyncEngine, seat_id: int) -> None:
-    async with engine.begin() as conn:
-        await conn.execute(
-            text("DELETE FROM seat_webhooks WHERE seat_id = :seat"), {"seat": seat_id}
-        )
-        await conn.execute(
-            text(
-                "UPDATE webhook_outbox SET status = 'cancelled', finished_at = now(),"
-                " last_error = 'the webhook was removed'"
-                " WHERE seat_id = :seat AND status = 'pending'"
-            ),
-            {"seat": seat_id},
         )

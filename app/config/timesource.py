@@ -11,8 +11,8 @@ The present is the database's. The timestamps those rows hold are written by Pos
 them with that one clock, so instances whose own clocks disagree still agree on what is due
 and whose lease has run out. Passing this process's time into the queries instead would
 lose that in production; so a source does not tell the time, it tells how far it is *ahead*
-of the database, and the queries read the present as ``now() + make_interval(secs =>
-:ahead)`` (`SQL_NOW`). The real source is 0 s ahead: in production every comparison is with
+of the database, and the queries (in the store) read the present as ``now() +
+make_interval(secs => $n)``, $n the lead (`sql_now`). The real source is 0 s ahead: in production every comparison is with
 ``now()``, as before. A `ManualTime` is ahead by what a test has advanced it, for the loops
 given it only (the trigger and other loops keep the database's time). So a row written after
 an advance, say a deadline set by a move, is already that much nearer to due for those
@@ -28,8 +28,15 @@ import asyncio
 import contextlib
 from typing import Any, Protocol
 
-SQL_NOW = "(now() + make_interval(secs => :ahead))"
-"""The present in SQL, given the parameter ``ahead`` = `TimeSource.ahead_s()`."""
+
+def sql_now(ahead: str) -> str:
+    """The present in SQL, given the statement's parameter `ahead` (such as ``"$3"``) bound
+    to `TimeSource.ahead_s()`.
+
+    >>> sql_now("$3")
+    '(now() + make_interval(secs => $3))'
+    """
+    return f"(now() + make_interval(secs => {ahead}))"
 
 
 class TimeSource(Protocol):

@@ -2,7 +2,8 @@
 
 Writers send `NOTIFY ishtar_rooms, '<room_id> <kind> <number>'` inside their transaction
 (see `app.store.store`), so a notice arrives only after the commit. Each instance keeps one
-dedicated asyncpg connection listening on the channel and hands notices to the hub.
+dedicated connection listening on the channel (`listen`, app/store/channel.py) and hands
+notices to the hub.
 If that connection drops (PostgreSQL restarted, network cut), it reconnects with backoff and
 asks the hub to resynchronise, since notices sent meanwhile are lost.
 """
@@ -14,26 +15,16 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
-import asyncpg  # type: ignore[import-untyped]
-from sqlalchemy.engine import make_url
-
 from app.config.tasks import cancel_and_wait
-from app.store.channel import CHANNEL
+from app.store.channel import Listening, listen
+from app.store.pool import asyncpg_dsn
+
+__all__ = ["Listener", "asyncpg_dsn", "parse_notice"]
 
 log = logging.getLogger("ishtar.notify")
 
 OnNotice = Callable[[str, str, int], None]
 OnReconnect = Callable[[], Awaitable[None]]
-
-
-def asyncpg_dsn(database_url: str) -> str:
-    """The SQLAlchemy URL as a plain libpq-style DSN that asyncpg.connect accepts.
-
-    >>> asyncpg_dsn("postgresql+asyncpg://u:p@db:5432/ishtar")
-    'postgresql://u:p@db:5432/ishtar'
-    """
-    url = make_url(database_url).set(drivername="postgresql")
-    return url.render_as_string(hide_password=False)
 
 
 def parse_notice(payload: str) -> tuple[str, str, int] | None:
@@ -76,10 +67,8 @@ class Listener:
     async def stop(self) -> None:
         await cancel_and_wait(self._task)
 
-    def _deliver(
-        self, _conn: object, _pid: int, _channel: str, payload: object
-    ) -> None:
-        notice = parse_notice(str(payload))
+    def _deliver(self, payload: str) -> None:
+        notice = parse_notice(payload)
         if notice is None:
             log.warning("ignored a garbled notice %r", payload)
             return
@@ -91,18 +80,15 @@ class Listener:
     async def _run(self) -> None:
         backoff = 0.05
         while True:
-            conn: asyncpg.Connection | None = None
+            conn: Listening | None = None
             try:
-                conn = await asyncpg.connect(self.dsn, timeout=5)
-                lost = asyncio.Event()
-                conn.add_termination_listener(lambda _c, event=lost: event.set())
-                await conn.add_listener(CHANNEL, self._deliver)
+                conn = await listen(self.dsn, self._deliver, 5)
                 self.connected.set()
                 # Notices sent while nobody listened are lost: catch up from the database.
                 self.connects += 1
                 await self.on_reconnect()
                 backoff = 0.05
-                await self._watch(conn, lost)
+                await self._watch(conn)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -110,14 +96,14 @@ class Listener:
             finally:
                 self.connected.clear()
                 if conn is not None:
-                    conn.terminate()
+                    conn.close()
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 2.0)
 
-    async def _watch(self, conn: asyncpg.Connection, lost: asyncio.Event) -> None:
+    async def _watch(self, conn: Listening) -> None:
         """Return when the connection is gone; probe it now and then (half-open sockets)."""
-        while not lost.is_set():
+        while not conn.lost.is_set():
             try:
-                await asyncio.wait_for(lost.wait(), self.check_every_s)
+                await asyncio.wait_for(conn.lost.wait(), self.check_every_s)
             except TimeoutError:
-                await asyncio.wait_for(conn.fetchval("SELECT 1"), 5)
+                await conn.ping(5)

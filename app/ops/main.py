@@ -1,8 +1,8 @@
 """The FastAPI application factory: `create_app(settings)`.
 
-The lifespan opens the database engine and keeps it on ``app.state``, builds the rooms
-runtime (app/ops/runtime.py) and subscribes the service's listeners;
-routers come from `app.web.routes`. Add a router by importing its module and including it below.
+The lifespan starts the rooms runtime (app/ops/runtime.py: the store's asyncpg pools, the
+service, the hub) and the services over it, and subscribes the service's listeners; routers
+come from `app.web.routes`. Add a router by importing its module and including it below.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from app.ops.collector import Collector
 from app.ops.runtime import start_rooms
 from app.play.limits import BodyLimit, SharedRoomLimit
 from app.records.archive import MAX_RECORD_BYTES
-from app.store.db import create_engine
 from app.web import ws
 from app.web.assets import Assets, VersionedStatic
 from app.web.routes import async_play, bots, games, health, pages, records, rooms
@@ -42,12 +41,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = create_engine(settings)
-        app.state.engine = engine
-        runtime = await start_rooms(app, settings, engine)
+        runtime = await start_rooms(app, settings)
+        store = runtime.service.store
         # Rooms per address per minute: one count in PostgreSQL for all instances.
-        app.state.room_limit = SharedRoomLimit(engine, settings.rooms_per_minute)
-        records.install(app, engine)  # adds the archive's facts to the room status
+        app.state.room_limit = SharedRoomLimit(
+            store.room_limits, settings.rooms_per_minute
+        )
+        records.install(app, store)  # adds the archive's facts to the room status
         # Commit listeners, in this order after the hub's (app/ops/runtime.py): the bot
         # runner, then the webhook courier; each unsubscribes when it stops.
         app.state.bots = BotRunner(
@@ -67,7 +67,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await background.stop()
             await app.state.bots.stop()
             await runtime.stop()
-            await engine.dispose()
 
     app = FastAPI(title="Ishtar Online", version=_version(), lifespan=lifespan)
     app.state.settings = settings

@@ -14,7 +14,6 @@ import secrets
 from dataclasses import dataclass
 
 from fastapi import FastAPI
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config.settings import Settings
 from app.config.tasks import cancel_and_wait
@@ -63,10 +62,8 @@ class RoomsRuntime:
         await self.service.store.light.close()
 
 
-async def start_rooms(
-    app: FastAPI, settings: Settings, engine: AsyncEngine
-) -> RoomsRuntime:
-    """Build the rooms service on `engine` and publish it on ``app.state``."""
+async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
+    """Build the rooms service on the store's pools and publish it on ``app.state``."""
     assert settings.database_url is not None
     registry: Registry = app.state.games
     instance = secrets.token_hex(8)
@@ -80,7 +77,7 @@ async def start_rooms(
     await open_connections(pool, settings.db_pool_size)
     # Notices and presence need no durability: their commits need not wait for the disk.
     light = await create_pool(asyncpg_dsn(settings.database_url), 2, durable=False)
-    store = Store(pool, engine, light)
+    store = Store(pool, light)
     presence = Presence(store, instance)
     announcer = Announcer(store.announce_many)
     peers = Peers(instance, announcer.announce)

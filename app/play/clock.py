@@ -3,18 +3,17 @@
 The time control (`per_move_s`, `policy`, `bot`) is set once, when the room is created.
 The clock (which seat must act on which version, by when, and whether it is overdue) is
 one row of ``turn_deadlines``, written by the trigger ``games_turn_changed`` in the
-transaction of each move; `app.background.deadlines` handles the deadlines that pass.
+transaction of each move; `app.background.deadlines` handles the deadlines that pass. Both
+are kept by the store (app/store/time_controls.py).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from app.play.protocol import ServiceError, TimeControl
 from app.store.rows import iso
+from app.store.time_controls import TimeControlStore
 
 if TYPE_CHECKING:  # types only: the registry and presence are handed in, not imported
     from app.games import Game
@@ -36,36 +35,16 @@ def check(game: Game, control: TimeControl) -> TimeControl:
     return control
 
 
-async def save(engine: AsyncEngine, room_id: str, control: TimeControl) -> None:
-    async with engine.begin() as conn:
-        await conn.execute(
-            text(
-                "INSERT INTO time_controls (room_id, per_move_s, policy, bot_level)"
-                " VALUES (:room, :seconds, :policy, :bot)"
-            ),
-            {
-                "room": room_id,
-                "seconds": control.per_move_s,
-                "policy": control.policy,
-                "bot": control.bot if control.policy == "bot" else None,
-            },
-        )
+async def save(store: TimeControlStore, room_id: str, control: TimeControl) -> None:
+    bot = control.bot if control.policy == "bot" else None
+    await store.save(room_id, control.per_move_s, control.policy, bot)
 
 
-async def decorate(engine: AsyncEngine, room_id: str, status: dict[str, Any]) -> None:
+async def decorate(
+    store: TimeControlStore, room_id: str, status: dict[str, Any]
+) -> None:
     """Add the room's time control and clock to its status (docs/async-play.md)."""
-    async with engine.connect() as conn:
-        row = (
-            await conn.execute(
-                text(
-                    "SELECT t.per_move_s, t.policy, t.bot_level, d.seat, d.version,"
-                    " d.due_at, d.overdue FROM time_controls t"
-                    " LEFT JOIN turn_deadlines d ON d.room_id = t.room_id"
-                    " WHERE t.room_id = :room"
-                ),
-                {"room": room_id},
-            )
-        ).one_or_none()
+    row = await store.clock(room_id)
     overdue_seat = None
     if row is None:
         status["time_control"] = status["clock"] = None
@@ -77,7 +56,7 @@ async def decorate(engine: AsyncEngine, room_id: str, status: dict[str, Any]) ->
         }
         status["clock"] = (
             None
-            if row.seat is None
+            if row.seat is None or row.due_at is None
             else {
                 "seat": row.seat,
                 "version": row.version,

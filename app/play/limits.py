@@ -16,11 +16,10 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Mapping
 
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.play.protocol import ServiceError, dumps
+from app.store.room_limits import RoomLimitStore
 
 
 class TokenBucket:
@@ -63,56 +62,19 @@ class RateLimits:
             raise ServiceError("rate_limited", f"Too many {what}; slow down and retry.")
 
 
-# The current minute and how far into it we are, on the database's clock so that every
-# instance agrees. A creation is allowed while the previous minute's count, weighted by the
-# part of it still inside the last 60 seconds, plus this minute's count (this one included)
-# stays within the limit: a sliding window of one minute, two rows per address. The check
-# and the count are one statement: the upsert's row lock orders concurrent creations (on
-# any instance), and a refused creation counts for nothing.
-_CHECK_AND_COUNT = text(
-    """
-    WITH clock AS (
-        SELECT floor(t)::bigint AS minute, (t - floor(t))::float8 AS elapsed
-        FROM (SELECT extract(epoch FROM clock_timestamp()) / 60 AS t) AS now
-    ), earlier AS (
-        SELECT coalesce(sum(c.created), 0)::float8 * (1 - clock.elapsed) AS weight
-        FROM clock
-        LEFT JOIN room_creations AS c
-            ON c.address_hash = CAST(:address AS bytea) AND c.minute = clock.minute - 1
-        GROUP BY clock.elapsed
-    )
-    INSERT INTO room_creations AS c (address_hash, minute, created)
-    SELECT CAST(:address AS bytea), clock.minute, 1
-    FROM clock, earlier
-    WHERE earlier.weight + 1 <= CAST(:limit AS float8)
-    ON CONFLICT (address_hash, minute) DO UPDATE SET created = c.created + 1
-    WHERE c.created + 1 + (SELECT weight FROM earlier) <= CAST(:limit AS float8)
-    RETURNING c.created
-    """
-)
-_PRUNE = text(
-    "DELETE FROM room_creations"
-    " WHERE minute < floor(extract(epoch FROM clock_timestamp()) / 60)::bigint - 1"
-)
-_OFFER_KEY = text(
-    "INSERT INTO room_creation_key (id, key) VALUES (1, :key) ON CONFLICT (id) DO NOTHING"
-)
-_READ_KEY = text("SELECT key FROM room_creation_key WHERE id = 1")
-
-
 class SharedRoomLimit:
     """Rooms one client address may create per minute, shared by every instance.
 
     Counted in PostgreSQL (tables of migration 0006), per keyed hash of the address: the
     raw address is never stored. The key is random, written once by the first instance that
     needs it and read by the others. Rows older than the previous minute are pruned by each
-    instance about once a minute.
+    instance about once a minute. The window and its SQL: app/store/room_limits.py.
     """
 
     PRUNE_EVERY_S = 60.0
 
-    def __init__(self, engine: AsyncEngine, per_minute: float) -> None:
-        self.engine, self.per_minute = engine, per_minute
+    def __init__(self, store: RoomLimitStore, per_minute: float) -> None:
+        self.store, self.per_minute = store, per_minute
         self._key: bytes | None = None
         self._pruned = time.monotonic()
 
@@ -121,21 +83,13 @@ class SharedRoomLimit:
         if time.monotonic() - self._pruned >= self.PRUNE_EVERY_S:
             await self.prune()
         digest = self.address_hash(await self.shared_key(), address)
-        async with self.engine.begin() as conn:
-            allowed = (
-                await conn.execute(
-                    _CHECK_AND_COUNT,
-                    {"address": digest, "limit": float(self.per_minute)},
-                )
-            ).first()
-        if allowed is None:
+        if not await self.store.count(digest, self.per_minute):
             raise ServiceError("rate_limited", f"Too many {what}; slow down and retry.")
 
     async def prune(self) -> int:
         """Delete the counts no check reads any more; how many rows went."""
         self._pruned = time.monotonic()
-        async with self.engine.begin() as conn:
-            return (await conn.execute(_PRUNE)).rowcount
+        return await self.store.prune()
 
     @staticmethod
     def address_hash(key: bytes, address: str) -> bytes:
@@ -152,11 +106,7 @@ class SharedRoomLimit:
     async def shared_key(self) -> bytes:
         """The key of the address hash, the same for every instance (read once)."""
         if self._key is None:
-            async with self.engine.begin() as conn:
-                await conn.execute(_OFFER_KEY, {"key": secrets.token_bytes(32)})
-            # A new statement (so a new snapshot): sees the key of whoever offered first.
-            async with self.engine.connect() as conn:
-                self._key = bytes((await conn.execute(_READ_KEY)).scalar_one())
+            self._key = await self.store.shared_key(secrets.token_bytes(32))
         return self._key
 
 

@@ -22,9 +22,8 @@ from pydantic import (
     StringConstraints,
     ValidationError,
 )
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
-from app.store.pool import CONNECTION_ERRORS, Unavailable
+from app.store.pool import unreachable
 
 # --- errors ---------------------------------------------------------------------------------
 
@@ -110,19 +109,8 @@ def describe_validation(exc: ValidationError) -> str:
 def unavailable(exc: BaseException) -> bool:
     """Whether an exception means the database cannot be reached (retry later: 503).
 
-    The cause chain counts too: SQLAlchemy wraps a connection that broke while being
-    opened (PostgreSQL restarting) in a plain DBAPIError, not flagged as invalidated.
-    """
-    seen: BaseException | None = exc
-    while seen is not None:
-        if isinstance(
-            seen, (Unavailable, *CONNECTION_ERRORS, OperationalError, InterfaceError)
-        ):
-            return True
-        if isinstance(seen, DBAPIError) and seen.connection_invalidated:
-            return True
-        seen = seen.__cause__
-    return False
+    The store knows its driver's errors (app/store/pool.py, `unreachable`)."""
+    return unreachable(exc)
 
 
 # --- inputs ---------------------------------------------------------------------------------

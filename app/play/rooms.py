@@ -87,7 +87,7 @@ class Rooms:
             "revision": room.revision,
             "created_at": iso(room.created_at),
         }
-        await clock.decorate(self.store.engine, room.id, status)
+        await clock.decorate(self.store.time_controls, room.id, status)
         for facts in self._facts:
             status |= await facts(room)
         return status

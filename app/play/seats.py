@@ -119,7 +119,7 @@ class Seats:
             host_token_hash=tokens.hash_token(host_token),
         )
         if control is not None:
-            await clock.save(self.store.engine, room_id, control)
+            await clock.save(self.store.time_controls, room_id, control)
         answer: dict[str, Any] = {
             "room_id": room_id,
             "url": tokens.room_url(room_id),

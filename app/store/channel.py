@@ -1,11 +1,17 @@
 """The notice channel: the NOTIFY by which every instance hears that a room changed.
 
 Every write that others must hear about sends `NOTIFY` in the same transaction, so the
-notice is delivered only once the change is committed (app/notices/listener.py listens); a
-room's change through `bump_revision` (app/store/revision.py).
+notice is delivered only once the change is committed; a room's change goes through
+`bump_revision` (app/store/revision.py). app/notices/listener.py listens, on a `Listening`
+connection of this module (its own, outside the pools: LISTEN is session state).
 """
 
 from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+import asyncpg  # type: ignore[import-untyped]
 
 CHANNEL = "ishtar_rooms"
 
@@ -16,3 +22,38 @@ NOTIFY_MANY = "SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY A
 def notice(room_id: str, kind: str, number: int) -> str:
     """The NOTIFY payload: the room, what changed (m/r/p) and the new version or revision."""
     return f"{room_id} {kind} {number}"
+
+
+class Listening:
+    """One connection LISTENing on the channel, handing each payload to `deliver`.
+
+    `lost` is set when the connection ends (PostgreSQL restarted, network cut); `ping`
+    finds a half-open one. Open with `listen`."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+        self.lost = asyncio.Event()
+        conn.add_termination_listener(lambda _conn: self.lost.set())
+
+    async def ping(self, timeout_s: float) -> None:
+        """A round trip within `timeout_s` seconds, or an error."""
+        await asyncio.wait_for(self._conn.fetchval("SELECT 1"), timeout_s)
+
+    def close(self) -> None:
+        self._conn.terminate()
+
+
+async def listen(
+    dsn: str, deliver: Callable[[str], None], timeout_s: float
+) -> Listening:
+    """A new connection to `dsn` (within `timeout_s` seconds) that LISTENs on the channel."""
+    conn = await asyncpg.connect(dsn, timeout=timeout_s)
+    try:
+        listening = Listening(conn)
+        await conn.add_listener(
+            CHANNEL, lambda _conn, _pid, _channel, payload: deliver(str(payload))
+        )
+    except BaseException:
+        conn.terminate()
+        raise
+    return listening

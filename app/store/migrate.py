@@ -2,7 +2,7 @@
 
 The functions here are synchronous (Alembic's command API is); from async code call them
 with `asyncio.to_thread`. `current_revisions` is the async probe /readyz uses on an open
-connection.
+asyncpg connection. SQLAlchemy is here for Alembic only (the migrations run on it).
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ import asyncio
 import re
 from pathlib import Path
 
+import asyncpg  # type: ignore[import-untyped]
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import pool, text
-from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 
 import migrations
 from app.config.settings import normalise_database_url
+from app.store.pool import asyncpg_dsn
 
 MIGRATIONS_DIR = Path(migrations.__file__).resolve().parent
 
@@ -63,15 +63,15 @@ def head() -> str:
     return found
 
 
-async def current_revisions(connection: AsyncConnection) -> tuple[str, ...]:
+async def current_revisions(connection: asyncpg.Connection) -> tuple[str, ...]:
     """The revisions the connected database is at; empty when never migrated.
 
     Reads Alembic's version table directly (PostgreSQL only), so that probing it from
     /readyz logs nothing.
     """
-    if await connection.scalar(text("SELECT to_regclass('alembic_version')")) is None:
+    if await connection.fetchval("SELECT to_regclass('alembic_version')") is None:
         return ()
-    rows = await connection.execute(text("SELECT version_num FROM alembic_version"))
+    rows = await connection.fetch("SELECT version_num FROM alembic_version")
     return tuple(sorted(row[0] for row in rows))
 
 
@@ -79,14 +79,11 @@ def current(url: str) -> str | None:
     """The revision the database at `url` is at, or None when never migrated."""
 
     async def _current() -> tuple[str, ...]:
-        engine = create_async_engine(
-            normalise_database_url(url), poolclass=pool.NullPool
-        )
+        connection = await asyncpg.connect(asyncpg_dsn(normalise_database_url(url)))
         try:
-            async with engine.connect() as connection:
-                return await current_revisions(connection)
+            return await current_revisions(connection)
         finally:
-            await engine.dispose()
+            await connection.close()
 
     found = asyncio.run(_current())
     return ",".join(sorted(found)) or None

@@ -1,9 +1,9 @@
 """The asyncpg pools of the store: how they are made, and connections taken from them.
 
-Queries go straight through an asyncpg pool: a move is one round trip (no BEGIN, COMMIT or
-pre-ping around it), which is most of what the server waits for per move. `engine` (the
-SQLAlchemy engine of `app.store.db`) stays available to code that prefers it. A database that
-cannot be reached shows as `Unavailable`, whatever asyncpg raised.
+Every statement of the server goes through an asyncpg pool: a move is one round trip (no
+BEGIN, COMMIT or pre-ping around it), which is most of what the server waits for per move. A
+database that cannot be reached shows as `Unavailable`, whatever asyncpg raised; `unreachable`
+and `DATABASE_ERRORS` let the layers above classify the driver's errors without naming it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 import orjson
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 
 class Unavailable(Exception):
@@ -34,6 +35,40 @@ CONNECTION_ERRORS = (
     # A connection whose protocol is stuck mid-operation (seen after PostgreSQL restarts).
     asyncpg.InternalClientError,
 )
+
+# What a query may raise besides `Unavailable`: the web layer answers these with
+# `unavailable` (503) or `internal` (500), by `unreachable`. SQLAlchemy's errors are here only
+# while app/play/seats.py and app/background/bot_runner.py still write through
+# `Store.engine`.
+DATABASE_ERRORS: tuple[type[Exception], ...] = (asyncpg.PostgresError, DBAPIError)
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether an exception means the database cannot be reached (retry later: 503).
+
+    The cause chain counts too: SQLAlchemy wraps a connection that broke while being
+    opened (PostgreSQL restarting) in a plain DBAPIError, not flagged as invalidated.
+    """
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(
+            seen, (Unavailable, *CONNECTION_ERRORS, OperationalError, InterfaceError)
+        ):
+            return True
+        if isinstance(seen, DBAPIError) and seen.connection_invalidated:
+            return True
+        seen = seen.__cause__
+    return False
+
+
+def asyncpg_dsn(database_url: str) -> str:
+    """The SQLAlchemy URL of the settings as a plain libpq-style DSN that asyncpg accepts.
+
+    >>> asyncpg_dsn("postgresql+asyncpg://u:p@db:5432/ishtar")
+    'postgresql://u:p@db:5432/ishtar'
+    """
+    url = make_url(database_url).set(drivername="postgresql")
+    return url.render_as_string(hide_password=False)
 
 
 def _json_out(value: Any) -> str:
@@ -135,11 +170,8 @@ class Pools:
     35 ms with 10 busy rooms, against 4 ms alone).
     """
 
-    def __init__(
-        self, pool: asyncpg.Pool, engine: AsyncEngine, light: asyncpg.Pool | None = None
-    ) -> None:
+    def __init__(self, pool: asyncpg.Pool, light: asyncpg.Pool | None = None) -> None:
         self.pool = pool
-        self.engine = engine
         self.light = light or pool
 
     @asynccontextmanager

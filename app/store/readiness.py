@@ -10,9 +10,8 @@ import asyncio
 from functools import lru_cache
 from typing import Literal
 
+import asyncpg  # type: ignore[import-untyped]
 from pydantic import BaseModel
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.store import migrate
 
@@ -57,13 +56,17 @@ def migration_state(current: tuple[str, ...]) -> MigrationState:
     return "behind"
 
 
-async def check(engine: AsyncEngine, timeout: float) -> Readiness:
-    """Probe the database behind `engine` within `timeout` seconds."""
+async def check(pool: asyncpg.Pool, timeout: float) -> Readiness:
+    """Probe the database behind `pool` within `timeout` seconds.
+
+    Give it a pool whose connections run nothing when they open (the store's `light` one):
+    the main pool prepares the game's statements on each new connection, which fails on a
+    database not migrated yet, and that is a state to report rather than "unreachable"."""
     head = ",".join(_code_heads())
     try:
         async with asyncio.timeout(timeout):
-            async with engine.connect() as connection:
-                await connection.execute(text("SELECT 1"))
+            async with pool.acquire() as connection:
+                await connection.fetchval("SELECT 1")
                 current = await migrate.current_revisions(connection)
     except Exception as error:  # any failure to reach the database means "not ready"
         return Readiness(

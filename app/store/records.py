@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import text
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine
+import asyncpg  # type: ignore[import-untyped]
 
-from app.store.revision import bump_revision, driver_connection
+from app.store.pool import Pools
+from app.store.revision import bump_revision
 from app.store.room_ids import is_room_id
 from app.store.rows import Event
 
@@ -60,113 +59,89 @@ def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
-class RecordStore:
-    """SQL for records and rematches, over the app's SQLAlchemy async engine."""
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
+class RecordStore(Pools):
+    """SQL for records and rematches (a part of `Store`: ``store.records``)."""
 
     # --- games ------------------------------------------------------------------------------
 
     async def game(self, room_id: str) -> GameFacts | None:
         if not is_room_id(room_id):
             return None
-        async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    text(
-                        "SELECT g.id, r.game, g.engine, g.seed, g.setup, g.version,"
-                        " g.status, g.created_at FROM games g JOIN rooms r"
-                        " ON r.id = g.room_id WHERE g.room_id = :room"
-                    ),
-                    {"room": room_id},
-                )
-            ).one_or_none()
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                "SELECT g.id, r.game, g.engine, g.seed, g.setup, g.version,"
+                " g.status, g.created_at FROM games g JOIN rooms r"
+                " ON r.id = g.room_id WHERE g.room_id = $1",
+                room_id,
+            )
             if row is None:
                 return None
-            seats = (
-                await conn.execute(
-                    text(
-                        "SELECT seat, name, bot_level FROM seats WHERE room_id = :room"
-                        " ORDER BY seat"
-                    ),
-                    {"room": room_id},
-                )
-            ).all()
+            seats = await conn.fetch(
+                "SELECT seat, name, bot_level FROM seats WHERE room_id = $1"
+                " ORDER BY seat",
+                room_id,
+            )
         return GameFacts(
             room_id=room_id,
-            game=row.game,
-            game_id=row.id,
-            engine=row.engine,
-            seed=row.seed,
-            setup=_json(row.setup),
-            version=row.version,
-            finished=row.status == "finished",
-            started_at=row.created_at,
-            seats=tuple((s.seat, s.name, s.bot_level) for s in seats),
+            game=row["game"],
+            game_id=row["id"],
+            engine=row["engine"],
+            seed=row["seed"],
+            setup=_json(row["setup"]),
+            version=row["version"],
+            finished=row["status"] == "finished",
+            started_at=row["created_at"],
+            seats=tuple((s["seat"], s["name"], s["bot_level"]) for s in seats),
         )
 
     async def moves(self, game_id: int, since: int, until: int) -> list[Event]:
         """The logged moves with since < seq <= until, oldest first."""
-        async with self.engine.connect() as conn:
-            rows = (
-                await conn.execute(
-                    text(
-                        "SELECT seq, seat, action, text, created_at FROM moves"
-                        " WHERE game_id = :game AND seq > :since AND seq <= :until"
-                        " ORDER BY seq"
-                    ),
-                    {"game": game_id, "since": since, "until": until},
-                )
-            ).all()
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "SELECT seq, seat, action, text, created_at FROM moves"
+                " WHERE game_id = $1 AND seq > $2 AND seq <= $3"
+                " ORDER BY seq",
+                game_id,
+                since,
+                until,
+            )
         return [
-            Event(r.seq, r.seat, _json(r.action), r.text, r.created_at) for r in rows
+            Event(r["seq"], r["seat"], _json(r["action"]), r["text"], r["created_at"])
+            for r in rows
         ]
 
     async def shuffle_facts(self, room_id: str) -> tuple[int | None, bool, str | None]:
         """(seed, finished, rematch room) of a room; seed None before the start."""
-        async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    text(
-                        "SELECT g.seed, g.status, m.rematch_id FROM rooms r"
-                        " LEFT JOIN games g ON g.room_id = r.id"
-                        " LEFT JOIN rematches m ON m.room_id = r.id WHERE r.id = :room"
-                    ),
-                    {"room": room_id},
-                )
-            ).one_or_none()
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                "SELECT g.seed, g.status, m.rematch_id FROM rooms r"
+                " LEFT JOIN games g ON g.room_id = r.id"
+                " LEFT JOIN rematches m ON m.room_id = r.id WHERE r.id = $1",
+                room_id,
+            )
         if row is None:
             return None, False, None
-        return row.seed, row.status == "finished", row.rematch_id
+        return row["seed"], row["status"] == "finished", row["rematch_id"]
 
     async def room_exists(self, room_id: str) -> bool:
         if not is_room_id(room_id):
             return False
-        async with self.engine.connect() as conn:
-            found = (
-                await conn.execute(
-                    text("SELECT 1 FROM rooms WHERE id = :room"), {"room": room_id}
-                )
-            ).first()
+        async with self._conn() as conn:
+            found = await conn.fetchval("SELECT 1 FROM rooms WHERE id = $1", room_id)
         return found is not None
 
     async def seat_names(self, room_id: str) -> dict[int, set[str]]:
         """Every name each seat of a room has had: its holder now and those before."""
-        async with self.engine.connect() as conn:
-            rows = (
-                await conn.execute(
-                    text(
-                        "SELECT seat, name FROM seats WHERE room_id = :room UNION"
-                        " SELECT s.seat, h.name FROM seat_history h"
-                        " JOIN seats s ON s.id = h.seat_id WHERE h.room_id = :room"
-                    ),
-                    {"room": room_id},
-                )
-            ).all()
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "SELECT seat, name FROM seats WHERE room_id = $1 UNION"
+                " SELECT s.seat, h.name FROM seat_history h"
+                " JOIN seats s ON s.id = h.seat_id WHERE h.room_id = $1",
+                room_id,
+            )
         names: dict[int, set[str]] = {}
         for row in rows:
-            names.setdefault(row.seat, set()).add(row.name)
+            names.setdefault(row["seat"], set()).add(row["name"])
         return names
 
     # --- the key of records' signatures -----------------------------------------------------
@@ -174,21 +149,14 @@ class RecordStore:
     async def signing_key(self, offer: bytes) -> bytes:
         """The records' signing key kept in the database; `offer` becomes it if there is none
         yet (the first instance to offer wins, every other reads the same)."""
-        async with self.engine.begin() as conn:
+        async with self._conn() as conn:
             await conn.execute(
-                text(
-                    "INSERT INTO record_signing_key (id, key) VALUES (1, :key)"
-                    " ON CONFLICT (id) DO NOTHING"
-                ),
-                {"key": offer},
+                "INSERT INTO record_signing_key (id, key) VALUES (1, $1)"
+                " ON CONFLICT (id) DO NOTHING",
+                offer,
             )
-        # A new statement (so a new snapshot): sees the key of whoever offered first.
-        async with self.engine.connect() as conn:
-            key = (
-                await conn.execute(
-                    text("SELECT key FROM record_signing_key WHERE id = 1")
-                )
-            ).scalar_one()
+            # A new statement (so a new snapshot): sees the key of whoever offered first.
+            key = await conn.fetchval("SELECT key FROM record_signing_key WHERE id = 1")
         return bytes(key)
 
     # --- imported records -------------------------------------------------------------------
@@ -196,35 +164,30 @@ class RecordStore:
     async def save_record(
         self, record_id: str, game: str, body: str, moves: int
     ) -> None:
-        async with self.engine.begin() as conn:
+        async with self._conn() as conn:
             await conn.execute(
-                text(
-                    "INSERT INTO game_records (id, game, body, moves)"
-                    " VALUES (:id, :game, :body, :moves) ON CONFLICT (id) DO NOTHING"
-                ),
-                {"id": record_id, "game": game, "body": body, "moves": moves},
+                "INSERT INTO game_records (id, game, body, moves)"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING",
+                record_id,
+                game,
+                body,
+                moves,
             )
 
     async def load_record(self, record_id: str) -> str | None:
-        async with self.engine.connect() as conn:
-            body: str | None = (
-                await conn.execute(
-                    text("SELECT body FROM game_records WHERE id = :id"),
-                    {"id": record_id},
-                )
-            ).scalar_one_or_none()
+        async with self._conn() as conn:
+            body: str | None = await conn.fetchval(
+                "SELECT body FROM game_records WHERE id = $1", record_id
+            )
         return body
 
     # --- rematches --------------------------------------------------------------------------
 
     async def rematch_of(self, room_id: str) -> str | None:
-        async with self.engine.connect() as conn:
-            found: str | None = (
-                await conn.execute(
-                    text("SELECT rematch_id FROM rematches WHERE room_id = :room"),
-                    {"room": room_id},
-                )
-            ).scalar_one_or_none()
+        async with self._conn() as conn:
+            found: str | None = await conn.fetchval(
+                "SELECT rematch_id FROM rematches WHERE room_id = $1", room_id
+            )
         return found
 
     async def create_rematch(
@@ -237,54 +200,50 @@ class RecordStore:
     ) -> str:
         """Create the rematch room of `old_room_id`, or find the one created first."""
         try:
-            async with self.engine.begin() as conn:
+            async with self._transaction() as conn:
                 await conn.execute(
-                    text(
-                        "INSERT INTO rooms (id, game, options, players, seat_order,"
-                        " host_token_hash) SELECT :new, game, options, players,"
-                        " seat_order, :host FROM rooms WHERE id = :old"
-                    ),
-                    {"new": new_room_id, "old": old_room_id, "host": host_token_hash},
+                    "INSERT INTO rooms (id, game, options, players, seat_order,"
+                    " host_token_hash) SELECT $1, game, options, players,"
+                    " seat_order, $2 FROM rooms WHERE id = $3",
+                    new_room_id,
+                    host_token_hash,
+                    old_room_id,
                 )
                 # The link first: a second asker waits here, then finds it taken.
-                linked = (
-                    await conn.execute(
-                        text(
-                            "INSERT INTO rematches (room_id, rematch_id) VALUES (:old, :new)"
-                            " ON CONFLICT (room_id) DO NOTHING RETURNING rematch_id"
-                        ),
-                        {"old": old_room_id, "new": new_room_id},
-                    )
-                ).scalar_one_or_none()
+                linked = await conn.fetchval(
+                    "INSERT INTO rematches (room_id, rematch_id) VALUES ($1, $2)"
+                    " ON CONFLICT (room_id) DO NOTHING RETURNING rematch_id",
+                    old_room_id,
+                    new_room_id,
+                )
                 if linked is None:
                     raise RaceLost(old_room_id)
-                for seat in seats:
-                    await conn.execute(
-                        text(
-                            "WITH new AS (INSERT INTO seats (room_id, seat, name, token_hash,"
-                            " is_host, bot_level) VALUES (:room, :seat, :name, NULL, :host,"
-                            " :bot) RETURNING id) INSERT INTO rematch_seats (old_seat_id,"
-                            " new_seat_id) SELECT :old_seat, id FROM new"
-                        ),
-                        {
-                            "room": new_room_id,
-                            "seat": seat.seat,
-                            "name": seat.name,
-                            "host": seat.is_host,
-                            "bot": seat.bot_level,
-                            "old_seat": seat.old_seat_id,
-                        },
-                    )
-                await conn.execute(
-                    text(
-                        "INSERT INTO time_controls (room_id, per_move_s, policy, bot_level)"
-                        " SELECT :new, per_move_s, policy, bot_level FROM time_controls"
-                        " WHERE room_id = :old"
-                    ),
-                    {"new": new_room_id, "old": old_room_id},
+                await conn.executemany(
+                    "WITH new AS (INSERT INTO seats (room_id, seat, name, token_hash,"
+                    " is_host, bot_level) VALUES ($1, $2, $3, NULL, $4, $5)"
+                    " RETURNING id) INSERT INTO rematch_seats (old_seat_id,"
+                    " new_seat_id) SELECT $6, id FROM new",
+                    [
+                        (
+                            new_room_id,
+                            seat.seat,
+                            seat.name,
+                            seat.is_host,
+                            seat.bot_level,
+                            seat.old_seat_id,
+                        )
+                        for seat in seats
+                    ],
                 )
-                await bump_revision(await driver_connection(conn), old_room_id)
-        except (RaceLost, IntegrityError):
+                await conn.execute(
+                    "INSERT INTO time_controls (room_id, per_move_s, policy, bot_level)"
+                    " SELECT $1, per_move_s, policy, bot_level FROM time_controls"
+                    " WHERE room_id = $2",
+                    new_room_id,
+                    old_room_id,
+                )
+                await bump_revision(conn, old_room_id)
+        except (RaceLost, asyncpg.IntegrityConstraintViolationError):
             existing = await self.rematch_of(old_room_id)
             assert existing is not None
             return existing
@@ -296,25 +255,21 @@ class RecordStore:
         None if there is no such seat, or if someone else holds it already (e.g. the host
         handed it to another person).
         """
-        async with self.engine.begin() as conn:
-            row = (
-                await conn.execute(
-                    text(
-                        "SELECT s.id, s.room_id, s.seat, s.token_hash, s.bot_level"
-                        " FROM rematch_seats m JOIN seats s ON s.id = m.new_seat_id"
-                        " WHERE m.old_seat_id = :old FOR UPDATE OF s"
-                    ),
-                    {"old": old_seat_id},
-                )
-            ).one_or_none()
-            if row is None or row.bot_level is not None:
-                return None
-            if row.token_hash is not None:
-                return row.seat if bytes(row.token_hash) == token_hash else None
-            await conn.execute(
-                text("UPDATE seats SET token_hash = :hash WHERE id = :id"),
-                {"hash": token_hash, "id": row.id},
+        async with self._transaction() as conn:
+            row = await conn.fetchrow(
+                "SELECT s.id, s.room_id, s.seat, s.token_hash, s.bot_level"
+                " FROM rematch_seats m JOIN seats s ON s.id = m.new_seat_id"
+                " WHERE m.old_seat_id = $1 FOR UPDATE OF s",
+                old_seat_id,
             )
-            await bump_revision(await driver_connection(conn), row.room_id)
-        seat: int = row.seat
+            if row is None or row["bot_level"] is not None:
+                return None
+            if row["token_hash"] is not None:
+                held = bytes(row["token_hash"]) == token_hash
+                return int(row["seat"]) if held else None
+            await conn.execute(
+                "UPDATE seats SET token_hash = $1 WHERE id = $2", token_hash, row["id"]
+            )
+            await bump_revision(conn, row["room_id"])
+        seat: int = row["seat"]
         return seat

@@ -14,9 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine
-
+from app.store.pool import Pools
 from app.store.rows import Event
 
 
@@ -67,35 +65,28 @@ def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
-class ReplayStore:
-    """SQL for replays, over the app's SQLAlchemy async engine."""
-
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
+class ReplayStore(Pools):
+    """SQL for replays (a part of `Store`: ``store.replays``)."""
 
     # --- rooms ------------------------------------------------------------------------------
 
     async def game(self, room_id: str) -> ReplayGame | None:
-        async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    text(
-                        "SELECT g.id, r.game, g.version, g.status, g.seed, g.setup"
-                        " FROM games g JOIN rooms r ON r.id = g.room_id"
-                        " WHERE g.room_id = :room"
-                    ),
-                    {"room": room_id},
-                )
-            ).one_or_none()
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                "SELECT g.id, r.game, g.version, g.status, g.seed, g.setup"
+                " FROM games g JOIN rooms r ON r.id = g.room_id"
+                " WHERE g.room_id = $1",
+                room_id,
+            )
         if row is None:
             return None
         return ReplayGame(
-            game=row.game,
-            game_id=row.id,
-            version=row.version,
-            finished=row.status == "finished",
-            seed=row.seed,
-            setup=_json(row.setup),
+            game=row["game"],
+            game_id=row["id"],
+            version=row["version"],
+            finished=row["status"] == "finished",
+            seed=row["seed"],
+            setup=_json(row["setup"]),
         )
 
     async def room_checkpoint(self, game_id: int, move: int) -> Checkpoint:
@@ -103,29 +94,26 @@ class ReplayStore:
 
         Strictly before, so that move `move` itself is among the moves: its event is part
         of the answer."""
-        async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    text(
-                        "SELECT version, state FROM snapshots WHERE game_id = :game"
-                        " AND version < :move ORDER BY version DESC LIMIT 1"
-                    ),
-                    {"game": game_id, "move": move},
-                )
-            ).one_or_none()
-            at, state = (row.version, row.state) if row is not None else (0, None)
-            rows = (
-                await conn.execute(
-                    text(
-                        "SELECT seq, seat, action, text, created_at FROM moves"
-                        " WHERE game_id = :game AND seq > :at AND seq <= :move"
-                        " ORDER BY seq"
-                    ),
-                    {"game": game_id, "at": at, "move": move},
-                )
-            ).all()
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                "SELECT version, state FROM snapshots WHERE game_id = $1"
+                " AND version < $2 ORDER BY version DESC LIMIT 1",
+                game_id,
+                move,
+            )
+            at, state = (row["version"], row["state"]) if row is not None else (0, None)
+            rows = await conn.fetch(
+                "SELECT seq, seat, action, text, created_at FROM moves"
+                " WHERE game_id = $1 AND seq > $2 AND seq <= $3"
+                " ORDER BY seq",
+                game_id,
+                at,
+                move,
+            )
         moves = [
-            Event(r.seq, r.seat, _json(r.action), r.text, r.created_at).as_dict()
+            Event(
+                r["seq"], r["seat"], _json(r["action"]), r["text"], r["created_at"]
+            ).as_dict()
             for r in rows
         ]
         return Checkpoint(at, state, moves)
@@ -135,73 +123,53 @@ class ReplayStore:
     ) -> None:
         """Store snapshots a replay passed through but did not find (lost writes, or games
         older than the `snapshots` table); one that is there already is kept."""
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                text(
-                    "INSERT INTO snapshots (game_id, version, state)"
-                    " VALUES (:game, :version, CAST(:state AS jsonb))"
-                    " ON CONFLICT DO NOTHING"
-                ),
-                [
-                    {"game": game_id, "version": version, "state": state}
-                    for version, state in states
-                ],
+        async with self._transaction() as conn:
+            await conn.executemany(
+                "INSERT INTO snapshots (game_id, version, state)"
+                " VALUES ($1, $2, $3::jsonb) ON CONFLICT DO NOTHING",
+                [(game_id, version, state) for version, state in states],
             )
 
     # --- imported records -------------------------------------------------------------------
 
     async def record(self, record_id: str) -> RecordFacts | None:
         """(moves, status, game) of an imported record; None if there is no such record."""
-        async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    text("SELECT moves, status, game FROM game_records WHERE id = :id"),
-                    {"id": record_id},
-                )
-            ).one_or_none()
-        return None if row is None else RecordFacts(row.moves, row.status, row.game)
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                "SELECT moves, status, game FROM game_records WHERE id = $1", record_id
+            )
+        return None if row is None else RecordFacts(*row)
 
     async def record_checkpoint(self, record_id: str, move: int) -> Checkpoint | None:
         """The row of `record_snapshots` that holds move `move` (at 0 the first one);
         None if the record has none (imported before they were written)."""
-        async with self.engine.connect() as conn:
-            row = (
-                await conn.execute(
-                    text(
-                        "SELECT version, state, moves FROM record_snapshots"
-                        " WHERE record_id = :id AND version < GREATEST(:move, 1)"
-                        " ORDER BY version DESC LIMIT 1"
-                    ),
-                    {"id": record_id, "move": move},
-                )
-            ).one_or_none()
+        async with self._conn() as conn:
+            row = await conn.fetchrow(
+                "SELECT version, state, moves FROM record_snapshots"
+                " WHERE record_id = $1 AND version < GREATEST($2, 1)"
+                " ORDER BY version DESC LIMIT 1",
+                record_id,
+                move,
+            )
         if row is None:
             return None
-        moves: list[dict[str, Any]] = _json(row.moves)
-        return Checkpoint(row.version, row.state, moves[: move - row.version])
+        moves: list[dict[str, Any]] = _json(row["moves"])
+        version: int = row["version"]
+        return Checkpoint(version, row["state"], moves[: move - version])
 
     async def save_record_chunks(
         self, record_id: str, status: str, chunks: Sequence[Chunk]
     ) -> None:
         """Store the replay rows of an imported record, and its status, in one transaction."""
-        async with self.engine.begin() as conn:
+        async with self._transaction() as conn:
             await conn.execute(
-                text("UPDATE game_records SET status = :status WHERE id = :id"),
-                {"id": record_id, "status": status},
+                "UPDATE game_records SET status = $2 WHERE id = $1", record_id, status
             )
-            await conn.execute(
-                text(
-                    "INSERT INTO record_snapshots (record_id, version, state, moves)"
-                    " VALUES (:id, :version, CAST(:state AS jsonb),"
-                    " CAST(:moves AS jsonb)) ON CONFLICT DO NOTHING"
-                ),
+            await conn.executemany(
+                "INSERT INTO record_snapshots (record_id, version, state, moves)"
+                " VALUES ($1, $2, $3::jsonb, $4::jsonb) ON CONFLICT DO NOTHING",
                 [
-                    {
-                        "id": record_id,
-                        "version": chunk.version,
-                        "state": chunk.state_json,
-                        "moves": chunk.moves_json,
-                    }
+                    (record_id, chunk.version, chunk.state_json, chunk.moves_json)
                     for chunk in chunks
                 ],
             )

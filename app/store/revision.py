@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import asyncpg  # type: ignore[import-untyped]
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.store.channel import CHANNEL, NOTIFY, notice
 
@@ -46,16 +45,3 @@ async def bump_revision(conn: asyncpg.Connection, room_id: str) -> Bumped | None
         return None
     await conn.execute(NOTIFY, CHANNEL, notice(room_id, "r", row["revision"]))
     return Bumped(row["revision"], row["status"], row["players"])
-
-
-async def driver_connection(conn: AsyncConnection) -> asyncpg.Connection:
-    """The asyncpg connection under a SQLAlchemy one, in the same transaction: for the
-    store parts still written on SQLAlchemy (app/store/records.py), so that they bump
-    revisions through `bump_revision` too.
-
-    SQLAlchemy begins its transaction at the first statement: call this after one."""
-    raw = await conn.get_raw_connection()
-    driver: asyncpg.Connection = raw.driver_connection
-    if not driver.is_in_transaction():  # a bump outside the caller's transaction
-        raise RuntimeError("driver_connection before the transaction's first statement")
-    return driver

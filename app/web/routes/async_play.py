@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.background import webhook_targets, webhooks
+from app.background import webhook_targets
 from app.config.settings import Settings
 from app.play.protocol import Name, Token
 from app.play.your_games import MAX_ROOMS
@@ -73,7 +73,7 @@ async def seat_history(room_id: str, rooms: Service) -> dict[str, Any]:
 @router.get("/rooms/{room_id}/webhook", summary="Your seat's turn webhook")
 async def get_webhook(room_id: str, rooms: Service, token: Bearer) -> dict[str, Any]:
     seat = await rooms.rooms.seat_of(room_id, token)
-    url = await webhooks.get_hook(rooms.store.engine, seat.id)
+    url = await rooms.store.webhooks.get_hook(seat.id)
     return {"seat": seat.seat, "url": url}
 
 
@@ -85,12 +85,12 @@ async def put_webhook(
     seat = await rooms.rooms.seat_of(room_id, token)
     url = webhook_targets.check_url(body.url, settings.webhook_allow_private)
     base_url = settings.public_url or str(request.base_url)
-    await webhooks.set_hook(rooms.store.engine, seat.id, url, base_url)
+    await rooms.store.webhooks.set_hook(seat.id, url, base_url)
     return {"seat": seat.seat, "url": url}
 
 
 @router.delete("/rooms/{room_id}/webhook", summary="Remove your seat's turn webhook")
 async def delete_webhook(room_id: str, rooms: Service, token: Bearer) -> dict[str, Any]:
     seat = await rooms.rooms.seat_of(room_id, token)
-    await webhooks.delete_hook(rooms.store.engine, seat.id)
+    await rooms.store.webhooks.delete_hook(seat.id)
     return {"seat": seat.seat, "url": None}

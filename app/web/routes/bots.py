@@ -30,7 +30,7 @@ class HandToBot(BaseModel):
 def bot_quota(request: Request, rooms: Service) -> BotRoomQuota:
     """The quota of all-bot rooms per address, counted in PostgreSQL (app/background/bot_quota.py)."""
     return BotRoomQuota(
-        rooms.store.engine,
+        rooms.store.bot_rooms,
         request.app.state.settings.bot_rooms_per_address,
         request.app.state.room_limit,
     )

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from app.config.settings import Settings
 from app.store import readiness
 from app.store.readiness import Readiness
+from app.store.store import Store
 
 router = APIRouter(tags=["health"])
 
@@ -32,5 +33,6 @@ async def healthz() -> Alive:
 )
 async def readyz(request: Request) -> JSONResponse:
     settings: Settings = request.app.state.settings
-    report = await readiness.check(request.app.state.engine, settings.readiness_timeout)
+    store: Store = request.app.state.rooms.store
+    report = await readiness.check(store.light, settings.readiness_timeout)
     return JSONResponse(report.model_dump(), status_code=200 if report.ready else 503)

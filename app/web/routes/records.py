@@ -1,7 +1,7 @@
 """Replays, game records and rematches over HTTP (docs/protocol.md "Replays, records and
 rematch", docs/records.md), and the replay pages: parse, delegate, answer.
 
-`install(app, engine)` builds the services in the app's lifespan, once the rooms service is
+`install(app, store)` builds the services in the app's lifespan, once the rooms service is
 up, and adds the shuffle commitment and the rematch to the room status.
 """
 
@@ -12,7 +12,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config.settings import Settings
 from app.play.limits import RateLimits, SharedRoomLimit
@@ -22,8 +21,7 @@ from app.records.archive import Archive
 from app.records.offload import Offload
 from app.records.provenance import Provenance
 from app.records.replays import ReplayCache, Replays
-from app.store.records import RecordStore
-from app.store.replays import ReplayStore
+from app.store.store import Store
 from app.web.routes.pages import ROOM_ID, templates
 from app.web.routes.rooms import Bearer
 
@@ -32,23 +30,22 @@ router = APIRouter(tags=["records"])
 Move = Annotated[int | None, Query(ge=0, description="a move number; none: the latest")]
 
 
-def install(app: FastAPI, engine: AsyncEngine) -> None:
+def install(app: FastAPI, store: Store) -> None:
     """Create the archive and rematch services on ``app.state`` (after the rooms service)."""
     settings: Settings = app.state.settings
-    store = RecordStore(engine)
-    provenance = Provenance(store, settings.record_signing_key, app.state.games)
+    provenance = Provenance(store.records, settings.record_signing_key, app.state.games)
     replays = Replays(
-        ReplayStore(engine),
+        store.replays,
         app.state.games,
         ReplayCache(settings.replay_cache_bytes),
         Offload(),
     )
-    archive = Archive(store, app.state.rooms, provenance, replays)
+    archive = Archive(store.records, app.state.rooms, provenance, replays)
     app.state.replay_limits = RateLimits(
         settings.replay_requests_per_s, settings.replay_burst
     )
     app.state.archive = archive
-    app.state.rematches = Rematches(store, app.state.rooms.rooms)
+    app.state.rematches = Rematches(store.records, app.state.rooms.rooms)
     app.state.rooms.add_status_facts(archive.status_facts)
 
 

@@ -13,7 +13,6 @@ from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy.exc import DBAPIError
 
 from app.play import tokens
 from app.play.limits import RateLimits, SharedRoomLimit
@@ -26,7 +25,7 @@ from app.play.protocol import (
     unavailable,
 )
 from app.play.service import RoomService
-from app.store.pool import Unavailable
+from app.store.pool import DATABASE_ERRORS, Unavailable
 
 log = logging.getLogger("ishtar.api")
 router = APIRouter(prefix="/api", tags=["rooms"])
@@ -168,7 +167,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     app.add_exception_handler(ServiceError, service_error)
     app.add_exception_handler(RequestValidationError, validation_error)
-    app.add_exception_handler(DBAPIError, database_error)
+    for database in DATABASE_ERRORS:  # the store's driver's errors (app/store/pool.py)
+        app.add_exception_handler(database, database_error)
     app.add_exception_handler(Unavailable, database_error)
     app.add_exception_handler(OSError, database_error)
     app.add_exception_handler(Exception, internal_error)

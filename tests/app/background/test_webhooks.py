@@ -27,6 +27,8 @@ from app.background.webhooks import MAX_BACKOFF_S, Call, WebhookCourier
 from app.config.settings import Settings
 from app.config.timesource import ManualTime
 from app.play.protocol import ServiceError
+from app.store.pool import asyncpg_dsn, create_pool
+from app.store.webhooks import WebhookStore
 from tests.app.clients import bearer
 from tests.app.conftest import game_settings
 from tests.support.live import free_port
@@ -125,7 +127,7 @@ async def courier(
     await play.courier.stop()
     settings: Settings = room_app.state.settings
     play.courier = WebhookCourier(
-        play.service.store.engine,
+        play.service.store.webhooks,
         play.courier.instance,
         poll_s=settings.webhook_poll_s,
         timeout_s=settings.webhook_timeout_s,
@@ -142,6 +144,11 @@ async def db(database_url: str) -> AsyncIterator[AsyncEngine]:
     engine = create_async_engine(database_url)
     yield engine
     await engine.dispose()
+
+
+async def nowhere() -> WebhookStore:
+    """A store on a database that is never reached (its pool opens no connection)."""
+    return WebhookStore(await create_pool("postgresql://u@h/d", 1))
 
 
 async def outbox(db: AsyncEngine) -> list[Any]:
@@ -308,7 +315,7 @@ async def test_a_host_resolving_to_such_a_form_is_not_called(
 
     monkeypatch.setattr(asyncio.get_running_loop(), "getaddrinfo", answer)
     url = check_url("https://hooks.example/seat")
-    courier = WebhookCourier(create_async_engine("postgresql+asyncpg://u@h/d"), "t")
+    courier = WebhookCourier(await nowhere(), "t")
     sent: list[httpx.Request] = []
 
     async def send(request: httpx.Request, **_: Any) -> httpx.Response:
@@ -334,7 +341,7 @@ async def test_a_host_resolving_to_a_public_nat64_address_is_called(
         return [(10, 1, 6, "", ("64:ff9b::808:808", port, 0, 0))]
 
     monkeypatch.setattr(asyncio.get_running_loop(), "getaddrinfo", answer)
-    courier = WebhookCourier(create_async_engine("postgresql+asyncpg://u@h/d"), "t")
+    courier = WebhookCourier(await nowhere(), "t")
     sent: list[httpx.Request] = []
 
     async def send(request: httpx.Request, **_: Any) -> httpx.Response:
@@ -557,15 +564,15 @@ async def couriers(
     courier: WebhookCourier, clock: ManualTime, database_url: str
 ) -> AsyncIterator[list[WebhookCourier]]:
     """Two other instances' couriers, on the same manual time; the app's own stands still."""
-    engines = [create_async_engine(database_url) for _ in range(2)]
+    pools = [await create_pool(asyncpg_dsn(database_url), 2) for _ in range(2)]
     made = [
-        WebhookCourier(engine, name, allow_private=True, time=clock)
-        for engine, name in zip(engines, ("first", "second"))
+        WebhookCourier(WebhookStore(pool), name, allow_private=True, time=clock)
+        for pool, name in zip(pools, ("first", "second"))
     ]
     yield made
-    for courier, engine in zip(made, engines):
+    for courier, pool in zip(made, pools):
         await courier.stop()
-        await engine.dispose()
+        await pool.close()
 
 
 async def test_two_couriers_racing_deliver_each_call_once(

@@ -18,7 +18,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from app.config.settings import Settings
 from app.ops.main import create_app
@@ -33,8 +33,10 @@ REASON = "Too many requests; slow down and retry."
 class Instances:
     """Two running apps on one database, and a client of each per address."""
 
-    def __init__(self, apps: list[FastAPI], stack: AsyncExitStack) -> None:
-        self.apps, self.stack = apps, stack
+    def __init__(
+        self, apps: list[FastAPI], stack: AsyncExitStack, engine: AsyncEngine
+    ) -> None:
+        self.apps, self.stack, self.engine = apps, stack, engine
         self._clients: dict[tuple[int, str], httpx.AsyncClient] = {}
 
     async def client(self, instance: int, address: str = ADDRESS) -> httpx.AsyncClient:
@@ -53,9 +55,10 @@ class Instances:
         return await client.post("/api/rooms", json={"players": 2})
 
     @property
-    def engine(self) -> AsyncEngine:
-        engine: AsyncEngine = self.apps[0].state.engine
-        return engine
+    def limit(self) -> SharedRoomLimit:
+        """The first instance's limit (its key is the one every instance shares)."""
+        limit: SharedRoomLimit = self.apps[0].state.room_limit
+        return limit
 
 
 @pytest.fixture
@@ -74,7 +77,9 @@ async def instances(database_url: str, tmp_path: Path) -> AsyncIterator[Instance
     async with AsyncExitStack() as stack:
         for app in apps:
             await stack.enter_async_context(app.router.lifespan_context(app))
-        yield Instances(apps, stack)
+        engine = create_async_engine(database_url)  # the test's look into the tables
+        stack.push_async_callback(engine.dispose)
+        yield Instances(apps, stack, engine)
 
 
 async def stored(engine: AsyncEngine) -> list[tuple[bytes, int, int]]:
@@ -165,10 +170,10 @@ async def _minute(engine: AsyncEngine) -> int:
         return minute
 
 
-async def _plant(engine: AsyncEngine, address: str, minute: int, created: int) -> None:
-    limit = SharedRoomLimit(engine, LIMIT)
+async def _plant(instances: Instances, address: str, minute: int, created: int) -> None:
+    limit = instances.limit
     digest = limit.address_hash(await limit.shared_key(), address)
-    async with engine.begin() as conn:
+    async with instances.engine.begin() as conn:
         await conn.execute(
             text(
                 "INSERT INTO room_creations (address_hash, minute, created)"
@@ -188,8 +193,8 @@ async def test_the_previous_minute_still_counts_but_older_ones_do_not(
     for _ in range(3):
         minute = await _minute(engine)
         # Far over the limit, so that any overlap of the previous minute is enough.
-        await _plant(engine, ADDRESS, minute - 1, 1000 * LIMIT)
-        await _plant(engine, OTHER, minute - 2, 1000 * LIMIT)
+        await _plant(instances, ADDRESS, minute - 1, 1000 * LIMIT)
+        await _plant(instances, OTHER, minute - 2, 1000 * LIMIT)
         refused = (await instances.create(0)).status_code
         allowed = (await instances.create(1, OTHER)).status_code
         if await _minute(engine) == minute:
@@ -207,7 +212,7 @@ async def test_counts_older_than_the_previous_minute_are_pruned(
     assert (await instances.create(0)).status_code == 201
     minute = await _minute(engine)
     for age in (2, 3, 90):
-        await _plant(engine, OTHER, minute - age, 1)
+        await _plant(instances, OTHER, minute - age, 1)
     limit: SharedRoomLimit = instances.apps[1].state.room_limit
     assert await limit.prune() == 3
     left = await stored(engine)

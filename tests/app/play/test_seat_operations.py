@@ -9,11 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config.settings import Settings
 from tests.app.clients import bearer
@@ -33,7 +32,7 @@ class Room:
 
 
 async def make_room(
-    http: httpx.AsyncClient, engine: AsyncEngine, state: str, game: str
+    http: httpx.AsyncClient, pool: asyncpg.Pool, state: str, game: str
 ) -> Room:
     """A room of `game` for two: "open" (Ana at seat 0, seat 1 free), "full" (Bo at
     seat 1, not started), "playing" or "finished"."""
@@ -53,10 +52,9 @@ async def make_room(
     started = await http.post(f"/api/rooms/{room.id}/start", headers=bearer(room.host))
     assert started.status_code == 200, started.text
     if state == "finished":  # how the game ended does not matter to seats
-        async with engine.begin() as conn:
+        async with pool.acquire() as conn:
             await conn.execute(
-                text("UPDATE rooms SET status = 'finished' WHERE id = :id"),
-                {"id": room.id},
+                "UPDATE rooms SET status = 'finished' WHERE id = $1", room.id
             )
     return room
 
@@ -137,10 +135,10 @@ async def revision(http: httpx.AsyncClient, room_id: str) -> int:
 async def test_each_seat_operation_answers_each_fault_with_its_one_code(
     http: httpx.AsyncClient, room_app: FastAPI
 ) -> None:
-    engine: AsyncEngine = room_app.state.engine
+    pool: asyncpg.Pool = room_app.state.rooms.store.pool
     answers: dict[tuple[str, str], tuple[int, str]] = {}
     for case, (state, game, request, _expected) in CASES.items():
-        room = await make_room(http, engine, state, game)
+        room = await make_room(http, pool, state, game)
         before = await revision(http, room.id)
         method, url, body, token = request(room)
         answer = await http.request(

@@ -11,12 +11,10 @@ from collections.abc import AsyncIterator
 import asyncpg  # type: ignore[import-untyped]
 import httpx
 import pytest
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.notices.listener import asyncpg_dsn
 from app.store.channel import CHANNEL
-from app.store.revision import bump_revision, driver_connection
+from app.store.revision import bump_revision
 from tests.app.clients import bearer
 
 END = "~end r 0"  # a notice of a room id no room has: marks the end of what was sent
@@ -94,31 +92,6 @@ async def test_a_bump_rolled_back_sends_nothing_and_changes_nothing(
     assert await bump_revision(conn, "no-such-room") is None
     assert await heard.settle() == []
     assert await conn.fetchval("SELECT revision FROM rooms WHERE id = 'bumped'") == 0
-
-
-async def test_a_bump_through_sqlalchemy_is_in_its_transaction(
-    database_url: str, conn: asyncpg.Connection, heard: Heard
-) -> None:
-    engine = create_async_engine(database_url)
-
-    async def bump_then_fail() -> None:
-        async with engine.begin() as sa:
-            await sa.execute(text("SELECT 1"))
-            await bump_revision(await driver_connection(sa), "bumped")
-            raise RuntimeError("rolled back with the rest")
-
-    try:
-        with pytest.raises(RuntimeError):
-            await bump_then_fail()
-        async with engine.begin() as sa:
-            await sa.execute(text("SELECT 1"))
-            await bump_revision(await driver_connection(sa), "bumped")
-        async with engine.begin() as sa:  # before its first statement: refused
-            with pytest.raises(RuntimeError):
-                await driver_connection(sa)
-    finally:
-        await engine.dispose()
-    assert await heard.settle() == ["bumped r 1"]
 
 
 async def test_each_seat_operation_sends_one_room_notice(

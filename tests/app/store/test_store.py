@@ -44,7 +44,7 @@ async def stores(
 ) -> AsyncIterator[list[Store]]:
     """Three stores with their own pools: as three server processes would be."""
     pools = [await create_pool(asyncpg_dsn(database_url), 4) for _ in engines]
-    yield [Store(pool, engine) for pool, engine in zip(pools, engines)]
+    yield [Store(pool) for pool in pools]
     for pool in pools:
         await pool.close()
 
