@@ -130,8 +130,11 @@ class Player:
         kind = message["type"]
         if kind == "ack":
             self.duplicates += bool(message.get("duplicate"))
+            # A lone ack's `seq` is the version the move made (its `version`, the
+            # connection's, may be later: docs/protocol.md, "ack"); an ack in an update has
+            # the move's version as its `version`.
             self.acked[message["move_id"]] = (
-                message["version"],
+                message.get("seq", message["version"]),
                 self.sent[message["move_id"]],
             )
             if self.pending and self.pending.move_id == message["move_id"]:
