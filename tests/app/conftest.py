@@ -1,7 +1,8 @@
 """Fixtures of the server tests: the toy game and the real engine, in-process and live.
 
 `game_module` is parametrised by tests that should hold for any game following the
-contract: ``tests.app.toygame`` always, and ``engine`` (Ishtar).
+contract: ``tests.app.toygame`` always, and the bundled games' engines (Ishtar, Babylon
+Gardens).
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ from tests.support.live import LiveServer, free_port
 
 TOY = "tests.app.toygame"
 ISHTAR = "engine.ishtar"
-GAME_IDS = {TOY: "toy", ISHTAR: "ishtar"}
+BABYLON = "engine.babylon"
+GAME_IDS = {TOY: "toy", ISHTAR: "ishtar", BABYLON: "babylon-gardens"}
 """The registry's id of each engine module the tests parametrise over."""
 
-GAMES = [TOY, ISHTAR]
+GAMES = [TOY, ISHTAR, BABYLON]
 
 
 def game_settings(game_module: str) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 
 The secrets are read from the engine's full encoded state (which the server stores and
 never sends): the seed, for Ishtar the face-down and removed tiles (identity and order)
-and the tree deck, for the toy game the deck order and the other players' hands. Every
+and the tree deck, for Babylon Gardens the order of the two piles (their contents can be
+deduced, R-15), for the toy game the deck order and the other players' hands. Every
 message is also checked to carry exactly `view_for(state, viewer)` for its version.
 """
 
@@ -88,6 +89,13 @@ def secrets_of(
         cards = set(full["deck"])
         if len(full["deck"]) > 1:
             strings.append(json.dumps(full["deck"], separators=(",", ":")))
+    elif getattr(rules, "GAME", None) == "babylon-gardens":
+        for pile in full["piles"].values():
+            if len(pile) > 1:  # the order: any two tiles of a pile side by side
+                strings += [
+                    json.dumps(pile[i : i + 2], separators=(",", ":"))[1:-1]
+                    for i in range(len(pile) - 1)
+                ]
     else:
         if len(full["deck"]) > 1:
             strings.append(json.dumps(full["deck"], separators=(",", ":")))
