@@ -55,6 +55,7 @@ class Plan:
     # Seconds between the last connection opening and the first move: play is measured,
     # not the storm of hellos, welcomes and presence changes of every client connecting.
     settle_s: float = 0.5
+    game: str = "ishtar"  # the registry's id of the game the rooms play
 
 
 async def run_load(
@@ -232,12 +233,16 @@ async def bench(
             if which in ("both", "ishtar"):
                 db = await procs.fresh_database(url, "ishtar_bench")
                 server = procs.ishtar_server(db, procs.free_port())
-                result = await measure(server, "/readyz", IshtarTarget(), plan)
+                result = await measure(
+                    server, "/readyz", IshtarTarget(game=plan.game), plan
+                )
                 runs["ishtar"].append(result)
             if baseline is not None:
                 db = await procs.fresh_database(url, "ishtar_bench_baseline")
                 server = procs.ishtar_server(db, procs.free_port(), baseline)
-                result = await measure(server, "/readyz", IshtarTarget(), plan)
+                result = await measure(
+                    server, "/readyz", IshtarTarget(game=plan.game), plan
+                )
                 runs["baseline"].append(result)
             if which in ("both", "floor"):
                 ours = runs["ishtar"][0]["moves_per_game"] if runs["ishtar"] else 0
@@ -296,7 +301,7 @@ def print_table(result: dict[str, Any]) -> None:
     plan = detail["plan"]
     print(
         f"rooms={plan['rooms']} players={plan['players']} spectators={plan['spectators']}"
-        f" policy={plan['policy']} seed={plan['seed']}"
+        f" policy={plan['policy']} seed={plan['seed']} game={plan.get('game', 'ishtar')}"
         f" load average before={detail['loadavg'][0]:.2f}"
     )
     keys = ["moves", "moves_per_s", "p50_ms", "p95_ms", "p99_ms", "errors", "cpu"]
@@ -329,6 +334,11 @@ def main(argv: list[str] | None = None) -> None:
         "--fanout", type=int, metavar="N", help="one room with N spectators"
     )
     parser.add_argument("--policy", choices=["first", "random"], default="random")
+    parser.add_argument(
+        "--game",
+        default="ishtar",
+        help="the game the rooms play (e.g. babylon-gardens)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--target", choices=["both", "ishtar", "floor"], default="both")
     parser.add_argument("--floor-moves", type=int, help="moves per floor game")
@@ -368,6 +378,7 @@ def main(argv: list[str] | None = None) -> None:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
     plan.floor_notify = args.floor_notify
     plan.settle_s = args.settle
+    plan.game = args.game
     started = time.perf_counter()
     result = headline(
         asyncio.run(

@@ -75,10 +75,20 @@ class IshtarTarget:
     games people play, and comparable from one run to the next."""
 
     name: str = "ishtar"
+    game: str = "ishtar"
+    """The registry's id of the game the rooms play (``bench.load --game``)."""
 
     async def create_room(self, base: str, players: int, seed: int) -> Any:
         async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-            body = {"players": players, "name": "seat 0", "seat_order": "fixed"}
+            body: dict[str, Any] = {
+                "players": players,
+                "name": "seat 0",
+                "seat_order": "fixed",
+            }
+            if (
+                self.game != "ishtar"
+            ):  # a baseline from before the registry knows no game
+                body["game"] = self.game
             created = (
                 (await http.post("/api/rooms", json=body)).raise_for_status().json()
             )
