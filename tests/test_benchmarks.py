@@ -57,6 +57,26 @@ def test_the_load_benchmark_plays_complete_games_against_us_and_the_floor() -> N
     assert result["floor_moves_per_s"] > 0
 
 
+def test_the_load_benchmark_plays_babylon_gardens_rooms_to_their_end() -> None:
+    result = run_json(
+        "bench.load",
+        "--game",
+        "babylon-gardens",
+        "--rooms",
+        "2",
+        "--spectators",
+        "1",
+        "--target",
+        "ishtar",
+    )
+    assert result["errors"] == 0
+    detail = result["detail"]
+    assert isinstance(detail, dict)
+    assert detail["plan"]["game"] == "babylon-gardens"
+    assert detail["ishtar"]["games_over"] == 2, "both rooms played to the end"
+    assert detail["ishtar"]["moves"] > 0
+
+
 def test_the_engine_benchmark_reports_its_figures() -> None:
     result = run_json("bench.engine", "--games", "2", "--positions", "20")
     for key in ("legal_actions_p99_ms", "apply_p50_ms", "games_per_s"):
