@@ -38,6 +38,18 @@ BotThink = Callable[[str, dict[str, Any], list[Any], int, float | None], Any]
 a process pool can run it (app/background/bot_runner.py)."""
 
 
+def labelled(labels: Mapping[str, str]) -> Callable[[dict[str, Any]], None]:
+    """A `json_schema_extra` that names each value of an enum: the schema's ``enum``
+    becomes a ``oneOf`` of ``const``s with a ``title`` each, which the home form shows."""
+
+    def extra(schema: dict[str, Any]) -> None:
+        values = schema.pop("enum", list(labels))
+        schema["oneOf"] = [{"const": v, "title": labels.get(v, str(v))} for v in values]
+        schema.pop("type", None)
+
+    return extra
+
+
 class Options(BaseModel):
     """Base of the options models: unknown keys are refused, values are JSON."""
 
@@ -59,6 +71,8 @@ class Game:
     think: BotThink | None = None
     client: str = ""
     """The game's ES module, a path under /static (its screen: board and panels)."""
+    summary: str = ""
+    """A sentence or two for the home page when this game is picked."""
     legacy_setup: Callable[[Mapping[str, Any]], LegacySetup] | None = field(
         default=None, repr=False
     )
@@ -99,6 +113,7 @@ class Game:
             "players": {"min": self.players.start, "max": self.players.stop - 1},
             "options": self.options.model_json_schema(),
             "bots": list(self.bots),
+            "summary": self.summary,
         }
 
 
@@ -140,6 +155,10 @@ ISHTAR = Game(
     bots=("easy", "medium", "hard"),
     think=ishtar_bots.think,
     client="games/ishtar/screen.js",
+    summary=(
+        "Lay vegetation tiles around the fountains, gather gems, train your assistants "
+        "and plant the King's trees. Two to four players, live in the browser."
+    ),
     legacy_setup=_ishtar_legacy_setup,
 )
 
@@ -152,8 +171,8 @@ class BabylonOptions(Options):
         "lower",
         title="Floor",
         description="Which garden to play: the Lower Garden is the rulebook's first game.",
-        json_schema_extra={
-            "labels": {
+        json_schema_extra=labelled(
+            {
                 "lower": "Lower Garden",
                 "middle": "Middle Garden",
                 "higher": "Higher Garden",
@@ -161,17 +180,20 @@ class BabylonOptions(Options):
                 "ishtar": "Ishtar's Garden",
                 "tammuz": "Tammuz's Garden",
             }
-        },
+        ),
     )
     scoreboards: Literal["random", "choose"] = Field(
         "random",
         title="Scoreboards",
         description="Dealt at random, or each player chooses one in turn.",
+        json_schema_extra=labelled(
+            {"random": "Dealt at random", "choose": "Chosen in turn"}
+        ),
     )
     teams: bool = Field(
         False,
         title="Team mode",
-        description="4 players only: seats 1 and 3 against seats 2 and 4, scores added.",
+        description="4 players only: the first and third seats against the second and fourth, their scores added.",
     )
     first_player: int | None = Field(
         None,
@@ -189,6 +211,10 @@ BABYLON = Game(
     rules=babylon_engine,
     options=BabylonOptions,
     client="games/babylon/screen.js",
+    summary=(
+        "Water the flower tiles from the well, harvest their nectar and fill your "
+        "scoreboard in colours and lines. Two to four players, or two teams of two."
+    ),
 )
 
 BUNDLED: tuple[Game, ...] = (ISHTAR, BABYLON)

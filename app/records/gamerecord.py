@@ -250,8 +250,8 @@ def _replay(
         for key, value in public.items():
             if drawn.get(key) != value:
                 raise RecordError(
-                    f"The record's {str(key)[:40]} is not the one the set-up draws "
-                    "from its seed."
+                    f"The public set-up's {str(key)[:40]!r} is not what the set-up "
+                    "draws from the record's seed."
                 )
     moves = record.get("moves")
     if not isinstance(moves, list):

@@ -47,6 +47,7 @@ function pick(info) {
   game = info;
   if (!game) return;
   form.dataset.game = game.id;
+  if (game.summary) $("lede").textContent = game.summary;
   const { min, max } = game.players;
   const players = [];
   for (let n = min; n <= max; n += 1) players.push(radio("players", n, String(n), n === min));

@@ -75,7 +75,8 @@ async def test_the_games_are_listed_with_their_options_schema_and_bots(
     babylon = listed["babylon-gardens"]
     assert babylon["title"] == "Babylon Gardens" and babylon["players"] == {"min": 2, "max": 4}
     floor = babylon["options"]["properties"]["floor"]
-    assert floor["default"] == "lower" and len(floor["enum"]) == 6
+    assert floor["default"] == "lower" and len(floor["oneOf"]) == 6
+    assert floor["oneOf"][0] == {"const": "lower", "title": "Lower Garden"}
     for game_id in listed:
         catalogue = await http.get(f"/api/games/{game_id}/catalogue")
         assert catalogue.status_code == 200

@@ -21,7 +21,7 @@ from app.config.settings import Settings
 from app.ops import cli
 from app.records.gamerecord import MAX_MOVES, RECORD_FORMAT, seed_commitment
 from tests.app.clients import bearer, open_room
-from tests.app.conftest import GAMES, ISHTAR
+from tests.app.conftest import BABYLON, GAMES, ISHTAR
 
 
 @pytest.fixture
@@ -217,12 +217,26 @@ def tampered(record: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
     case(
         "scores", "final scores", lambda r: r["result"]["players"][0].update(total=999)
     )
-    case(
-        "layout", "layout", lambda r: r["public_setup"]["layout"][0].update(rotation=5)
-    )
+    babylon = record["game"] == "babylon-gardens"
+    if babylon:  # the floor the seed dealt, and a floor the game does not have
+
+        def swap_tiles(r: dict[str, Any]) -> None:
+            tiles = r["public_setup"]["tiles"]
+            tiles[0]["tile"], tiles[1]["tile"] = tiles[1]["tile"], tiles[0]["tile"]
+
+        case("floor tiles", "public set-up", swap_tiles)
+        bad_option = {"floor": "attic"}
+    else:
+        case(
+            "layout",
+            "layout",
+            lambda r: r["public_setup"]["layout"][0].update(rotation=5),
+        )
+        bad_option = {"layout": "spiral"}
     case(
         "first",
-        "first_player",
+        # fixing the first seat skips the draw, which Babylon's public set-up shows
+        "draws" if babylon else "first_player",
         lambda r: r["setup"]["options"].update(
             first_player=1 - r["public_setup"]["first_player"]
         ),
@@ -237,14 +251,14 @@ def tampered(record: dict[str, Any]) -> list[tuple[str, dict[str, Any], str]]:
     case(
         "options",
         "options are refused",
-        lambda r: r["setup"]["options"].update(layout="spiral"),
+        lambda r: r["setup"]["options"].update(bad_option),
     )
     case("players", "players", lambda r: r["players"].pop())
     case("long", "more than", lambda r: r["moves"].extend(r["moves"][:1] * MAX_MOVES))
     return cases
 
 
-@pytest.mark.parametrize("game_module", [ISHTAR])
+@pytest.mark.parametrize("game_module", [ISHTAR, BABYLON])
 async def test_tampered_records_are_refused_with_a_reason(
     http: httpx.AsyncClient,
 ) -> None:
@@ -276,7 +290,7 @@ async def test_tampered_records_are_refused_with_a_reason(
         assert answer.status_code == 422, answer.text
 
 
-@pytest.mark.parametrize("game_module", [ISHTAR])
+@pytest.mark.parametrize("game_module", [ISHTAR, BABYLON])
 async def test_ishtar_verify_checks_a_file_and_a_room_link(
     web: tuple[str, httpx.AsyncClient],
     tmp_path: Path,
