@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from app.config.settings import get_settings
-from app.games import BUNDLED, ISHTAR, Registry, registry
+from app.games import BABYLON, BUNDLED, ISHTAR, Registry, registry
 from app.ops import cli
 from app.play.protocol import ServiceError
 from tests.app import toygame
@@ -55,6 +55,44 @@ def test_a_game_checks_its_options_with_its_model_then_its_engine() -> None:
             ISHTAR.check_options(players, options)
         assert refused.value.code == "bad_options", options
         assert words in refused.value.reason, (options, refused.value.reason)
+
+
+def test_babylon_gardens_checks_its_options_with_its_model_then_its_engine() -> None:
+    assert BABYLON.check_options(2, {}) == {
+        "floor": "lower",
+        "scoreboards": "random",
+        "teams": False,
+        "first_player": None,
+    }
+    assert BABYLON.check_options(4, {"floor": "tammuz", "teams": True})["teams"] is True
+    refusals = [
+        (3, {"teams": True}, "exactly 4 players"),  # the model allows it, the engine not
+        (2, {"floor": "attic"}, "'floor'"),
+        (2, {"scoreboards": "auction"}, "'scoreboards'"),
+        (2, {"first_player": 2}, "seat from 0 to 1"),
+        (2, {"layout": "random"}, "no option 'layout'"),
+        (5, {}, "2 to 4 players"),
+    ]
+    for players, options, words in refusals:
+        with pytest.raises(ServiceError) as refused:
+            BABYLON.check_options(players, options)
+        assert refused.value.code == "bad_options", options
+        assert words in refused.value.reason, (options, refused.value.reason)
+
+
+async def test_a_babylon_room_refuses_team_mode_for_three_and_records_its_floor(
+    http: httpx.AsyncClient,
+) -> None:
+    body = {"players": 3, "game": "babylon-gardens", "options": {"teams": True}}
+    refused = await http.post("/api/rooms", json=body)
+    assert refused.status_code == 400
+    assert refused.json()["error"]["code"] == "bad_options"
+    assert "exactly 4 players" in refused.json()["error"]["reason"]
+    body = {"players": 2, "game": "babylon-gardens", "options": {"floor": "roof"}}
+    created = await http.post("/api/rooms", json=body)
+    assert created.status_code == 201, created.text
+    room = created.json()["room"]
+    assert room["game"] == "babylon-gardens" and room["options"]["floor"] == "roof"
 
 
 async def test_the_games_are_listed_with_their_options_schema_and_bots(
