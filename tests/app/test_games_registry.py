@@ -66,7 +66,11 @@ def test_babylon_gardens_checks_its_options_with_its_model_then_its_engine() -> 
     }
     assert BABYLON.check_options(4, {"floor": "tammuz", "teams": True})["teams"] is True
     refusals = [
-        (3, {"teams": True}, "exactly 4 players"),  # the model allows it, the engine not
+        (
+            3,
+            {"teams": True},
+            "exactly 4 players",
+        ),  # the model allows it, the engine not
         (2, {"floor": "attic"}, "'floor'"),
         (2, {"scoreboards": "auction"}, "'scoreboards'"),
         (2, {"first_player": 2}, "seat from 0 to 1"),
@@ -111,7 +115,10 @@ async def test_the_games_are_listed_with_their_options_schema_and_bots(
     assert ishtar["client"].startswith("/static/") and ishtar["client"].endswith(".js")
     assert listed["toy"]["bots"] == [] and listed["toy"]["players"]["min"] == 1
     babylon = listed["babylon-gardens"]
-    assert babylon["title"] == "Babylon Gardens" and babylon["players"] == {"min": 2, "max": 4}
+    assert babylon["title"] == "Babylon Gardens" and babylon["players"] == {
+        "min": 2,
+        "max": 4,
+    }
     floor = babylon["options"]["properties"]["floor"]
     assert floor["default"] == "lower" and len(floor["oneOf"]) == 6
     assert floor["oneOf"][0] == {"const": "lower", "title": "Lower Garden"}
