@@ -94,3 +94,20 @@ def test_the_per_move_benchmark_times_every_part_of_a_move() -> None:
         assert isinstance(value, float) and value > 0, part
     total = sum(float(result[f"{part}_us"]) for part in parts)  # type: ignore[arg-type]
     assert abs(float(result["total_us"]) - total) < 1  # type: ignore[arg-type]
+
+
+def test_the_commit_benchmark_measures_every_way_of_writing_a_move() -> None:
+    result = run_json(
+        "bench.commits", "--seconds", "0.3", "--clients", "1,4", "--repeat", "1"
+    )
+    rows = result["rows"]
+    assert isinstance(rows, list)
+    assert {(row["mode"], row["clients"]) for row in rows} == {
+        (mode, clients)
+        for mode in ("plain", "notify_in_tx", "notify_after")
+        for clients in (1, 4)
+    }
+    for row in rows:
+        assert row["commits_per_s"] > 0, row
+        if row["mode"] != "plain":
+            assert row["notices_heard"] > 0, "a listener heard the notices"
