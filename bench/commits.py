@@ -55,32 +55,32 @@ ACTION = json.dumps({"type": "place", "at": [3, 2], "rotation": 1})
 
 
 async def _client(
-    url: str, mode: str, rooms: list[str], until: float, latencies: list[float]
+    conn: Any,
+    light: Any,
+    mode: str,
+    rooms: list[str],
+    until: float,
+    latencies: list[float],
 ) -> int:
-    conn = await asyncpg.connect(url)
-    light = None
-    if mode == "notify_after":
-        light = await asyncpg.connect(url)
-        await light.execute("SET synchronous_commit = off")
     done = 0
-    try:
-        while time.perf_counter() < until:
-            room = rooms[done % len(rooms)]
-            started = time.perf_counter()
-            async with conn.transaction():
-                version = await conn.fetchval(BUMP, room)
-                await conn.execute(APPEND, room, version, ACTION)
-                if mode == "notify_in_tx":
-                    await conn.execute(NOTIFY, f"{room}:m:{version}")
-            latencies.append((time.perf_counter() - started) * 1000)
-            if light is not None:
-                await light.execute(NOTIFY, f"{room}:m:{version}")
-            done += 1
-    finally:
-        await conn.close()
-        if light is not None:
-            await light.close()
+    while time.perf_counter() < until:
+        room = rooms[done % len(rooms)]
+        started = time.perf_counter()
+        async with conn.transaction():
+            version = await conn.fetchval(BUMP, room)
+            await conn.execute(APPEND, room, version, ACTION)
+            if mode == "notify_in_tx":
+                await conn.execute(NOTIFY, f"{room}:m:{version}")
+        latencies.append((time.perf_counter() - started) * 1000)
+        if mode == "notify_after":
+            async with light.acquire() as notifier:
+                await notifier.execute(NOTIFY, f"{room}:m:{version}")
+        done += 1
     return done
+
+
+async def _no_flush(conn: Any) -> None:
+    await conn.execute("SET synchronous_commit = off")
 
 
 async def run_mode(url: str, mode: str, clients: int, seconds: float) -> dict[str, Any]:
@@ -92,34 +92,45 @@ async def run_mode(url: str, mode: str, clients: int, seconds: float) -> dict[st
         await setup.executemany(
             "INSERT INTO rooms (id) VALUES ($1)", [(n,) for n in names]
         )
-        listener_conn = await asyncpg.connect(url)  # a listener, as another instance
-        heard = 0
-
-        def hear(*_: Any) -> None:
-            nonlocal heard
-            heard += 1
-
-        await listener_conn.add_listener("bench", hear)
     finally:
         await setup.close()
-    latencies: list[float] = []
-    until = time.perf_counter() + seconds
-    started = time.perf_counter()
-    counts = await asyncio.gather(
-        *(
-            _client(
-                url,
-                mode,
-                names[c * ROOMS_PER_CLIENT : (c + 1) * ROOMS_PER_CLIENT],
-                until,
-                latencies,
-            )
-            for c in range(clients)
-        )
+    heard = 0
+
+    def hear(*_: Any) -> None:
+        nonlocal heard
+        heard += 1
+
+    listener = await asyncpg.connect(url)  # a listener, as another instance would be
+    await listener.add_listener("bench", hear)
+    conns = [await asyncpg.connect(url) for _ in range(clients)]
+    # the notices after the commit share a small pool, as the server's ``light`` pool
+    light = await asyncpg.create_pool(
+        url, min_size=1, max_size=min(8, clients), init=_no_flush
     )
-    elapsed = time.perf_counter() - started
-    await asyncio.sleep(0.2)  # the last notices reach the listener
-    await listener_conn.close()
+    latencies: list[float] = []
+    try:
+        started = time.perf_counter()
+        until = started + seconds
+        counts = await asyncio.gather(
+            *(
+                _client(
+                    conn,
+                    light,
+                    mode,
+                    names[c * ROOMS_PER_CLIENT : (c + 1) * ROOMS_PER_CLIENT],
+                    until,
+                    latencies,
+                )
+                for c, conn in enumerate(conns)
+            )
+        )
+        elapsed = time.perf_counter() - started
+        await asyncio.sleep(0.2)  # the last notices reach the listener
+    finally:
+        for conn in conns:
+            await conn.close()
+        await light.close()
+        await listener.close()
     ordered = sorted(latencies)
     return {
         "mode": mode,
