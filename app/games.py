@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import bots.ishtar as ishtar_bots
+import engine.babylon as babylon_engine
 import engine.ishtar as ishtar_engine
 from app.play.protocol import ServiceError
 from app.play.rules import Rules
@@ -142,7 +143,55 @@ ISHTAR = Game(
     legacy_setup=_ishtar_legacy_setup,
 )
 
-BUNDLED: tuple[Game, ...] = (ISHTAR,)
+
+class BabylonOptions(Options):
+    """Babylon Gardens' options (docs/games/babylon/contract.md): the floor, how the
+    scoreboards are given out, team mode and a fixed first seat."""
+
+    floor: Literal["lower", "middle", "higher", "roof", "ishtar", "tammuz"] = Field(
+        "lower",
+        title="Floor",
+        description="Which garden to play: the Lower Garden is the rulebook's first game.",
+        json_schema_extra={
+            "labels": {
+                "lower": "Lower Garden",
+                "middle": "Middle Garden",
+                "higher": "Higher Garden",
+                "roof": "Roof Garden",
+                "ishtar": "Ishtar's Garden",
+                "tammuz": "Tammuz's Garden",
+            }
+        },
+    )
+    scoreboards: Literal["random", "choose"] = Field(
+        "random",
+        title="Scoreboards",
+        description="Dealt at random, or each player chooses one in turn.",
+    )
+    teams: bool = Field(
+        False,
+        title="Team mode",
+        description="4 players only: seats 1 and 3 against seats 2 and 4, scores added.",
+    )
+    first_player: int | None = Field(
+        None,
+        ge=0,
+        le=3,
+        title="First player",
+        description="A seat number, or none for the rulebook's draw of multi-flower tiles.",
+    )
+
+
+BABYLON = Game(
+    id="babylon-gardens",
+    title="Babylon Gardens",
+    players=range(2, 5),
+    rules=babylon_engine,
+    options=BabylonOptions,
+    client="games/babylon/screen.js",
+)
+
+BUNDLED: tuple[Game, ...] = (ISHTAR, BABYLON)
 
 
 class Registry:

@@ -62,7 +62,8 @@ async def test_the_games_are_listed_with_their_options_schema_and_bots(
 ) -> None:
     answer = (await http.get("/api/games")).json()
     listed = {game["id"]: game for game in answer["games"]}
-    assert list(listed) == ["ishtar", "toy"] and answer["default"] == "toy"
+    assert list(listed) == ["ishtar", "babylon-gardens", "toy"]
+    assert answer["default"] == "toy"
     ishtar = listed["ishtar"]
     assert ishtar["title"] == "Ishtar: Gardens of Babylon"
     assert ishtar["players"] == {"min": 2, "max": 4}
@@ -71,6 +72,10 @@ async def test_the_games_are_listed_with_their_options_schema_and_bots(
     assert layout["enum"] == ["preset", "random"] and layout["default"] == "preset"
     assert ishtar["client"].startswith("/static/") and ishtar["client"].endswith(".js")
     assert listed["toy"]["bots"] == [] and listed["toy"]["players"]["min"] == 1
+    babylon = listed["babylon-gardens"]
+    assert babylon["title"] == "Babylon Gardens" and babylon["players"] == {"min": 2, "max": 4}
+    floor = babylon["options"]["properties"]["floor"]
+    assert floor["default"] == "lower" and len(floor["enum"]) == 6
     for game_id in listed:
         catalogue = await http.get(f"/api/games/{game_id}/catalogue")
         assert catalogue.status_code == 200

@@ -1,0 +1,220 @@
+"""The turn (spec §5, R-7 to R-11, R-16, R-17): irrigation one tile at a time from the well,
+then the harvest; the scoreboard choice of the set-up; undo of irrigation steps.
+
+`legal_actions`, `why_illegal` and `apply` are the three views of one set of rules: an
+action is legal exactly when `why_illegal` gives None, and `apply` refuses with that reason.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from engine.babylon.components import SLOTS, TILES
+from engine.babylon.errors import IllegalAction
+from engine.babylon.floors import Pos
+from engine.babylon.scoreboards import SIDES, board_of
+from engine.babylon.state import Action, Harvested, State, kind_index
+
+HARVEST = Action("harvest")
+UNDO = Action("undo")
+
+
+def current_player(state: State) -> int | None:
+    """The seat to act; None once the game is over."""
+    return None if state.phase == "over" else state.current
+
+
+def is_over(state: State) -> bool:
+    return state.phase == "over"
+
+
+def path_end(state: State) -> Pos:
+    """Where the next step starts from: the path's last tile, or the well (R-7)."""
+    return state.path[-1] if state.path else state.floor.well
+
+
+def next_steps(state: State) -> list[Pos]:
+    """The tiles the path may step onto next, in reading order."""
+    on_path = set(state.path)
+    return [at for at in state.floor.neighbours(path_end(state)) if at not in on_path]
+
+
+def free_sides(state: State) -> list[str]:
+    """R-5: the sides of the boards nobody holds yet."""
+    held = {board_of(side) for side in state.sides if side is not None}
+    return [side for side in SIDES if board_of(side) not in held]
+
+
+def legal_actions(state: State) -> list[Action]:
+    """The actions of the seat to act: irrigation steps by position, then harvest, then undo."""
+    if state.phase == "scoreboard":
+        return [Action("scoreboard", side=side) for side in free_sides(state)]
+    if state.phase != "irrigate":
+        return []
+    actions = [Action("irrigate", at=at) for at in next_steps(state)]
+    if state.path:
+        actions += [HARVEST, UNDO]
+    return actions
+
+
+def filled_on_path(state: State) -> list[Pos]:
+    """R-8: the tiles of the path whose gems equal their flowers, in fill (path) order."""
+    out = []
+    for at in state.path:
+        i = state.index(at)
+        if state.gems[i] == TILES[state.tiles[i]].flowers:
+            out.append(at)
+    return out
+
+
+def why_illegal(state: State, action: Action) -> str | None:
+    """None if the seat to act may play `action` now, else the reason in a player's words."""
+    if state.phase == "over":
+        return "The game is over."
+    kind = action.type
+    if state.phase == "scoreboard":
+        if kind != "scoreboard":
+            return "Everyone chooses a scoreboard before the first turn."
+        return _why_not_side(state, action.side)
+    if kind == "scoreboard":
+        return "The scoreboards have been chosen."
+    if kind == "irrigate":
+        return _why_not_step(state, action.at)
+    if kind == "harvest":
+        return None if state.path else "Water at least one tile before you harvest."
+    if kind == "undo":
+        return None if state.path else "There is no irrigation step to undo."
+    return f"There is no action {kind!r} in Babylon Gardens."
+
+
+def _why_not_side(state: State, side: str | None) -> str | None:
+    if side not in SIDES:
+        return f"There is no scoreboard side {str(side)[:8]!r}: sides are A1 to D2."
+    assert side is not None
+    if side not in free_sides(state):
+        return f"Scoreboard {board_of(side)} is already taken."
+    return None
+
+
+def _why_not_step(state: State, at: Pos | None) -> str | None:
+    the_floor = state.floor
+    if at is None:
+        return "Say which tile to water."
+    if at == the_floor.well:
+        if state.path:
+            return "The path may not come back to the well."
+        return "The path starts at the well: water a tile next to it."
+    if at not in the_floor.kinds:
+        return "There is no tile there."
+    if at in state.path:
+        return "This tile is already on your path."
+    r, c = path_end(state)
+    dr, dc = abs(at[0] - r), abs(at[1] - c)
+    origin = "your path's last tile" if state.path else "the well"
+    if dr == 1 and dc == 1:
+        return "Diagonal steps are not allowed."
+    if dr + dc > 1:
+        if dr == 0 or dc == 0:
+            return f"You cannot skip tiles: step onto a tile next to {origin}."
+        return f"Step onto a tile next to {origin}."
+    return None
+
+
+def apply(state: State, action: Action) -> State:
+    """The state after `action`, or `IllegalAction` with the reason the rules refuse it."""
+    reason = why_illegal(state, action)
+    if reason is not None:
+        raise IllegalAction(reason)
+    if action.type == "scoreboard":
+        return _choose_side(state, action.side or "")
+    if action.type == "irrigate":
+        assert action.at is not None
+        i = state.index(action.at)
+        gems = list(state.gems)
+        gems[i] += 1
+        return replace(state, gems=tuple(gems), path=(*state.path, action.at), _memo={})
+    if action.type == "undo":
+        i = state.index(state.path[-1])
+        gems = list(state.gems)
+        gems[i] -= 1
+        return replace(state, gems=tuple(gems), path=state.path[:-1], _memo={})
+    return harvest(state)
+
+
+def _choose_side(state: State, side: str) -> State:
+    """R-5: seat 0 chooses first and the others in seat order; then the first turn starts."""
+    sides = list(state.sides)
+    sides[state.current] = side
+    if None in sides:
+        return replace(state, sides=tuple(sides), current=state.current + 1, _memo={})
+    return replace(
+        state,
+        sides=tuple(sides),
+        phase="irrigate",
+        current=state.first_player,
+        turn=1,
+        _memo={},
+    )
+
+
+def harvest(state: State) -> State:
+    """End the path and harvest every filled tile in fill order (RB a-c, R-10, R-11)."""
+    seat = state.current
+    tiles, gems = list(state.tiles), list(state.gems)
+    piles = [list(state.piles[0]), list(state.piles[1])]
+    discards = [list(state.discards[0]), list(state.discards[1])]
+    winks = list(state.winks[seat])
+    reshuffles = state.reshuffles
+    harvested: list[Harvested] = []
+    over = False
+    for at in filled_on_path(state):
+        i = state.index(at)
+        tile = TILES[tiles[i]]
+        k = kind_index(tile.kind)
+        discards[k].append(
+            tile.id
+        )  # a) the tile face up on its discard pile, gems back
+        gems[i] = 0
+        if not piles[k]:  # b) an empty pile is rebuilt from its discard pile
+            reshuffles += 1
+            piles[k] = discards[k]
+            discards[k] = []
+            random.Random(f"{state.seed}/reshuffle/{reshuffles}").shuffle(piles[k])
+        tiles[i] = piles[k].pop()
+        winks.append(tile.colour)  # c) a wink into the next empty slot, spiral order
+        harvested.append(
+            Harvested(at, tile.id, tile.colour, len(winks), seat, tiles[i])
+        )
+        if len(winks) == SLOTS:  # R-11: the end is immediate
+            over = True
+            break
+    all_winks = list(state.winks)
+    all_winks[seat] = tuple(winks)
+    after = replace(
+        state,
+        tiles=tuple(tiles),
+        gems=tuple(gems),
+        piles=(tuple(piles[0]), tuple(piles[1])),
+        discards=(tuple(discards[0]), tuple(discards[1])),
+        winks=tuple(all_winks),
+        path=(),
+        harvested=tuple(harvested),
+        reshuffles=reshuffles,
+        _memo={},
+    )
+    if over:
+        return replace(after, phase="over")
+    return replace(after, current=(seat + 1) % state.players, turn=state.turn + 1)
+
+
+def replay(
+    players: int, seed: int, options: dict[str, object] | None, actions: list[Action]
+) -> State:
+    """The state after playing `actions` from the set-up of `seed` (tests and tools)."""
+    from engine.babylon.setup import new_game
+
+    state = new_game(players, seed, options)
+    for action in actions:
+        state = apply(state, action)
+    return state
