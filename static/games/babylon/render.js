@@ -28,6 +28,10 @@ export class BoardRenderer {
     };
     this.glows = []; // {cells: [{at, colour}], t0}
     this.pending = false;
+    // The floor, its tiles and the path change only with a new view or size: they are
+    // painted once into this layer, and each frame (the pulsing marks, the glows) copies it.
+    this.base = document.createElement("canvas");
+    this.baseDirty = true;
     this.observer = new ResizeObserver(() => this.resize());
     this.observer.observe(canvas);
     this.resize();
@@ -36,6 +40,7 @@ export class BoardRenderer {
   setView(view) {
     this.view = view;
     this.tiles = new Map((view.tiles || []).map((t) => [key(t.at), t]));
+    this.baseDirty = true;
     this.fit();
   }
 
@@ -64,6 +69,7 @@ export class BoardRenderer {
     this.size = { w, h, dpr };
     this.canvas.width = Math.round(w * dpr);
     this.canvas.height = Math.round(h * dpr);
+    this.baseDirty = true;
     this.fit();
   }
 
@@ -92,6 +98,7 @@ export class BoardRenderer {
     const bh = rows * TILE + 2 * margin;
     const k = Math.max(0.05, Math.min(w / bw, h / bh));
     this.cam = { k, x: (w - cols * TILE * k) / 2, y: top + (h - rows * TILE * k) / 2 };
+    this.baseDirty = true;
     this.invalidate();
   }
 
@@ -142,10 +149,31 @@ export class BoardRenderer {
 
   draw() {
     const { ctx } = this;
-    const { w, h, dpr } = this.size;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
+    const { dpr } = this.size;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
     if (!this.view) return;
+    if (this.baseDirty) this.drawBase();
+    ctx.drawImage(this.base, 0, 0);
+    const { k, x, y } = this.cam;
+    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * x, dpr * y);
+    const again = this.drawGlows();
+    this.drawMarks();
+    this.drawHover();
+    if (again || this.overlay.marks.length) this.invalidate();
+  }
+
+  /** The layer that changes only with the view or the size: terrace, tiles, well, path. */
+  drawBase() {
+    const base = this.base;
+    if (base.width !== this.canvas.width || base.height !== this.canvas.height) {
+      base.width = this.canvas.width;
+      base.height = this.canvas.height;
+    }
+    const ctx = base.getContext("2d");
+    const { dpr } = this.size;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, base.width, base.height);
     const { k, x, y } = this.cam;
     ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * x, dpr * y);
     const { rows, cols } = this.grid();
@@ -159,21 +187,15 @@ export class BoardRenderer {
         else paint.hole(ctx, c * TILE, r * TILE, TILE);
       }
     }
-    const again = this.drawGlows();
-    this.drawMarks();
-    this.drawPath();
-    this.drawHover();
-    if (again || this.overlay.marks.length) this.invalidate();
+    const path = this.view.path || [];
+    if (path.length && this.view.floor?.well) {
+      paint.path(ctx, [this.view.floor.well, ...path].map((at) => this.centre(at)), TILE);
+    }
+    this.baseDirty = false;
   }
 
   centre(at) {
     return [(at[1] + 0.5) * TILE, (at[0] + 0.5) * TILE];
-  }
-
-  drawPath() {
-    const path = this.view.path || [];
-    if (!path.length || !this.view.floor?.well) return;
-    paint.path(this.ctx, [this.view.floor.well, ...path].map((at) => this.centre(at)), TILE);
   }
 
   /** The tiles one may step onto: a pulsing golden frame, the key, and "fills" when it does. */
