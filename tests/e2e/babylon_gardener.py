@@ -16,7 +16,12 @@ from playwright.sync_api import Page, expect
 from tests.e2e.gardener import wait_until
 
 GAME = "babylon-gardens"
-ARROW = {(-1, 0): "ArrowUp", (1, 0): "ArrowDown", (0, -1): "ArrowLeft", (0, 1): "ArrowRight"}
+ARROW = {
+    (-1, 0): "ArrowUp",
+    (1, 0): "ArrowDown",
+    (0, -1): "ArrowLeft",
+    (0, 1): "ArrowRight",
+}
 
 
 @dataclass
@@ -28,7 +33,9 @@ class BabylonPlayer:
 
     # ---- lobby ---------------------------------------------------------------------------
 
-    def create_room(self, base: str, players: int = 2, scoreboards: str = "random") -> str:
+    def create_room(
+        self, base: str, players: int = 2, scoreboards: str = "random"
+    ) -> str:
         page = self.page
         page.goto(base + "/")
         page.check(f"input[name=game][value='{GAME}']", force=True)
@@ -92,12 +99,18 @@ class BabylonPlayer:
             return self.rng.choice(sides)
         view = self.view()
         tiles = {tuple(t["at"]): t for t in view["tiles"]}
-        fills = [a for a in steps if tiles[tuple(a["at"])]["gems"] + 1 == tiles[tuple(a["at"])]["flowers"]]
+        fills = [
+            a
+            for a in steps
+            if tiles[tuple(a["at"])]["gems"] + 1 == tiles[tuple(a["at"])]["flowers"]
+        ]
         if harvest and (not steps or len(view["path"]) >= self.rng.randint(3, 8)):
             return harvest
         return self.rng.choice(fills or steps)
 
-    def play(self, action: dict[str, Any] | None = None, keys: bool = False) -> dict[str, Any]:
+    def play(
+        self, action: dict[str, Any] | None = None, keys: bool = False
+    ) -> dict[str, Any]:
         """Make one legal action through the page and wait until the server has it."""
         page = self.page
         before = self.version()

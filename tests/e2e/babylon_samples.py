@@ -82,7 +82,11 @@ def tiles_catalogue() -> dict[str, dict[str, Any]]:
             out[f"S-{code}{n}"] = {"kind": "single", "colour": colour, "flowers": 1}
         for f in (2, 3, 4, 5):
             for k in (1, 2):
-                out[f"M-{code}{f}-{k}"] = {"kind": "multi", "colour": colour, "flowers": f}
+                out[f"M-{code}{f}-{k}"] = {
+                    "kind": "multi",
+                    "colour": colour,
+                    "flowers": f,
+                }
     return out
 
 
@@ -398,9 +402,7 @@ def over_view() -> dict[str, Any]:
             "seat": p["seat"],
             "total": p["score"]["total"],
             "winks": len(p["winks"]),
-            "categories": {
-                k: p["score"][k] for k in ("fill", "colour", "lines")
-            },
+            "categories": {k: p["score"][k] for k in ("fill", "colour", "lines")},
             "score": p["score"],
         }
         for p in players

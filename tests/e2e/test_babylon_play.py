@@ -41,7 +41,9 @@ def to_play(*people: BabylonPlayer, timeout: float = 10.0) -> BabylonPlayer:
     raise AssertionError("nobody has legal actions")
 
 
-def engine_reason(base: str, room: str, who: BabylonPlayer, action: dict[str, Any]) -> str:
+def engine_reason(
+    base: str, room: str, who: BabylonPlayer, action: dict[str, Any]
+) -> str:
     """What the server says about `action` for this player (the page asks the same)."""
     token = who.page.evaluate(f"() => localStorage.getItem('ishtar.seat.{room}')")
     answer = httpx.post(
@@ -169,7 +171,9 @@ def watcher_sees(watcher: Page, version: int) -> None:
     wait_until(watcher, "v => (window.__ishtar?.version || 0) >= v", version, 15000)
     assert watcher.evaluate("() => window.__ishtar.legal().length") == 0
     if watcher.evaluate("() => window.__ishtar.phase") != "over":
-        assert watcher.locator("#actionbar button").count() == 0  # only the final scores
+        assert (
+            watcher.locator("#actionbar button").count() == 0
+        )  # only the final scores
 
 
 def hover_checks(base: str, room: str, ana: BabylonPlayer, artifacts: Path) -> None:
@@ -200,7 +204,9 @@ def undo_check(ana: BabylonPlayer, watcher: Page) -> None:
         ana.play(steps[0])
         watcher_sees(watcher, ana.version())
     path = ana.view()["path"]
-    expect(ana.page.locator("#actionbar [data-act='undo']")).to_contain_text("Undo step")
+    expect(ana.page.locator("#actionbar [data-act='undo']")).to_contain_text(
+        "Undo step"
+    )
     ana.play({"type": "undo"})
     assert ana.view()["path"] == path[:-1]
     watcher_sees(watcher, ana.version())

@@ -59,7 +59,7 @@ const screen = await mod.mount({
   name: (seat) => names[seat],
   bar: mode === "play" ? new ActionBar(document.getElementById("actionbar")) : undefined,
   send: (action) => { sent.push(action); return true; },
-  why: (action) => { asked.push(action); return Promise.resolve(%(reason)s); },
+  why: (action) => { asked.push(action); return Promise.resolve(__REASON__); },
   showScores: () => {},
 });
 const view = await get(q.get("view"));
@@ -71,7 +71,7 @@ window.__harness = { mod, screen, sent, asked, view, legal, again: () => { scree
 await new Promise((r) => setTimeout(r, 50));
 requestAnimationFrame(() => requestAnimationFrame(() => { document.body.dataset.ready = "1"; }));
 </script></body></html>
-""" % {"reason": json.dumps(REASON)}
+""".replace("__REASON__", json.dumps(REASON))
 
 SAMPLES: dict[str, Callable[[], Any]] = {
     "/sample/catalogue.json": samples.catalogue,
@@ -112,7 +112,9 @@ class Handler(SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def static_server() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Handler, directory=str(ROOT)))
+    server = ThreadingHTTPServer(
+        ("127.0.0.1", 0), partial(Handler, directory=str(ROOT))
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
@@ -178,7 +180,7 @@ def test_the_board_paints_each_tile_where_the_screen_says(
         assert dominant(pixel(page, x - size * 0.415, y)) == t["colour"], t
     # the well in the middle holds water: blue over red
     wx, wy = centre(page, view["floor"]["well"])
-    r, g, b, _ = pixel(page, wx + size * 0.1, wy + size * 0.1)
+    r, _, b, _ = pixel(page, wx + size * 0.1, wy + size * 0.1)
     assert b > r + 40
     # the gems of a tile sit in its sockets: a clear bead is pale, an empty socket is not
     gems = next(t for t in view["tiles"] if t["at"] == [0, 2])  # 1 of 4
@@ -201,11 +203,10 @@ def test_the_path_the_steps_and_hover_reasons(
 ) -> None:
     page = new_page(width=1280, height=800)
     open_screen(page, static_server, "midturn", "midturn-legal")
-    size = tile_px(page)
     # the path is drawn from the well to its first tile: water blue between the two centres
     wx, wy = centre(page, [1, 1])
     fx, fy = centre(page, [1, 2])
-    r, g, b, _ = pixel(page, (wx + fx) / 2, (wy + fy) / 2 - size * 0.0)
+    r, _, b, _ = pixel(page, (wx + fx) / 2, (wy + fy) / 2)
     assert b > r + 40 and b > 120
     # hovering the one legal step shows its preview
     x, y = centre(page, [0, 1])
@@ -283,7 +284,9 @@ def test_scoreboards_show_borders_winks_lines_and_totals(
         expect(board).to_contain_text(["Ana", "Björn"][p["seat"]])
         expect(board.locator(".bg-total")).to_contain_text(str(p["score"]["total"]))
         svg = board.locator("svg.scoreboard")
-        expect(svg.locator("g[data-slot]:not(.wink):not(.ghost):not(.matched)")).to_have_count(25)
+        expect(
+            svg.locator("g[data-slot]:not(.wink):not(.ghost):not(.matched)")
+        ).to_have_count(25)
         borders = svg.evaluate(
             "s => [...s.querySelectorAll('g[data-border]')].map(g => [Number(g.dataset.slot), g.dataset.border])"
         )
@@ -420,10 +423,13 @@ def test_replay_mode_and_final_scores(
     expect(page.locator("#bg-chooser")).to_be_hidden()
     expect(page.locator("#game-panels button")).to_have_count(0)
     expect(page.locator(".bg-player[data-seat='1'] .turnmark.win")).to_be_visible()
-    # a 7 x 7 floor: every tile drawn inside the canvas
+    # a 7 x 7 floor: every tile drawn inside the canvas, below the bar over the stage
     for t in view["tiles"]:
         x, y = centre(page, t["at"])
         assert 0 < x < 1280 and 0 < y < 800
+    bar = page.locator("#actionbar").bounding_box()
+    assert bar is not None
+    assert centre(page, [0, 0])[1] - tile_px(page) / 2 > bar["y"] + bar["height"]
     page.screenshot(path=str(artifacts / "babylon-replay.png"))
     page.evaluate(
         """() => {
@@ -470,3 +476,43 @@ def test_the_module_exports(new_page: Callable[..., Page], static_server: str) -
     ]
     assert out["icon"] == ["CANVAS", "24px"]
     assert out["vignette"] == 255
+
+
+def test_the_sprite_cache_is_bounded_in_bytes(
+    new_page: Callable[..., Page], static_server: str
+) -> None:
+    """The board's painted tiles are kept within a byte bound (oldest out first), and a new
+    tile size drops them all; a sprite in use is found again, not painted twice."""
+    page = new_page(width=800, height=600)
+    open_screen(page, static_server, "start", "start-legal")
+    out = page.evaluate(
+        """async () => {
+          const { SpriteCache } = await import('/static/games/babylon/sprites.js');
+          const size = 50;
+          const one = size * size * 4;
+          const cache = new SpriteCache(3 * one);
+          let painted = 0;
+          const paint = () => { painted += 1; };
+          for (const k of ['a', 'b', 'c', 'd', 'e']) cache.get(k, size, paint);
+          const afterFive = {bytes: cache.bytes, keys: [...cache.items.keys()]};
+          cache.get('e', size, paint);  // a hit
+          const hits = painted;
+          cache.get('a', 60, paint);    // a resize
+          return {afterFive, hits, resized: {bytes: cache.bytes, keys: [...cache.items.keys()]}, one};
+        }"""
+    )
+    assert out["afterFive"]["bytes"] <= 3 * out["one"]
+    assert out["afterFive"]["keys"] == ["c", "d", "e"]
+    assert out["hits"] == 5
+    assert out["resized"] == {"bytes": 60 * 60 * 4, "keys": ["a"]}
+    # the board's own cache holds one sprite per distinct square, within its bound
+    board = page.evaluate(
+        "() => { const s = window.__harness.screen.renderer.sprites;"
+        " return {n: s.items.size, bytes: s.bytes, max: s.maxBytes}; }"
+    )
+    kinds = {
+        (t["kind"], t["colour"], t["flowers"], t["gems"])
+        for t in samples.lower_start_view()["tiles"]
+    }
+    assert board["n"] == len(kinds) + 1  # and the well
+    assert board["bytes"] <= board["max"]

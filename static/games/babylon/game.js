@@ -35,6 +35,7 @@ export class GameScreen {
     this.why = new Map(); // "version|r,c" -> reason | true (asked)
     this.glowKey = null;
     this.renderer = new BoardRenderer($("board"));
+    this.renderer.followBar(this.bar.element);
     attachInput($("board"), this.renderer, {
       hover: (at) => this.onHover(at),
       tap: (at, ev) => this.onTap(at, ev),
@@ -107,7 +108,6 @@ export class GameScreen {
     this.renderBar();
     this.renderChooser();
     this.renderOverlay();
-    this.renderer.setInsets(this.bar.element.offsetHeight + 12);
   }
 
   renderPanels() {

@@ -7,6 +7,7 @@
  */
 
 import * as paint from "./paint.js";
+import { SpriteCache } from "./sprites.js";
 
 export const TILE = 100; // world units per grid square
 const HARVEST_MS = 2600;
@@ -32,6 +33,9 @@ export class BoardRenderer {
     // painted once into this layer, and each frame (the pulsing marks, the glows) copies it.
     this.base = document.createElement("canvas");
     this.baseDirty = true;
+    this.terrace = document.createElement("canvas"); // the terrace alone, per size
+    this.terraceKey = "";
+    this.sprites = new SpriteCache();
     this.observer = new ResizeObserver(() => this.resize());
     this.observer.observe(canvas);
     this.resize();
@@ -58,6 +62,7 @@ export class BoardRenderer {
 
   destroy() {
     this.observer.disconnect();
+    this.barObserver?.disconnect();
   }
 
   resize() {
@@ -78,6 +83,18 @@ export class BoardRenderer {
   grid() {
     const f = this.view?.floor;
     return { rows: f?.rows || 3, cols: f?.cols || 3 };
+  }
+
+  /**
+   * Keep the board clear of a bar floating over the top of the stage (the room's action
+   * bar, the replay's bar): its bottom edge, as it changes size.
+   */
+  followBar(bar) {
+    if (!bar) return;
+    const update = () => this.setInsets(bar.offsetTop + bar.offsetHeight + 8);
+    this.barObserver = new ResizeObserver(update);
+    this.barObserver.observe(bar);
+    update();
   }
 
   /** Room kept clear at the top of the canvas (the action bar floats over it). */
@@ -175,18 +192,37 @@ export class BoardRenderer {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, base.width, base.height);
     const { k, x, y } = this.cam;
-    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * x, dpr * y);
     const { rows, cols } = this.grid();
-    paint.terrace(ctx, 0, 0, cols * TILE, rows * TILE, TILE);
+    const tkey = `${base.width}x${base.height}|${rows}x${cols}|${k}|${x}|${y}`;
+    if (tkey !== this.terraceKey) {
+      const t = this.terrace;
+      t.width = base.width;
+      t.height = base.height;
+      const tc = t.getContext("2d");
+      tc.setTransform(dpr * k, 0, 0, dpr * k, dpr * x, dpr * y);
+      paint.terrace(tc, 0, 0, cols * TILE, rows * TILE, TILE);
+      this.terraceKey = tkey;
+    }
+    ctx.drawImage(this.terrace, 0, 0);
+    // each square from its sprite, at whole device pixels
+    const px = Math.max(1, Math.round(TILE * k * dpr));
+    const unit = px / TILE;
     for (let r = 0; r < rows; r += 1) {
       for (let c = 0; c < cols; c += 1) {
         const at = [r, c];
         const kind = this.kindAt(at);
-        if (kind === "well") paint.well(ctx, c * TILE, r * TILE, TILE);
-        else if (kind === "tile") paint.tile(ctx, c * TILE, r * TILE, TILE, this.tileAt(at));
-        else paint.hole(ctx, c * TILE, r * TILE, TILE);
+        const t = kind === "tile" ? this.tileAt(at) : null;
+        const skey = t ? `${t.kind}|${t.colour}|${t.flowers}|${t.gems}` : kind || "hole";
+        const sprite = this.sprites.get(skey, px, (sc) => {
+          sc.setTransform(unit, 0, 0, unit, 0, 0);
+          if (kind === "well") paint.well(sc, 0, 0, TILE);
+          else if (t) paint.tile(sc, 0, 0, TILE, t);
+          else paint.hole(sc, 0, 0, TILE);
+        });
+        ctx.drawImage(sprite, Math.round(dpr * (x + c * TILE * k)), Math.round(dpr * (y + r * TILE * k)));
       }
     }
+    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * x, dpr * y);
     const path = this.view.path || [];
     if (path.length && this.view.floor?.well) {
       paint.path(ctx, [this.view.floor.well, ...path].map((at) => this.centre(at)), TILE);

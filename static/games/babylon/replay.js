@@ -18,6 +18,8 @@ export class ReplayScreen {
     this.room = null;
     this.catalogue = null;
     this.renderer = new BoardRenderer($("board"));
+    // the replay's bar floats over the top of the stage, as the action bar does in a room
+    this.renderer.followBar(ctx.stage.parentElement?.querySelector(".actionbar"));
     attachInput($("board"), this.renderer, { hover: (at) => this.onHover(at), tap: (at) => this.onHover(at) });
     ctx.catalogue.then(
       (c) => {
