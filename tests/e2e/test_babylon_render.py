@@ -516,3 +516,21 @@ def test_the_sprite_cache_is_bounded_in_bytes(
     }
     assert board["n"] == len(kinds) + 1  # and the well
     assert board["bytes"] <= board["max"]
+
+
+def test_a_sweep_across_the_board_asks_only_where_the_pointer_rests(
+    new_page: Callable[..., Page], static_server: str
+) -> None:
+    """The engine is asked why for the square the pointer stops on, not for every square
+    it crosses; and the square just stepped onto shows no tip under the click."""
+    page = new_page(width=1000, height=760)
+    open_screen(page, static_server, "midturn", "midturn-legal")
+    for at in ([2, 0], [2, 1], [2, 2]):
+        x, y = centre(page, at)
+        page.mouse.move(x, y)
+    expect(page.locator("#bg-tooltip.bad")).to_have_text(REASON)
+    asked = page.evaluate("() => window.__harness.asked")
+    assert asked == [{"type": "irrigate", "at": [2, 2]}]
+    x, y = centre(page, [0, 1])
+    page.mouse.click(x, y)
+    expect(page.locator("#bg-tooltip")).to_be_hidden()

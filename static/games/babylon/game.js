@@ -18,6 +18,7 @@ import { harvestGlow, tileWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
+const WHY_DELAY_MS = 90;
 
 export class GameScreen {
   constructor(ctx) {
@@ -95,6 +96,9 @@ export class GameScreen {
   send(entry) {
     if (!entry || this.sending) return;
     this.sending = true;
+    // the square just stepped onto is on the path now: say nothing of it until the pointer
+    // moves on (else its tip would turn to "already on the path" under the click)
+    this.hover = null;
     this.tooltip(null);
     this.ctx.send(entry.action);
     this.renderAll();
@@ -268,19 +272,26 @@ export class GameScreen {
     tip.style.top = `${top}px`;
   }
 
-  /** The engine's reason a step onto `at` is illegal, asked once per version and square. */
+  /**
+   * The engine's reason a step onto `at` is illegal: asked once per version and square, and
+   * only when the pointer rests there a moment (a sweep across the board asks nothing).
+   */
   reasonFor(at) {
     const k = `${this.version}|${atKey(at)}`;
     const known = this.why.get(k);
     if (typeof known === "string") return known;
     if (known) return null;
-    if (this.why.size > 200) this.why.clear(); // one game's worth; never grows without bound
-    this.why.set(k, true);
-    const settle = (reason) => {
-      this.why.set(k, reason || "Not a step you can take now.");
-      if (this.hover && atKey(this.hover) === atKey(at)) this.updateTooltip();
-    };
-    this.ctx.why({ type: "irrigate", at }).then(settle, () => settle(null));
+    clearTimeout(this.whyTimer);
+    this.whyTimer = setTimeout(() => {
+      if (this.why.has(k) || !this.hover || atKey(this.hover) !== atKey(at)) return;
+      if (this.why.size > 200) this.why.clear(); // one game's worth; never grows without bound
+      this.why.set(k, true);
+      const settle = (reason) => {
+        this.why.set(k, reason || "Not a step you can take now.");
+        if (this.hover && atKey(this.hover) === atKey(at)) this.updateTooltip();
+      };
+      this.ctx.why({ type: "irrigate", at }).then(settle, () => settle(null));
+    }, WHY_DELAY_MS);
     return null;
   }
 
