@@ -57,8 +57,13 @@ def test_the_home_form_is_drawn_from_the_options_schema(
     assert VERSIONED.match(ishtar["client"]), ishtar["client"]
     assert ishtar["client"].endswith("/games/ishtar/screen.js")
     assert httpx.get(live_server + ishtar["client"]).status_code == 200
-    # one game: no game picker; players within its range; a field per option
-    expect(page.locator("#game-field")).to_be_hidden()
+    # the bundled games: a picker, the default (Ishtar) picked; players within its range;
+    # a field per option
+    expect(page.locator("#game-field")).to_be_visible()
+    assert radio_values(page, "game") == [g["id"] for g in listed["games"]]
+    assert page.eval_on_selector(
+        "#create input[name=game]:checked", "e => e.value"
+    ) == ("ishtar")
     assert radio_values(page, "players") == ["2", "3", "4"]
     fields = page.eval_on_selector_all(
         "#options [data-option]", "els => els.map((e) => e.dataset.option)"
@@ -113,10 +118,10 @@ def test_a_toy_room_from_the_home_page_loads_its_own_screen(
     page.goto(two_games + "/")
     manifest = page_manifest(page)
     clients = {g["id"]: g["client"] for g in manifest["games"]}
-    assert set(clients) == {"ishtar", "toy"}
+    assert set(clients) == {"ishtar", "babylon-gardens", "toy"}
     assert all(VERSIONED.match(url) for url in clients.values()), clients
     assert clients["toy"].endswith("/js/plain-screen.js")
-    # two games: a picker; the toy's form has its own range and options, and no bots
+    # several games: a picker; the toy's form has its own range and options, and no bots
     expect(page.locator("#game-field")).to_be_visible()
     page.check("input[name=game][value='toy']", force=True)
     assert radio_values(page, "players") == ["1", "2", "3", "4"]
