@@ -2,8 +2,8 @@
 
 Each phase is handled by one module of ``engine.rules``; this module only dispatches, so the
 contract (docs/games/ishtar/contract.md) stays the same shape for any game. ``undo`` (engine.rules.undo) is
-an action of every phase: after each step the undo record is kept up to date, and a turn
-with nothing left to do ends by itself (``turn.settle``).
+an action of every phase: after each step the undo record is kept up to date. A turn ends
+only with ``end`` (engine.rules.turn).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from typing import Any
 from engine.ishtar.codec import decode_action
 from engine.ishtar.errors import IllegalAction
 from engine.ishtar.rules import bloom, choose, place, plant, reserve, special, undo
-from engine.ishtar.rules.turn import settle
 from engine.ishtar.setup import set_up
 from engine.ishtar.state import ACTION_TYPES, Action, State
 
@@ -87,11 +86,11 @@ def apply(state: State, action: Action) -> State:
 
 
 def _advance(state: State, action: Action) -> State:
-    """Apply a legal action: the step, its undo record, and the end of a finished turn."""
+    """Apply a legal action: the step and its undo record."""
     if action.type == "undo":
         return undo.rewind(state, _advance)
     after: State = _STEP[state.phase].apply(state, action)
-    return settle(undo.record(state, action, after))
+    return undo.record(state, action, after)
 
 
 def replay(

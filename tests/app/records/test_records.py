@@ -167,7 +167,7 @@ async def test_the_seed_committed_at_the_start_is_revealed_at_the_end(
     assert record["setup"]["options"] == {"layout": "preset", "first_player": None}
     assert record["public_setup"]["layout"] == seen[0]["layout"]
     assert record["public_setup"]["first_player"] == seen[0]["first_player"]
-    assert record["engine_version"] == "1.1.0"
+    assert record["engine_version"] == "1.2.0"
 
 
 @pytest.mark.parametrize("game_module", GAMES)
