@@ -11,6 +11,7 @@ rows apart. Screenshots: ishtar-*.png (desktop 1280×800, phone 390×844)."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -361,6 +362,15 @@ def test_your_panel_comes_first_and_the_log_has_a_column_on_wide_screens(
     log = page.locator("#log").bounding_box()
     assert log is not None and log["height"] > 220  # more than the old 220 px box
 
+    # on a phone the panels stack under the board: the carpet first, one's own right after
+    phone = new_page(**PHONE)
+    open_screen(phone, static_server, "choose")
+    carpet = phone.locator(".carpet-panel").bounding_box()
+    mine = phone.locator("#me-panel").bounding_box()
+    assert carpet is not None and mine is not None
+    assert carpet["y"] < PHONE["height"] and mine["y"] > carpet["y"]
+    assert mine["y"] - (carpet["y"] + carpet["height"]) < 40
+
     wide = new_page(width=1600, height=900)
     open_screen(wide, static_server, "choose")
     column = wide.locator(".log-panel").bounding_box()
@@ -494,11 +504,37 @@ def test_no_jargon_in_title_tooltips(
         titles = page.evaluate(
             "() => [...document.querySelectorAll('#game-panels [title], #actionbar [title], #stage canvas[title]')].map(e => e.title)"
         )
-        assert titles == [], (name, titles)
+        # the one title left is the undo button's, the engine's own words for the step
+        assert all(t.startswith("Take back: ") for t in titles), (name, titles)
+        assert not any(re.search(r"\bF\d|Token ", t) for t in titles), (name, titles)
     page.hover(".carpet-centre .token[data-token='F1F2']")
     expect(page.locator("#ish-tip")).to_contain_text(
         "A blooming token of 1 flower and 2 flowers"
     )
+
+
+def test_the_running_score_and_the_fountains_held_show_during_play(
+    new_page: Callable[..., Page], static_server: str
+) -> None:
+    page = new_page(**DESKTOP)
+    open_screen(page, static_server, "choose")
+    view = page.evaluate("() => window.__harness.view")
+    standing = view["standing"]
+    assert view["scores"] is None and standing is not None
+    for p in standing["players"]:
+        chip = page.locator(f".player[data-seat='{p['seat']}'] .score-chip")
+        expect(chip).to_have_text(f"{p['total']} VP")
+        held = p["fountains"]
+        chips = page.locator(f".player[data-seat='{p['seat']}'] .fountain-chip")
+        expect(chips).to_have_count(len(held))
+    holders = page.evaluate(
+        "() => Object.fromEntries([...window.__harness.screen.renderer.holders])"
+    )
+    expected: dict[str, list[int]] = {}
+    for p in standing["players"]:
+        for f in p["fountains"]:
+            expected.setdefault(f"{f['at'][0]},{f['at'][1]}", []).append(p["seat"])
+    assert holders == expected and expected  # someone holds a fountain in this position
 
 
 def test_pieces_pop_in_unless_motion_is_reduced(

@@ -14,7 +14,7 @@ import * as hex from "./hex.js";
 import { attachInput } from "./input.js";
 import * as panels from "./panels.js";
 import { BoardRenderer } from "./render.js";
-import { cardButton, infoCard, tileCard, tokenCard } from "./tilecard.js";
+import { cardButton, tileCard, tokenCard } from "./tilecard.js";
 import * as tips from "./tips.js";
 import { bloomCells, bloomEntry, indexLegal, placeKey } from "./turn.js";
 import { tileWords, tokenWords } from "./words.js";
@@ -256,8 +256,8 @@ export class GameScreen {
   undoButton() {
     const b = this.button("↶ Undo", () => this.send(this.ix.undo), "undo", { kbd: "U" });
     const what = this.ix.undo.preview?.text;
-    b.setAttribute("aria-label", what ? `Undo: take back ${what}` : "Undo your last step");
-    tips.tip(b, () => infoCard({ title: "Undo", lines: [esc(what ? `Takes back: ${what}.` : "Takes back your last step.")], button: cardButton("Undo", () => { tips.close(); this.send(this.ix.undo); }, "undo-card") }), { onTap: () => this.send(this.ix.undo) });
+    // already in words (the engine's own line for the step), so a plain title is enough
+    b.title = what ? `Take back: ${what}` : "Take back your last step";
     return b;
   }
 
@@ -473,7 +473,8 @@ export class GameScreen {
           return t && t.terrain === "rock" && t.gem;
         })
       : [];
-    return { at, rotation: this.ui.rotation, cells, spaces: hand.spaces, legal: !!entry, entry, gems, anchorCell: cell };
+    const noAssistant = !!entry?.preview?.no_assistant;
+    return { at, rotation: this.ui.rotation, cells, spaces: hand.spaces, legal: !!entry, entry, gems, anchorCell: cell, noAssistant };
   }
 
   updateTooltip(ghost) {

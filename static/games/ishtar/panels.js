@@ -259,7 +259,7 @@ export function renderPlayers(box, view, ui, meBox = null) {
     }
     cardsRow.append(list);
     panel.append(cardsRow);
-    if (standing && view.fountains_held) panel.append(fountainsRow(view, p.seat));
+    if (standing) panel.append(fountainsRow(view, p.seat));
     (mine && meBox ? meBox : box).append(panel);
   }
 }
@@ -270,14 +270,19 @@ function runningScores(view) {
   return s ? new Map(s.players.map((p) => [p.seat, p.total])) : null;
 }
 
+/** The fountains `seat` holds now (shared ones marked), from the engine's projection. */
 function fountainsRow(view, seat) {
+  const s = view.scores || view.standing;
   const row = el("div", "row fountains");
   row.append(el("span", "label", "fountains"));
-  const held = (view.fountains_held || []).filter((f) => f.holders.includes(seat));
+  const holders = new Map();
+  for (const q of s.players) for (const f of q.fountains || []) holders.set(f.at.join(","), (holders.get(f.at.join(",")) || 0) + 1);
+  const held = s.players.find((q) => q.seat === seat)?.fountains || [];
   if (!held.length) row.append(el("span", "muted small", "none held"));
   for (const f of held) {
-    const chip = el("span", `fountain-chip ${f.colour}`, `${art.gemIcon(f.colour, `${f.colour} fountain`)}${f.holders.length > 1 ? " shared" : ""}`);
-    chip.setAttribute("aria-label", `holds the ${f.colour} fountain${f.holders.length > 1 ? " (shared)" : ""}`);
+    const shared = holders.get(f.at.join(",")) > 1;
+    const chip = el("span", `fountain-chip ${f.colour}`, `${art.gemIcon(f.colour, `${f.colour} fountain`)} ${f.vp} VP${shared ? " · shared" : ""}`);
+    chip.setAttribute("aria-label", `holds the ${f.colour} fountain, ${f.vp} points${shared ? " (shared)" : ""}`);
     row.append(chip);
   }
   return row;

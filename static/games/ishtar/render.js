@@ -59,6 +59,14 @@ export class BoardRenderer {
     this.spaces = new Map((view.spaces || []).map((s) => [hex.key(s.q, s.r), s]));
     this.tileOf = new Map();
     for (const t of view.tiles || []) for (const c of t.cells) this.tileOf.set(hex.keyOf(c), t.tile);
+    // who holds each fountain now (the engine's projection, or the final scores)
+    this.holders = new Map();
+    for (const p of (view.scores || view.standing)?.players || []) {
+      for (const f of p.fountains || []) {
+        const k = hex.keyOf(f.at);
+        this.holders.set(k, [...(this.holders.get(k) || []), p.seat]);
+      }
+    }
     if (first || !this.userMoved) this.fit();
     this.invalidate();
   }
@@ -255,6 +263,7 @@ export class BoardRenderer {
     this.drawBoardShadow();
     this.drawTerrain();
     this.drawBoardEdges();
+    this.drawHolders();
     this.drawVegetation();
     this.drawPieces();
     this.drawOverlay();
@@ -318,6 +327,28 @@ export class BoardRenderer {
     ctx.lineCap = "round";
     ctx.strokeStyle = paint.PALETTE.sandEdge;
     ctx.stroke();
+  }
+
+  /** A pawn of each holder's colour on the rim of the fountains they hold. */
+  drawHolders() {
+    const { ctx } = this;
+    for (const [k, seats] of this.holders || []) {
+      const cell = this.cells.get(k);
+      if (!cell) continue;
+      const [px, py] = hex.toPixel([cell.q, cell.r], HEX);
+      seats.forEach((seat, i) => {
+        const a = -Math.PI / 2 + (i - (seats.length - 1) / 2) * 0.75;
+        const [x, y] = [px + Math.cos(a) * HEX * 0.78, py + Math.sin(a) * HEX * 0.78];
+        ctx.beginPath();
+        ctx.arc(x, y, HEX * 0.26, 0, Math.PI * 2);
+        ctx.fillStyle = "#fffaf0";
+        ctx.fill();
+        ctx.lineWidth = 1.2;
+        ctx.strokeStyle = "rgba(0,0,0,0.45)";
+        ctx.stroke();
+        paint.meeple(ctx, x, y + HEX * 0.02, HEX * 0.19, this.colours[seat] || "#888", false);
+      });
+    }
   }
 
   drawVegetation() {
@@ -467,6 +498,23 @@ export class BoardRenderer {
     ctx.lineCap = "round";
     ctx.strokeStyle = ok ? "#1f9d4a" : "#d62828";
     ctx.stroke();
+    // the engine says this spot gives no assistant: the icon is struck out on the ghost
+    if (g.noAssistant) {
+      g.cells.forEach((c, i) => {
+        const sp = g.spaces?.[i];
+        if (!sp || (sp.icon !== "a" && sp.icon !== "w")) return;
+        const [px, py] = hex.toPixel(c, HEX);
+        const [ix, iy] = paint.iconSpot(px, py, HEX);
+        const r = HEX * (paint.ICON_SPOT.r + 0.06);
+        ctx.beginPath();
+        ctx.arc(ix, iy, r, 0, Math.PI * 2);
+        ctx.moveTo(ix - r * 0.7, iy + r * 0.7);
+        ctx.lineTo(ix + r * 0.7, iy - r * 0.7);
+        ctx.lineWidth = HEX * 0.08;
+        ctx.strokeStyle = "#d62828";
+        ctx.stroke();
+      });
+    }
     // gems the placement collects, lifted above the tile
     for (const c of g.gems || []) {
       const cell = this.cells.get(hex.keyOf(c));

@@ -25,6 +25,9 @@ function ensureCard() {
   card.hidden = true;
   document.body.append(card);
   document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") close(); });
+  card.addEventListener("pointerleave", (ev) => {
+    if (ev.pointerType === "mouse" && owner && !owner.matches(":hover")) close();
+  });
   document.addEventListener("pointerdown", (ev) => {
     if (!owner) return;
     if (card.contains(ev.target) || owner.contains(ev.target)) return;
@@ -56,19 +59,23 @@ export function open(element, content) {
   c.hidden = false;
   owner = element;
   element.setAttribute("aria-describedby", c.id);
-  place(c, element.getBoundingClientRect());
+  place(c, element.getBoundingClientRect(), element.closest(".side")?.getBoundingClientRect());
 }
 
-/** Beside the element: to its left when it sits in the right-hand column, else below it. */
-function place(c, r) {
+/**
+ * Beside the element: in the side column on the right of a wide screen, over the board just
+ * left of that column (so the panels stay readable); else below the element (or above it).
+ */
+function place(c, r, side) {
   const vw = document.documentElement.clientWidth;
   const vh = document.documentElement.clientHeight;
   const w = c.offsetWidth;
   const h = c.offsetHeight;
+  const edge = side && side.left > vw / 2 ? side.left : r.left;
   let left;
   let top;
-  if (r.left - w - 12 >= 8 && r.left > vw / 2) {
-    left = r.left - w - 12;
+  if (edge - w - 12 >= 8 && r.left > vw / 2) {
+    left = edge - w - 12;
     top = r.top + r.height / 2 - h / 2;
   } else {
     left = r.left + r.width / 2 - w / 2;
@@ -87,7 +94,9 @@ export function tip(element, make, { onTap = null } = {}) {
     if (ev.pointerType === "mouse") open(element, make());
   });
   element.addEventListener("pointerleave", (ev) => {
-    if (ev.pointerType === "mouse" && isOpen(element)) close();
+    if (ev.pointerType !== "mouse" || !isOpen(element)) return;
+    // a moment to reach the card's own button; leaving the card closes it
+    setTimeout(() => { if (isOpen(element) && !card.matches(":hover") && !element.matches(":hover")) close(); }, 160);
   });
   element.addEventListener("focus", () => { if (!touched) open(element, make()); });
   element.addEventListener("blur", () => { if (isOpen(element) && !card.matches(":hover")) close(); });

@@ -118,6 +118,7 @@ def reference_view(state: State, seat: int | None) -> dict[str, Any]:
         "deck_size": len(state.deck),
         "trees_left": state.trees_left,
         "scores": final_scores(state) if over else None,
+        "standing": None if over else final_scores(state),
     }
 
 
