@@ -173,7 +173,20 @@ export class GameScreen {
     this.renderPanels();
     this.renderActionBar();
     this.renderOverlay();
-    this.renderer.setInsets(this.bar.element.offsetHeight + 12);
+    // between a touch preview and its confirmation the board keeps still, whatever the bar
+    // does, so that the second tap lands on the spot of the first
+    if (!this.ui.pending) this.renderer.setInsets(this.bar.element.offsetHeight + 12);
+  }
+
+  /**
+   * "Place here": on touch always in the bar of a board step (greyed until a spot is
+   * tapped), so the bar does not grow under the finger; elsewhere only once a spot is chosen.
+   */
+  placeHere(onClick, ready) {
+    if (!ready && !COARSE) return null;
+    const b = this.button("Place here", onClick, "place-here", { kbd: "Enter", primary: true });
+    b.disabled = !ready;
+    return b;
   }
 
   renderPanels() {
@@ -323,7 +336,8 @@ export class GameScreen {
         : "No legal spot in this rotation: rotate the tile (R or ⟳).",
     );
     if (hand) choices.append(this.handTile(hand, this.ui.rotation, "The tile in hand"));
-    if (chosen) choices.append(this.button("Place here", () => this.send(chosen), "place-here", { kbd: "Enter", primary: true }));
+    const confirm = this.placeHere(() => this.send(chosen), !!chosen);
+    if (confirm) choices.append(confirm);
     choices.append(this.button("⟳ Rotate", () => this.rotate(1), "rotate", { kbd: "R" }));
     choices.append(this.button("Next spot", () => this.nextPlacement(), "next", { kbd: "N" }));
     if (this.ix.discard) choices.append(this.button("Discard", () => this.send(this.ix.discard), "discard"));
@@ -373,7 +387,9 @@ export class GameScreen {
     const step = this.ui.bloomPicked.length;
     const tap = COARSE ? "Tap" : "Click";
     say(tokenWords(this.ui.token), double && step === 1 ? `Now ${tap.toLowerCase()} the second grass space next to it.` : `${tap} a highlighted grass space${COARSE ? ", then “Place here”" : " (or Enter on the cursor)"}.`);
-    if (this.ui.pending) choices.append(this.button("Place here", () => this.confirmPending(), "place-here", { kbd: "Enter", primary: true }));
+    const last = !double || step === 1;
+    const here = last ? this.placeHere(() => this.confirmPending(), !!this.ui.pending) : null;
+    if (here) choices.append(here);
     choices.append(this.button("Back", () => { this.ui.token = null; this.ui.bloomPicked = []; this.ui.pending = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
   }
 
@@ -389,7 +405,8 @@ export class GameScreen {
     if (this.ui.card !== null) {
       const c = this.cardInfo(this.ui.card);
       say(`Plant ${c ? c.name : "the tree"}`, COARSE ? "Tap a highlighted free grass space, then “Place here”." : "Click a highlighted free grass space (or N / arrows and Enter).");
-      if (this.ui.pending) choices.append(this.button("Place here", () => this.confirmPending(), "place-here", { kbd: "Enter", primary: true }));
+      const here = this.placeHere(() => this.confirmPending(), !!this.ui.pending);
+      if (here) choices.append(here);
       choices.append(this.button("Back", () => { this.ui.card = null; this.ui.pending = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
       choices.append(this.button("End turn", () => this.send(this.ix.end), "end", { kbd: "E" }));
       return;
