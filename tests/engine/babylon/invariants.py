@@ -21,7 +21,7 @@ def check_tiles_conserved(state: State) -> None:
     every = [*state.tiles, *state.piles[0], *state.piles[1], *state.discards[0]]
     every += state.discards[1]
     assert len(every) + 1 == TILE_CARDS
-    assert Counter(every) == Counter(TILES)
+    assert Counter(every) == Counter(list(TILES))
     for at, tile in zip(state.floor.spaces, state.tiles, strict=True):
         assert TILES[tile].kind == state.floor.kinds[at]
     for k, kind in enumerate(("single", "multi")):
