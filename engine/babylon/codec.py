@@ -63,7 +63,8 @@ def decode_action(data: Any) -> Action:
     allowed = {"type", *_FIELDS[kind]}
     extra = sorted(str(key)[:20] for key in data if key not in allowed)
     if extra:
-        raise MalformedAction(f"A {kind} action has no field {extra[0]!r}.")
+        article = "An" if kind[0] in "aeiou" else "A"
+        raise MalformedAction(f"{article} {kind} action has no field {extra[0]!r}.")
     if kind == "irrigate":
         at = data.get("at")
         if (
