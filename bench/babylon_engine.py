@@ -110,7 +110,9 @@ def measure_apply(sample: list[State], seed: int = 7) -> dict[str, list[float]]:
     for state in sample:
         action = random_move(state, rng)
         fresh = _fresh(state)
-        times[action.type].append(_timed(lambda: apply(fresh, action)))
+        times[action.type].append(
+            _timed(lambda fresh=fresh, action=action: apply(fresh, action))  # type: ignore[misc]
+        )
     return times
 
 

@@ -205,11 +205,15 @@ def _decode(data: dict[str, Any]) -> State:
     path = tuple(_pos(p) for p in data["path"])
     _check(not path or phase == "irrigate", "path")
     _check(len(set(path)) == len(path), "path")
-    for step, at in enumerate(path):  # from the well, one orthogonal step at a time
+    for step, at in enumerate(
+        path
+    ):  # from the well, one orthogonal step at a time
         before = path[step - 1] if step else the_floor.well
         _check(at in the_floor.neighbours(before), "path")
         _check(gems[the_floor.spaces.index(at)] >= 1, "path")
-    if phase != "over":  # every filled tile is harvested in the turn that filled it
+    if (
+        phase != "over"
+    ):  # every filled tile is harvested in the turn that filled it
         on_path = set(path)
         _check(
             all(
@@ -220,7 +224,9 @@ def _decode(data: dict[str, Any]) -> State:
         )
     draws = tuple(_draw(d, players) for d in data["draws"])
     _check(bool(draws) == (options["first_player"] is None), "draws")
-    harvested = tuple(_harvested(h, players, the_floor.kinds) for h in data["harvested"])
+    harvested = tuple(
+        _harvested(h, players, the_floor.kinds) for h in data["harvested"]
+    )
     reshuffles = data["reshuffles"]
     _check(_int(reshuffles) and reshuffles >= 0, "reshuffles")
     seed = data["seed"]

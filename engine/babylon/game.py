@@ -117,7 +117,9 @@ def _why_not_step(state: State, at: Pos | None) -> str | None:
         if dr + dc == 2 and (dr == 0 or dc == 0):
             between = ((at[0] + r) // 2, (at[1] + c) // 2)
             if between not in the_floor.kinds:
-                return f"The path cannot cross a gap: step onto a tile next to {origin}."
+                return (
+                    f"The path cannot cross a gap: step onto a tile next to {origin}."
+                )
         if dr == 0 or dc == 0:
             return f"You cannot skip tiles: step onto a tile next to {origin}."
         return f"Step onto a tile next to {origin}."

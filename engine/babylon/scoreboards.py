@@ -26,6 +26,7 @@ SLOT_CELL: dict[int, tuple[int, int]] = {
 }
 """Slot n's cell ``(row, col)`` on the 5 x 5 grid."""
 
+
 def _lines() -> tuple[tuple[str, tuple[int, ...]], ...]:
     middle = len(SPIRAL_GRID) // 2
     size = range(len(SPIRAL_GRID))

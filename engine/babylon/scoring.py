@@ -64,11 +64,16 @@ def _score(side: str | None, winks: tuple[str, ...]) -> dict[str, Any]:
     lines = 0
     for name, slots in LINES:
         colours = [winks[s - 1] if s <= len(winks) else None for s in slots]
+        scored = line_points(colours)
         runs = [
-            {"colour": run_colour, "slots": [slots[i] for i in indices], "points": points}
-            for run_colour, indices, points in line_points(colours)
+            {
+                "colour": run_colour,
+                "slots": [slots[i] for i in indices],
+                "points": points,
+            }
+            for run_colour, indices, points in scored
         ]
-        line_total = sum(run["points"] for run in runs)
+        line_total = sum(points for _, _, points in scored)
         details.append(
             {"line": name, "slots": list(slots), "points": line_total, "runs": runs}
         )

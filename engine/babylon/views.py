@@ -94,9 +94,7 @@ def _players(state: State, base: State | None) -> list[dict[str, Any]]:
     ]
 
 
-def _reuse(
-    base: State | None, key: str, same: bool, build: Any, state: State
-) -> Any:
+def _reuse(base: State | None, key: str, same: bool, build: Any, state: State) -> Any:
     """`base`'s entry `key` when its data is the `same`, else a new one."""
     if base is not None and same:
         return _shared(base)[key]
@@ -189,7 +187,9 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
     """The view of `seat` (None: a spectator). Its values are shared between audiences and
     from one state to the next, and must be treated as read-only."""
     if seat is not None and not (
-        isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.players
+        isinstance(seat, int)
+        and not isinstance(seat, bool)
+        and 0 <= seat < state.players
     ):
         raise ValueError(f"no seat {seat!r} in this game")
     return {"viewer": seat, **_shared(state)}

@@ -21,10 +21,14 @@ def test_rb_57_tiles_a_well_24_singles_and_32_multis_8_per_colour() -> None:
 
 def test_r1_singles_have_1_flower_and_each_colours_multis_2_2_3_3_4_4_5_5() -> None:
     for colour in NECTAR:
-        singles = [t for t in TILES.values() if t.kind == "single" and t.colour == colour]
+        singles = [
+            t for t in TILES.values() if t.kind == "single" and t.colour == colour
+        ]
         assert {t.flowers for t in singles} == {1}
         multis = sorted(
-            t.flowers for t in TILES.values() if t.kind == "multi" and t.colour == colour
+            t.flowers
+            for t in TILES.values()
+            if t.kind == "multi" and t.colour == colour
         )
         assert multis == [2, 2, 3, 3, 4, 4, 5, 5]
 
@@ -38,9 +42,10 @@ def test_r1_tile_ids_s_cn_and_m_cf_k() -> None:
     }
     for tid, tile in TILES.items():
         letter = tid[2]
-        assert tile.colour == {"r": "red", "g": "green", "y": "yellow", "p": "purple"}[
-            letter
-        ]
+        assert (
+            tile.colour
+            == {"r": "red", "g": "green", "y": "yellow", "p": "purple"}[letter]
+        )
         if tile.kind == "multi":
             assert tile.flowers == int(tid[3])
 
@@ -60,7 +65,9 @@ def test_r2_supplies_are_unlimited_more_gems_than_rb_and_more_winks_than_25() ->
     step = (well[0], well[1] + 1)
     before = state.gems[state.index(step)]
     assert apply(state, irrigate(step)).gems[state.index(step)] == before + 1
-    red = [t for t, tile in TILES.items() if tile.colour == "red" and tile.kind == "multi"]
+    red = [
+        t for t, tile in TILES.items() if tile.colour == "red" and tile.kind == "multi"
+    ]
     state = state.evolve(winks=(winks(" ".join("r" * 13)), winks(" ".join("r" * 13))))
     state = force_floor(state, {step: (red[0], TILES[red[0]].flowers - 1)})
     after = turn(state, [step])

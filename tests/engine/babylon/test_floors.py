@@ -62,7 +62,7 @@ def count_paths(grid: list[str]) -> tuple[int, int]:
 
 
 def test_r3_the_engine_holds_the_spec_grids() -> None:
-    assert FLOOR_IDS == tuple(SPEC_GRIDS)
+    assert tuple(SPEC_GRIDS) == FLOOR_IDS
     for floor_id, grid in SPEC_GRIDS.items():
         assert floor(floor_id).grid == tuple(grid.split())
 
@@ -139,4 +139,6 @@ def test_r3_a_single_at_the_end_of_an_arm_only_ends_a_path() -> None:
     assert [a.type for a in legal_actions(state)] == ["harvest", "undo"]
     assert HARVEST in legal_actions(state)
     assert floor("middle").neighbours((0, 2)) == ((1, 2),)
-    assert irrigate((0, 2)) not in legal_actions(walk(game(2, floor="middle"), [(2, 1)]))
+    assert irrigate((0, 2)) not in legal_actions(
+        walk(game(2, floor="middle"), [(2, 1)])
+    )

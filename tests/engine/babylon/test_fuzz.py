@@ -71,8 +71,10 @@ def test_any_action_is_explained_or_legal(
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=10,
 )
 action_like = st.fixed_dictionaries(
@@ -87,6 +89,8 @@ def test_any_json_is_an_action_or_malformed(data: Any) -> None:
     try:
         action = decode_action(data)
     except MalformedAction as error:
-        assert error.reason
+        reason = error.reason
     else:
         assert decode_action(encode_action(action)) == action
+        return
+    assert isinstance(reason, str) and reason.endswith(".")

@@ -41,7 +41,9 @@ def _refused(state: object, action: Action, reason: str) -> None:
 
 def test_rb_the_first_step_goes_to_a_tile_next_to_the_well() -> None:
     state = game()
-    assert legal_actions(state) == [irrigate(at) for at in ((0, 1), (1, 0), (1, 2), (2, 1))]
+    assert legal_actions(state) == [
+        irrigate(at) for at in ((0, 1), (1, 0), (1, 2), (2, 1))
+    ]
     after = apply(state, irrigate((1, 0)))
     assert after.path == ((1, 0),)
     assert after.gems[after.index((1, 0))] == 1
@@ -49,13 +51,17 @@ def test_rb_the_first_step_goes_to_a_tile_next_to_the_well() -> None:
 
 def test_rb_no_diagonal_step() -> None:
     _refused(game(), irrigate((0, 0)), "Diagonal steps are not allowed.")
-    _refused(walk(game(), [(1, 0)]), irrigate((0, 1)), "Diagonal steps are not allowed.")
+    _refused(
+        walk(game(), [(1, 0)]), irrigate((0, 1)), "Diagonal steps are not allowed."
+    )
 
 
 def test_rb_no_skipping_tiles() -> None:
     state = game(floor="middle")  # the well at (2, 2); (2, 1) and (2, 0) to its left
     _refused(
-        state, irrigate((2, 0)), "You cannot skip tiles: step onto a tile next to the well."
+        state,
+        irrigate((2, 0)),
+        "You cannot skip tiles: step onto a tile next to the well.",
     )
     _refused(
         walk(state, [(2, 3)]),
@@ -103,7 +109,9 @@ def test_r7_the_well_is_the_origin_not_a_tile_of_the_path() -> None:
         state, irrigate((1, 1)), "The path starts at the well: water a tile next to it."
     )
     _refused(
-        walk(state, [(1, 0)]), irrigate((1, 1)), "The path may not come back to the well."
+        walk(state, [(1, 0)]),
+        irrigate((1, 1)),
+        "The path may not come back to the well.",
     )
     assert (1, 1) not in state.floor.spaces  # it holds no gem
     assert len(walk(state, [(1, 0), (0, 0)]).path) == 2  # nor counts in the length
@@ -120,7 +128,13 @@ def test_r16_a_step_offers_at_most_5_actions_and_4_from_the_well() -> None:
     state = walk(state, [(3, 4)])
     actions = legal_actions(state)
     assert len(actions) == 5
-    assert actions == [irrigate((2, 4)), irrigate((3, 5)), irrigate((4, 4)), HARVEST, UNDO]
+    assert actions == [
+        irrigate((2, 4)),
+        irrigate((3, 5)),
+        irrigate((4, 4)),
+        HARVEST,
+        UNDO,
+    ]
 
 
 def test_r16_a_path_that_cannot_be_extended_waits_for_harvest() -> None:

@@ -39,7 +39,9 @@ def test_a_sample_shows_exactly_the_view_it_was_drawn_from(
         sampled = sample_state(view, n)
         assert view_for(sampled, seat) == view
         check_all(sampled)
-        assert decode_state(encode_state(sampled)) == sampled  # a state the codec accepts
+        assert (
+            decode_state(encode_state(sampled)) == sampled
+        )  # a state the codec accepts
         assert legal_actions(sampled) == legal_actions(state)
         for pile, real in zip(sampled.piles, state.piles, strict=True):
             assert Counter(pile) == Counter(real)  # the contents are deducible

@@ -59,7 +59,7 @@ def test_r4_a_line_is_complete_once_slot_23_19_25_21_holds_a_wink() -> None:
 
 
 def test_r4_borders_parsed_from_the_patterns_equal_the_spec_lists() -> None:
-    assert SIDES == tuple(SPEC_BORDERS)
+    assert tuple(SPEC_BORDERS) == SIDES
     for side in SIDES:
         assert borders(side) == _spec(side), side
 
@@ -72,7 +72,7 @@ def test_r4_board_x_has_sides_x1_and_x2() -> None:
 def test_r4_each_side_borders_8_slots_2_of_each_colour() -> None:
     for side in SIDES:
         assert len(borders(side)) == 8
-        assert Counter(borders(side).values()) == {c: 2 for c in COLOUR.values()}
+        assert Counter(borders(side).values()) == dict.fromkeys(COLOUR.values(), 2)
 
 
 def test_r4_centre_never_bordered_2_in_the_inner_ring_6_in_the_outer() -> None:

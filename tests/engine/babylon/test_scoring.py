@@ -75,9 +75,7 @@ def test_spec_worked_example_side_a1_scores_63() -> None:
     by_line = {d["line"]: d["points"] for d in score["lines_detail"]}
     assert by_line == {"row": 15, "column": 15, "diagonal-down": 0, "diagonal-up": 10}
     diagonal_up = next(d for d in score["lines_detail"] if d["line"] == "diagonal-up")
-    assert diagonal_up["runs"] == [
-        {"colour": "purple", "slots": [3, 13], "points": 10}
-    ]
+    assert diagonal_up["runs"] == [{"colour": "purple", "slots": [3, 13], "points": 10}]
     assert score["total"] == 63
 
 
@@ -229,7 +227,9 @@ def test_r14_teams_still_tied_on_winks_share_the_win() -> None:
     scores = final_scores(state)
     assert [(t["total"], t["winks"]) for t in scores["teams"]] == [(5, 5), (5, 5)]
     assert scores["winners"] == [0, 1, 2, 3]
-    assert scores["tiebreak"] == "Tied on 5 points and 5 winks: both teams share the win."
+    assert (
+        scores["tiebreak"] == "Tied on 5 points and 5 winks: both teams share the win."
+    )
 
 
 @pytest.mark.parametrize(
@@ -242,7 +242,9 @@ def test_r14_teams_still_tied_on_winks_share_the_win() -> None:
         ("r g r g r", 0),
     ],
 )
-def test_r12_line_examples_on_the_row_of_a_full_scoreboard(line: str, points: int) -> None:
+def test_r12_line_examples_on_the_row_of_a_full_scoreboard(
+    line: str, points: int
+) -> None:
     score = score_board("A1", _board_with_row(line))
     row = next(d for d in score["lines_detail"] if d["line"] == "row")
     assert row["slots"] == [23, 8, 1, 4, 15]

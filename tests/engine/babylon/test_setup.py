@@ -19,7 +19,9 @@ from engine.babylon.state import Draw
 
 def test_same_seed_and_options_give_the_same_set_up() -> None:
     for floor_id in FLOOR_IDS:
-        assert new_game(3, 77, {"floor": floor_id}) == new_game(3, 77, {"floor": floor_id})
+        assert new_game(3, 77, {"floor": floor_id}) == new_game(
+            3, 77, {"floor": floor_id}
+        )
     deals = {new_game(2, seed).tiles for seed in range(20)}
     assert len(deals) == 20
 
@@ -35,7 +37,9 @@ def test_rb_the_floor_is_dealt_from_the_matching_piles_face_up_and_dry(
     kinds = Counter(state.floor.kinds.values())
     assert len(state.piles[0]) == 24 - kinds["single"]
     assert len(state.piles[1]) == 32 - kinds["multi"]
-    assert Counter([*state.tiles, *state.piles[0], *state.piles[1]]) == Counter(list(TILES))
+    assert Counter([*state.tiles, *state.piles[0], *state.piles[1]]) == Counter(
+        list(TILES)
+    )
     assert state.discards == ((), ())
     assert state.winks == ((),) * 4
     assert state.path == ()

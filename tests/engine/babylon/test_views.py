@@ -31,7 +31,11 @@ def test_view_shape_of_the_contract() -> None:
         "scores",
     ]  # fmt: skip
     assert view["viewer"] == 1
-    assert (view["game"], view["format"], view["phase"]) == ("babylon-gardens", 1, "irrigate")
+    assert (view["game"], view["format"], view["phase"]) == (
+        "babylon-gardens",
+        1,
+        "irrigate",
+    )
     assert view["floor"] == {
         "id": "lower", "name": "Lower Garden", "rows": 3, "cols": 3, "well": [1, 1]
     }  # fmt: skip
