@@ -8,6 +8,8 @@ action is legal exactly when `why_illegal` gives None, and `apply` refuses with 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from engine.babylon.components import SLOTS, TILES
 from engine.babylon.errors import IllegalAction
@@ -224,12 +226,14 @@ def harvest(state: State) -> State:
 
 
 def replay(
-    players: int, seed: int, options: dict[str, object] | None, actions: list[Action]
+    setup: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any]]
 ) -> State:
-    """The state after playing `actions` from the set-up of `seed` (tests and tools)."""
+    """Play `actions` (Actions or their JSON) from the set-up ``{"players", "seed",
+    "options"}``, as the server stores it (tests and tools; the same shape as Ishtar's)."""
+    from engine.babylon.codec import decode_action
     from engine.babylon.setup import new_game
 
-    state = new_game(players, seed, options)
-    for action in actions:
-        state = apply(state, action)
+    state = new_game(setup["players"], setup["seed"], setup.get("options"))
+    for item in actions:
+        state = apply(state, item if isinstance(item, Action) else decode_action(item))
     return state

@@ -101,7 +101,10 @@ def playout(players: int, seed: int, opts: dict[str, Any]) -> None:
         actions.append(encoded)
         state = after
     assert is_over(state), "the game did not end within the bound"
-    again = replay(players, seed, opts, [decode_action(a) for a in actions])
+    again = replay(
+        {"players": players, "seed": seed, "options": opts},
+        [decode_action(a) for a in actions],
+    )
     assert again == state, "replay is not deterministic"
 
 
