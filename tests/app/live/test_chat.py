@@ -57,7 +57,9 @@ async def test_a_player_message_reaches_everyone_with_its_number(web) -> None:
         await ana.send({"type": "chat", "channel": "table", "text": "good luck"})
         for client in (ana, bjorn, watcher):
             message = await said(client, "good luck")
-            assert message["seq"] == 1 and message["seat"] == 0 and message["name"] == "P0"
+            assert (
+                message["seq"] == 1 and message["seat"] == 0 and message["name"] == "P0"
+            )
             assert message["role"] == "player" and message["channel"] == "table"
         # The channel may be left out: a player's is the table's.
         await bjorn.send({"type": "chat", "text": "you too"})
@@ -99,7 +101,9 @@ async def test_at_the_end_the_players_get_the_spectators_messages(web) -> None:
         WsClient(base, room, tokens[1]) as bjorn,
         WsClient(base, room) as watcher,
     ):
-        await watcher.send({"type": "chat", "channel": "spectators", "text": "bold move"})
+        await watcher.send(
+            {"type": "chat", "channel": "spectators", "text": "bold move"}
+        )
         await said(watcher, "bold move")
         rng = random.Random(7)
         seats = [ana, bjorn]
@@ -137,7 +141,9 @@ async def test_many_senders_at_once_get_one_order_without_gaps(web) -> None:
             for n in range(5):
                 await client.send({"type": "chat", "text": f"{who}-{n}"})
 
-        await asyncio.gather(*(burst(client, who) for who, client in enumerate(senders)))
+        await asyncio.gather(
+            *(burst(client, who) for who, client in enumerate(senders))
+        )
         for client in (s0, s1):  # the spectators see every message
             for who in range(5):
                 await said(client, f"{who}-4")
@@ -174,7 +180,7 @@ async def test_a_reconnecting_client_gets_the_latest_it_may_see(web) -> None:
 
 async def test_a_connection_sends_at_most_five_in_ten_seconds(web) -> None:
     base, http = web
-    room, _host, tokens = await open_room(http, 2)
+    room, _host, _tokens = await open_room(http, 2)
     async with WsClient(base, room) as watcher, WsClient(base, room) as other:
         for n in range(6):
             await watcher.send({"type": "chat", "text": f"w{n}"})
@@ -224,7 +230,9 @@ async def test_the_host_switches_spectator_chat_from_the_table(web) -> None:
         assert refused["code"] == "forbidden"
         await watcher.send({"type": "chat_settings", "spectators": False})
         assert (await chat_error(watcher))["code"] == "forbidden"
-        assert (await http.get(f"/api/rooms/{room}")).json()["chat"]["spectators"] is True
+        assert (await http.get(f"/api/rooms/{room}")).json()["chat"][
+            "spectators"
+        ] is True
         await host.send({"type": "chat_settings", "spectators": False})
         for client in (host, guest, watcher):
             status = await client.expect("room")
@@ -304,10 +312,14 @@ async def test_http_messages_reach_the_websockets(web) -> None:
     async with WsClient(base, room, tokens[1]) as bjorn:
         await bjorn.expect("chat")
         answer = await http.post(
-            f"/api/rooms/{room}/chat", json={"text": "by script"}, headers=bearer(tokens[0])
+            f"/api/rooms/{room}/chat",
+            json={"text": "by script"},
+            headers=bearer(tokens[0]),
         )
         assert answer.status_code == 201
-        assert (await said(bjorn, "by script"))["seq"] == answer.json()["message"]["seq"]
+        assert (await said(bjorn, "by script"))["seq"] == answer.json()["message"][
+            "seq"
+        ]
 
 
 async def test_a_chat_message_spends_no_move_and_keeps_versions(web) -> None:
@@ -318,6 +330,7 @@ async def test_a_chat_message_spends_no_move_and_keeps_versions(web) -> None:
         await ana.send({"type": "chat", "text": "hm"})
         await said(ana, "hm")
         assert ana.version == before
-        state = (await http.get(f"/api/rooms/{room}/view", headers=bearer(tokens[0]))).json()
+        state = (
+            await http.get(f"/api/rooms/{room}/view", headers=bearer(tokens[0]))
+        ).json()
         assert state["version"] == before
-

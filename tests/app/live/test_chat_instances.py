@@ -34,7 +34,10 @@ async def test_a_message_through_a_reaches_the_clients_of_b(serve) -> None:
         await bjorn_on_b.send({"type": "chat", "text": "marker from B"})
         for player in (ana_on_a, bjorn_on_b):
             await said(player, "marker from B", timeout=15)
-            assert [m["text"] for m in chats(player)] == ["hello from A", "marker from B"]
+            assert [m["text"] for m in chats(player)] == [
+                "hello from A",
+                "marker from B",
+            ]
         # The host's switch, made on A, closes the channel on B.
         await ana_on_a.send({"type": "chat_settings", "spectators": False})
         status = await watcher_on_b.expect("room", timeout=15)
@@ -47,7 +50,10 @@ async def test_the_messages_outlive_a_restart_of_the_server(serve) -> None:
     first = serve()
     async with httpx.AsyncClient(base_url=first.url) as http:
         room, _host, tokens = await open_room(http, 2)
-    async with WsClient(first.url, room, tokens[0]) as ana, WsClient(first.url, room) as w:
+    async with (
+        WsClient(first.url, room, tokens[0]) as ana,
+        WsClient(first.url, room) as w,
+    ):
         await ana.send({"type": "chat", "text": "before the restart"})
         await w.send({"type": "chat", "text": "watching"})
         await said(w, "before the restart")
