@@ -113,7 +113,8 @@ class ChatRelay:
             if cached is not None:
                 return cached
         page = await self.chat.recent(room_id, channels)
-        self._pages[(room_id, channels, page.last_seq)] = page
+        if _page_bytes(page) <= self._pages.maxsize:  # one larger than it all: not kept
+            self._pages[(room_id, channels, page.last_seq)] = page
         return page
 
     async def connected(

@@ -41,7 +41,8 @@ WINDOW_S = 10.0
 SPECTATOR_ADDRESS_FACTOR = 3
 """A client address's spectators together may send this many times a connection's rate."""
 ADDRESS_KEYS = 4_096
-"""Client addresses whose windows are kept (each about 0.8 KiB), least recent forgotten."""
+"""Client addresses whose windows are kept (each about 1.3 KiB, 5.1 MiB in all: measured
+with tracemalloc), the least recently used forgotten."""
 
 # Bidirectional embeddings, overrides and isolates: inside one line of chat they only
 # serve to make text read other than it is written (or to spill over what follows it), so

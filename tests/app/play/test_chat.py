@@ -427,3 +427,22 @@ async def test_a_game_record_never_holds_the_chat(http: httpx.AsyncClient) -> No
     assert record.status_code == 200, record.text
     text = json.dumps(record.json())
     assert "secret" not in text and "chat" not in text
+
+
+def test_the_address_windows_hold_a_bounded_number_of_bytes() -> None:
+    import tracemalloc
+
+    windows = Windows(15, 10.0, keys=256)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        for n in range(2_000):  # a flood of addresses, each filling its window
+            window = windows.of(f"2001:db8::{n:x}")
+            for second in range(15):
+                window.record(now=float(second))
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    held = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    assert len(windows) == 256
+    assert held <= 256 * 1.6 * 1024, held  # about 1.3 KiB an address
