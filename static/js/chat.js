@@ -61,6 +61,7 @@ export class ChatPanel {
     // The highest number seen in this browser (the panel open, the page in front); the
     // messages not seen when they came are news until the page goes to the background.
     this.seenUpTo = Number.isFinite(seen) ? seen : 0;
+    this.looked = Number.isFinite(seen); // a first visit has no "since you last looked"
     this.news = new Set();
     this.tabSeen = { table: this.seenUpTo, spectators: this.seenUpTo };
     const phone = window.matchMedia?.("(max-width: 820px)").matches;
@@ -188,7 +189,8 @@ export class ChatPanel {
     }
     const known = new Set(this.lines.map((line) => line.seq));
     // Watched live (the page in front, the panel open) is seen; the rest is news.
-    const watched = !m.recent && visible() && !this.collapsed;
+    const watched = (!m.recent && visible() && !this.collapsed) || (m.recent && !this.looked);
+    this.looked = true;
     for (const line of m.messages || []) {
       if (known.has(line.seq)) continue;
       this.lines.push(line);

@@ -186,7 +186,7 @@ def test_a_refusal_is_said_under_the_box(
 
 
 def test_the_chat_is_the_same_in_a_babylon_gardens_room(
-    new_page: Callable[..., Page], live_server: str
+    new_page: Callable[..., Page], live_server: str, artifacts: Path
 ) -> None:
     with httpx.Client(base_url=live_server) as http:
         created = http.post(
@@ -203,3 +203,4 @@ def test_the_chat_is_the_same_in_a_babylon_gardens_room(
     say(page, "waiting for you")
     expect(page.locator("#chat .chat-text")).to_have_text(["waiting for you"])
     wait_until(page, "() => window.__ishtarChat.lines.length === 1")
+    page.screenshot(path=str(artifacts / "chat-lobby.png"))
