@@ -5,6 +5,8 @@ room's messages, paging, hostile text, and that a game record never holds chat."
 from __future__ import annotations
 
 import json
+import tracemalloc
+import uuid
 from typing import Any
 
 import httpx
@@ -196,8 +198,6 @@ async def test_the_spectators_channel_opens_to_the_players_at_the_end(
 
 async def finish(http: httpx.AsyncClient, room: str, tokens: list[str]) -> None:
     """Play the room's game to its end over HTTP (any legal action)."""
-    import uuid
-
     while True:
         for token in tokens:
             state = (
@@ -430,8 +430,6 @@ async def test_a_game_record_never_holds_the_chat(http: httpx.AsyncClient) -> No
 
 
 def test_the_address_windows_hold_a_bounded_number_of_bytes() -> None:
-    import tracemalloc
-
     windows = Windows(15, 10.0, keys=256)
     tracemalloc.start()
     try:
