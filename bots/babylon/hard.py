@@ -1,0 +1,124 @@
+"""Hard bot: the medium bot's best paths, re-ranked by what the other players reply.
+
+Candidates are the medium bot's best-valued paths (distinct in what they do to the floor:
+the tiles harvested, in order, and the tiles watered), plus the best path for each number of
+tiles harvested, so that a slower, more precise turn is weighed against a fast one (the
+publisher's "speed vs precision"). Each candidate is played in the same few
+determinizations of the seat's view (`engine.sample_state` deals the hidden piles from the
+bot's own seed, so the tiles that replace a harvest are sampled, never read), then every
+other seat replies with the medium bot's path, up to the seat's next turn. The position
+reached is valued as the seat's lead plus what its own best next path is worth
+(bots/babylon/evaluation.py); a game that ended on the way is a win or a loss first.
+
+The budget is a number of look-aheads per turn (candidates x samples), the same on every
+machine, so `simulate` reproduces; a time limit (live rooms) stops it after the last whole
+round of samples.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+from typing import Any, ClassVar
+
+from bots.babylon.base import derive_seed
+from bots.babylon.evaluation import END, lead, medium_value, win_share
+from bots.babylon.medium import best_plan
+from bots.babylon.paths import Plan, plans
+from bots.babylon.position import Position, from_state, turn_start_view
+from bots.babylon.turns import TurnBot
+from engine.babylon import Action, State, apply, sample_state
+
+HARVEST = Action("harvest")
+
+
+def play_plan(state: State, plan: Plan, spaces: tuple[tuple[int, int], ...]) -> State:
+    """The state after laying the plan's path (from the turn's start) and harvesting."""
+    for i in plan.path[len(state.path) :]:
+        state = apply(state, Action("irrigate", at=spaces[i]))
+    return apply(state, HARVEST)
+
+
+def candidates(position: Position, width: int) -> list[Plan]:
+    """The medium bot's `width` best distinct paths, then the best path of every other
+    number of tiles harvested; best first."""
+    ranked: dict[tuple[tuple[int, ...], frozenset[int]], tuple[float, int, Plan]] = {}
+    for order, plan in enumerate(plans(position)):
+        what = (plan.fills, frozenset(plan.path))
+        value = medium_value(position, plan)
+        known = ranked.get(what)
+        if known is None or (value, -len(plan.path)) > (known[0], -len(known[2].path)):
+            ranked[what] = (value, order, plan)
+    ordered = sorted(ranked.values(), key=lambda v: (-v[0], len(v[2].path), v[1]))
+    chosen = [plan for _, _, plan in ordered[:width]]
+    counts = {len(plan.fills) for plan in chosen}
+    for _, _, plan in ordered[width:]:
+        if len(plan.fills) not in counts:
+            counts.add(len(plan.fills))
+            chosen.append(plan)
+    return chosen
+
+
+def horizon_value(state: State, seat: int) -> float:
+    """What the state is worth to `seat` when its next turn starts (or the game is over)."""
+    position = from_state(state, seat)
+    if state.phase == "over":
+        share = win_share(position, seat, position.winks)
+        return END * (2 * share - 1) + lead(position, seat, position.winks)
+    return lead(position, seat, position.winks) + medium_value(
+        position, best_plan(position)
+    )
+
+
+def look_ahead(state: State, plan: Plan, seat: int) -> float:
+    """Play `plan`, then every other seat's medium reply up to `seat`'s next turn."""
+    spaces = from_state(state, seat).graph.spaces
+    state = play_plan(state, plan, spaces)
+    while state.phase != "over" and state.current != seat:
+        state = play_plan(state, best_plan(from_state(state, state.current)), spaces)
+    return horizon_value(state, seat)
+
+
+class HardBot(TurnBot):
+    level = "hard"
+
+    #: Look-aheads per turn plan by player count (each is one candidate in one sample).
+    LOOK_AHEADS: ClassVar[dict[int, int]] = {2: 64, 3: 48, 4: 40}
+
+    def __init__(
+        self,
+        look_aheads: int | None = None,
+        time_limit: float | None = None,
+        width: int = 8,
+    ) -> None:
+        self.look_aheads = look_aheads
+        self.time_limit = time_limit
+        self.width = width
+
+    def settings(self) -> Hashable:
+        return (self.look_aheads, self.time_limit, self.width)
+
+    def plan(self, position: Position, view: dict[str, Any]) -> Plan:
+        deadline = (
+            None if self.time_limit is None else time.perf_counter() + self.time_limit
+        )
+        chosen = candidates(position, self.width)
+        if len(chosen) == 1:
+            return chosen[0]
+        budget = self.look_aheads or self.LOOK_AHEADS.get(position.players, 40)
+        samples = max(1, budget // len(chosen))
+        start = turn_start_view(view)
+        key = position.key()
+        totals = [0.0] * len(chosen)
+        for j in range(samples):
+            sampled = sample_state(start, derive_seed("hard", key, j))
+            values = []
+            for plan in chosen:
+                values.append(look_ahead(sampled, plan, position.seat))
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            if len(values) < len(chosen):  # only whole rounds compare fairly
+                break
+            totals = [t + v for t, v in zip(totals, values, strict=True)]
+        best = max(range(len(chosen)), key=lambda c: (totals[c], -c))
+        return chosen[best]
