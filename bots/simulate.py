@@ -185,7 +185,7 @@ def register_simulate(subparsers: Any, resolve: Resolve) -> None:
     parser.add_argument(
         "--options",
         default=None,
-        help="the game's options as one JSON object, e.g. '{\"floor\": \"ishtar\"}'"
+        help='the game\'s options as one JSON object, e.g. \'{"floor": "ishtar"}\''
         " (seat 0 first unless it names first_player)",
     )
     parser.add_argument(
@@ -262,7 +262,7 @@ def game_options(
     except json.JSONDecodeError as error:
         return None, f"--options is not JSON: {error.msg} (at character {error.pos})"
     if not isinstance(options, dict):
-        return None, "--options is one JSON object, e.g. '{\"floor\": \"ishtar\"}'"
+        return None, '--options is one JSON object, e.g. \'{"floor": "ishtar"}\''
     check = getattr(importlib.import_module(rules), "check_options", None)
     if check is not None:
         try:

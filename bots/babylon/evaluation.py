@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from bots.babylon.paths import Plan
 from bots.babylon.position import Position
-from engine.babylon.scoring import total
+from bots.babylon.scores import board_total as total
 
 END = 1000.0
 """What winning (+) or losing (-) the game is worth beside points: more than any score."""
@@ -61,7 +61,9 @@ def lead(position: Position, seat: int, winks: Sequence[Sequence[str]]) -> float
     return table[mine][0] - max(others)
 
 
-def with_winks(position: Position, seat: int, winks: tuple[str, ...]) -> list[tuple[str, ...]]:
+def with_winks(
+    position: Position, seat: int, winks: tuple[str, ...]
+) -> list[tuple[str, ...]]:
     """Every seat's winks, the seat's replaced by `winks`."""
     out = list(position.winks)
     out[seat] = winks
@@ -72,6 +74,8 @@ def medium_value(position: Position, plan: Plan) -> float:
     """The medium bot's value of a path: its score gain, less what it leaves one gem from
     full for the next player; a path that ends the game is a win or a loss first."""
     if plan.ends:
-        share = win_share(position, position.seat, with_winks(position, position.seat, plan.winks))
+        share = win_share(
+            position, position.seat, with_winks(position, position.seat, plan.winks)
+        )
         return END * (2 * share - 1) + plan.gain
     return plan.gain - READY_WEIGHT * plan.ready_left

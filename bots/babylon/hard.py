@@ -70,12 +70,19 @@ def horizon_value(state: State, seat: int) -> float:
     )
 
 
-def look_ahead(state: State, plan: Plan, seat: int) -> float:
-    """Play `plan`, then every other seat's medium reply up to `seat`'s next turn."""
+def look_ahead(state: State, plan: Plan, seat: int, rounds: int = 1) -> float:
+    """Play `plan`, then every seat's medium path (the seat's own too) for `rounds`
+    rounds, up to `seat`'s next turn after them."""
     spaces = from_state(state, seat).graph.spaces
     state = play_plan(state, plan, spaces)
-    while state.phase != "over" and state.current != seat:
-        state = play_plan(state, best_plan(from_state(state, state.current)), spaces)
+    for _ in range(rounds):
+        while state.phase != "over" and state.current != seat:
+            state = play_plan(
+                state, best_plan(from_state(state, state.current)), spaces
+            )
+        if state.phase == "over" or _ == rounds - 1:
+            break
+        state = play_plan(state, best_plan(from_state(state, seat)), spaces)
     return horizon_value(state, seat)
 
 
@@ -84,41 +91,68 @@ class HardBot(TurnBot):
 
     #: Look-aheads per turn plan by player count (each is one candidate in one sample).
     LOOK_AHEADS: ClassVar[dict[int, int]] = {2: 64, 3: 48, 4: 40}
+    #: Rounds of replies a look-ahead plays before it values the position.
+    ROUNDS: ClassVar[dict[int, int]] = {2: 1, 3: 1, 4: 1}
 
     def __init__(
         self,
         look_aheads: int | None = None,
         time_limit: float | None = None,
         width: int = 8,
+        rounds: int | None = None,
     ) -> None:
         self.look_aheads = look_aheads
         self.time_limit = time_limit
         self.width = width
+        self.rounds = rounds
 
     def settings(self) -> Hashable:
-        return (self.look_aheads, self.time_limit, self.width)
+        return (self.look_aheads, self.time_limit, self.width, self.rounds)
 
     def plan(self, position: Position, view: dict[str, Any]) -> Plan:
         deadline = (
             None if self.time_limit is None else time.perf_counter() + self.time_limit
         )
-        chosen = candidates(position, self.width)
+        budget = self.look_aheads or self.LOOK_AHEADS.get(position.players, 40)
+        # The budget is a hard cap: never more candidates than one look-ahead each.
+        chosen = candidates(position, self.width)[: max(1, budget)]
         if len(chosen) == 1:
             return chosen[0]
-        budget = self.look_aheads or self.LOOK_AHEADS.get(position.players, 40)
-        samples = max(1, budget // len(chosen))
+        rounds = self.rounds or self.ROUNDS.get(position.players, 1)
         start = turn_start_view(view)
         key = position.key()
         totals = [0.0] * len(chosen)
-        for j in range(samples):
-            sampled = sample_state(start, derive_seed("hard", key, j))
-            values = []
-            for plan in chosen:
-                values.append(look_ahead(sampled, plan, position.seat))
-                if deadline is not None and time.perf_counter() > deadline:
+        counts = [0] * len(chosen)
+        alive = list(range(len(chosen)))
+        halvings = max(1, (len(alive) - 1).bit_length())
+        spent, sample, stopped = 0, 0, False
+        while budget - spent >= len(alive) and not stopped:
+            per = max(1, (budget - spent) // (len(alive) * halvings))
+            for _ in range(per):
+                sampled = sample_state(start, derive_seed("hard", key, sample))
+                sample += 1
+                values = []
+                for c in alive:
+                    values.append(look_ahead(sampled, chosen[c], position.seat, rounds))
+                    if deadline is not None and time.perf_counter() > deadline:
+                        stopped = True
+                        break
+                if stopped:  # only whole samples compare the candidates fairly
                     break
-            if len(values) < len(chosen):  # only whole rounds compare fairly
+                for c, value in zip(alive, values, strict=True):
+                    totals[c] += value
+                    counts[c] += 1
+                spent += len(alive)
+            if len(alive) == 1 or not all(counts[c] for c in alive):
                 break
-            totals = [t + v for t, v in zip(totals, values, strict=True)]
-        best = max(range(len(chosen)), key=lambda c: (totals[c], -c))
+            # Successive halving: the better half by mean goes on to the next samples.
+            alive.sort(key=lambda c: (-totals[c] / counts[c], c))
+            alive = sorted(alive[: max(1, (len(alive) + 1) // 2)])
+            halvings = max(1, halvings - 1)
+        if not any(counts):
+            return chosen[0]
+        best = min(
+            (c for c in range(len(chosen)) if counts[c]),
+            key=lambda c: (-counts[c], -totals[c] / counts[c], c),
+        )
         return chosen[best]

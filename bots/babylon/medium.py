@@ -10,6 +10,7 @@ path (fewer gems given away), then to the first in reading order.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from bots.babylon.evaluation import READY_WEIGHT, medium_value
@@ -41,9 +42,16 @@ def ranked(walk: Walk) -> list[int]:
 def best_plan(position: Position) -> Plan:
     """The medium bot's path from this position (pure: the view decides it)."""
     walk = Walk(position)
-    values = node_values(walk)
-    depth = walk.trie.depth
-    best = min(values, key=lambda k: (-values[k], depth[k], k))
+    gain, ready, depth = walk.gain, walk.ready, walk.trie.depth
+    best, best_value, best_depth = -1, -math.inf, 0
+    for k in walk.nodes():
+        if walk.ends(k):
+            value = medium_value(position, walk.plan(k))
+        else:
+            value = gain[k] - READY_WEIGHT * ready[k]
+        # Strictly better only: the first of equals in reading order stays.
+        if value > best_value or (value == best_value and depth[k] < best_depth):
+            best, best_value, best_depth = k, value, depth[k]
     return walk.plan(best)
 
 

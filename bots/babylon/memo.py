@@ -27,7 +27,9 @@ def plan_bytes(key: Hashable, plan: Plan) -> int:
 class PlanMemo:
     """Least recently used plans, at most `max_entries` and `max_bytes`."""
 
-    def __init__(self, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES) -> None:
+    def __init__(
+        self, max_entries: int = MAX_ENTRIES, max_bytes: int = MAX_BYTES
+    ) -> None:
         self.max_entries, self.max_bytes = max_entries, max_bytes
         self._plans: OrderedDict[Hashable, tuple[Plan, int]] = OrderedDict()
         self.bytes = 0

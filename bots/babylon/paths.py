@@ -8,8 +8,8 @@ The paths of a floor form a tree (a trie) whose nodes are the paths themselves: 
 parent is the path one step shorter. It is built once per floor (`trie`), depth first, so
 the paths extending a laid one are one contiguous range of nodes: 1,908 paths from the well
 on Ishtar's Garden, the largest floor. `walk` values every node of a position in one pass
-over that range, each from its parent (the score gain by the engine's own `scoring.total`,
-memoized per wink sequence), and `Plan` objects are made only for the paths a level keeps.
+over that range, each from its parent (the score gain counted as the engine counts it, bots/babylon/scores.py,
+one wink at a time, memoized per wink sequence), and `Plan` objects are made only for the paths a level keeps.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from bots.babylon.position import Position, graph
+from bots.babylon.scores import append_gain
 from engine.babylon.components import SLOTS, TILES
-from engine.babylon.scoring import total
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +90,6 @@ class Walk:
         seat = position.seat
         side = position.sides[seat]
         self.before = before = tuple(position.winks[seat])
-        base = total(side, before)
         room = SLOTS - len(before)
         tiles, gems = position.tiles, position.gems
         flowers = [TILES[t].flowers for t in tiles]
@@ -120,9 +119,7 @@ class Walk:
             chain.append(k)
             k = paths.parent[k]
         ready[0] = sum(
-            1
-            for i, t in enumerate(tiles)
-            if TILES[t].kind == "multi" and fills_now[i]
+            1 for i, t in enumerate(tiles) if TILES[t].kind == "multi" and fills_now[i]
         )
         tile_of, parent_of = paths.tile, paths.parent
         for k in [*reversed(chain), *range(root + 1, stop)]:
@@ -134,7 +131,9 @@ class Walk:
                 key = keys[k] = keys[p] + (colours[j],)
                 value = scores.get(key)
                 if value is None:
-                    value = scores[key] = total(side, before + key) - base
+                    value = scores[key] = gain[p] + append_gain(
+                        side, before + keys[p], colours[j]
+                    )
                 gain[k] = value
             else:
                 count[k], keys[k], gain[k] = count[p], keys[p], gain[p]
