@@ -89,8 +89,13 @@ def look_ahead(state: State, plan: Plan, seat: int, rounds: int = 1) -> float:
 class HardBot(TurnBot):
     level = "hard"
 
-    #: Look-aheads per turn plan by player count (each is one candidate in one sample).
-    LOOK_AHEADS: ClassVar[dict[int, int]] = {2: 64, 3: 48, 4: 40}
+    #: Look-aheads per turn plan by player count (each is one candidate in one sample):
+    #: more opponents make each look-ahead longer. About 0.2 s of CPU a plan on the Lower
+    #: Garden with two players (docs/benchmarks.md "Babylon Gardens' bots").
+    LOOK_AHEADS: ClassVar[dict[int, int]] = {2: 192, 3: 144, 4: 120}
+    #: Floors whose look-aheads cost more (their paths: 1,908 on Ishtar's Garden against
+    #: at most 252 elsewhere, walked at every reply) get that many times fewer.
+    FLOOR_COST: ClassVar[dict[str, int]] = {"ishtar": 2}
     #: Rounds of replies a look-ahead plays before it values the position.
     ROUNDS: ClassVar[dict[int, int]] = {2: 1, 3: 1, 4: 1}
 
@@ -98,7 +103,7 @@ class HardBot(TurnBot):
         self,
         look_aheads: int | None = None,
         time_limit: float | None = None,
-        width: int = 8,
+        width: int = 12,
         rounds: int | None = None,
     ) -> None:
         self.look_aheads = look_aheads
@@ -113,7 +118,9 @@ class HardBot(TurnBot):
         deadline = (
             None if self.time_limit is None else time.perf_counter() + self.time_limit
         )
-        budget = self.look_aheads or self.LOOK_AHEADS.get(position.players, 40)
+        budget = self.look_aheads or self.LOOK_AHEADS.get(
+            position.players, 120
+        ) // self.FLOOR_COST.get(position.floor_id, 1)
         # The budget is a hard cap: never more candidates than one look-ahead each.
         chosen = candidates(position, self.width)[: max(1, budget)]
         if len(chosen) == 1:
