@@ -75,12 +75,12 @@ def look_ahead(state: State, plan: Plan, seat: int, rounds: int = 1) -> float:
     rounds, up to `seat`'s next turn after them."""
     spaces = from_state(state, seat).graph.spaces
     state = play_plan(state, plan, spaces)
-    for _ in range(rounds):
+    for done in range(1, rounds + 1):
         while state.phase != "over" and state.current != seat:
             state = play_plan(
                 state, best_plan(from_state(state, state.current)), spaces
             )
-        if state.phase == "over" or _ == rounds - 1:
+        if state.phase == "over" or done == rounds:
             break
         state = play_plan(state, best_plan(from_state(state, seat)), spaces)
     return horizon_value(state, seat)
