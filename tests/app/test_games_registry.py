@@ -73,10 +73,7 @@ async def test_the_games_are_listed_with_their_options_schema_and_bots(
     assert ishtar["client"].startswith("/static/") and ishtar["client"].endswith(".js")
     assert listed["toy"]["bots"] == [] and listed["toy"]["players"]["min"] == 1
     babylon = listed["babylon-gardens"]
-    assert babylon["title"] == "Babylon Gardens" and babylon["players"] == {
-        "min": 2,
-        "max": 4,
-    }
+    assert babylon["title"] == "Babylon Gardens" and babylon["players"] == {"min": 2, "max": 4}
     floor = babylon["options"]["properties"]["floor"]
     assert floor["default"] == "lower" and len(floor["enum"]) == 6
     for game_id in listed:
