@@ -8,7 +8,11 @@ determinizations of the seat's view (`engine.sample_state` deals the hidden pile
 bot's own seed, so the tiles that replace a harvest are sampled, never read), then every
 other seat replies with the medium bot's path, up to the seat's next turn. The position
 reached is valued as the seat's lead plus what its own best next path is worth
-(bots/babylon/evaluation.py); a game that ended on the way is a win or a loss first.
+(bots/babylon/evaluation.py); a game that ended on the way is a win or a loss first. Near
+the end (a scoreboard 8 winks or fewer from full) the replies go on for up to three rounds,
+so that who fills first, and with how many points, is played out rather than guessed.
+Candidates are compared on the same samples, and successive halving gives most of the
+look-aheads to the best of them.
 
 The budget is a number of look-aheads per turn (candidates x samples), the same on every
 machine, so `simulate` reproduces; a time limit (live rooms) stops it after the last whole
@@ -98,6 +102,11 @@ class HardBot(TurnBot):
     FLOOR_COST: ClassVar[dict[str, int]] = {"ishtar": 2}
     #: Rounds of replies a look-ahead plays before it values the position.
     ROUNDS: ClassVar[dict[int, int]] = {2: 1, 3: 1, 4: 1}
+    #: Near the end (a scoreboard this many winks from full) a look-ahead plays up to
+    #: `ENDGAME_ROUNDS` rounds, so the race to the 25th wink (R-11) is played out, not
+    #: guessed: about two turns of winks on the smaller floors.
+    ENDGAME_WINKS = 8
+    ENDGAME_ROUNDS = 3
 
     def __init__(
         self,
@@ -126,6 +135,12 @@ class HardBot(TurnBot):
         if len(chosen) == 1:
             return chosen[0]
         rounds = self.rounds or self.ROUNDS.get(position.players, 1)
+        if (
+            self.rounds is None
+            and min(position.slots_left(s) for s in range(position.players))
+            <= self.ENDGAME_WINKS
+        ):
+            rounds = self.ENDGAME_ROUNDS
         start = turn_start_view(view)
         key = position.key()
         totals = [0.0] * len(chosen)

@@ -73,3 +73,26 @@ def test_a_time_limit_already_past_plays_the_medium_bots_best_path(
     assert len(calls) == 1  # the first look-ahead finds the deadline gone
     plan = best_plan(from_view(view))
     assert step.at == from_view(view).graph.spaces[plan.path[0]]
+
+
+def test_near_the_end_the_look_aheads_play_the_race_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Rounds of replies: one mid-game, three once a scoreboard is 8 winks from full."""
+    rounds: list[int] = []
+    real = bots.babylon.hard.look_ahead
+
+    def look_ahead(state: Any, plan: Any, seat: int, played: int = 1) -> float:
+        rounds.append(played)
+        return real(state, plan, seat, played)
+
+    monkeypatch.setattr(bots.babylon.hard, "look_ahead", look_ahead)
+    from dataclasses import replace
+
+    state = new_game(2, 3, {"floor": "higher", "first_player": 0})
+    HardBot(look_aheads=8, width=3).act(view_for(state, 0), legal_actions(state), 0)
+    assert set(rounds) == {1}
+    rounds.clear()
+    late = replace(state, winks=(("red",) * 10, ("green",) * 17), _memo={})
+    HardBot(look_aheads=8, width=3).act(view_for(late, 0), legal_actions(late), 0)
+    assert set(rounds) == {HardBot.ENDGAME_ROUNDS}
