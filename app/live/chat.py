@@ -161,7 +161,7 @@ class ChatRelay:
             for seq in [s for s in room.pending if s <= last]:
                 del room.pending[seq]
         room.target = max(room.target, last)
-        conn.put(
+        conn.put_replacing(  # the latest replace what the client holds
             chat_message(
                 [line.as_dict() for line in lines],
                 conn.version,

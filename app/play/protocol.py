@@ -288,6 +288,7 @@ class Stamped(NamedTuple):
     text: str
     start: int  # the version's digits are text[start:end]
     end: int
+    kind: str = ""  # its `type` ("chat", "error"…), for an outbox that replaces one kind
 
     def at(self, version: int | None) -> str:
         """The text with `version` in place of its own."""
@@ -301,7 +302,8 @@ def stamped(fields: dict[str, Any], version: int | None) -> Stamped:
     body = dumps(fields)
     head = f'{body[:-1]},"version":'
     number = dumps(version)
-    return Stamped(version, f"{head}{number}}}", len(head), len(head) + len(number))
+    text = f"{head}{number}}}"
+    return Stamped(version, text, len(head), len(head) + len(number), fields["type"])
 
 
 def later(a: int | None, b: int | None) -> int | None:
