@@ -288,7 +288,9 @@ class Stamped(NamedTuple):
     text: str
     start: int  # the version's digits are text[start:end]
     end: int
-    kind: str = ""  # its `type` ("chat", "error"…), for an outbox that replaces one kind
+    kind: str = (
+        ""  # its `type` ("chat", "error"…), for an outbox that replaces one kind
+    )
 
     def at(self, version: int | None) -> str:
         """The text with `version` in place of its own."""
