@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+import bots.babylon as babylon_bots
 import bots.ishtar as ishtar_bots
 import engine.babylon as babylon_engine
 import engine.ishtar as ishtar_engine
@@ -210,6 +211,8 @@ BABYLON = Game(
     players=range(2, 5),
     rules=babylon_engine,
     options=BabylonOptions,
+    bots=("easy", "medium", "hard"),
+    think=babylon_bots.think,
     client="games/babylon/screen.js",
     summary=(
         "Water the flower tiles from the well, harvest their nectar and fill your "

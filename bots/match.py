@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,10 +57,12 @@ def play_game(
     rules: str = "engine.ishtar",
     think: Think | None = None,
     think_s: float | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> GameRecord:
     """Play a whole game with a bot of `levels[seat]` in every seat (through `think`, the
     game's bots: the registry's descriptor, app/games.py), or with `bots`; `rules` names
-    the game's engine module."""
+    the game's engine module. `options` are the game's own options (its `check_options`
+    judges them); `first_player` is added to them unless they name it."""
     engine = importlib.import_module(rules)
     apply, current_player, view_for = (
         engine.apply,
@@ -75,7 +77,9 @@ def play_game(
         seated = [_Thinker(think, level, think_s) for level in levels]
     else:
         raise ValueError("play_game needs the game's bots: `think` or `bots`")
-    state = engine.new_game(players, seed, {"first_player": first_player})
+    state = engine.new_game(
+        players, seed, {"first_player": first_player, **dict(options or {})}
+    )
     think_ms: dict[str, list[float]] = {level: [] for level in levels}
     cpu_ms: dict[str, list[float]] = {level: [] for level in levels}
     steps = 0

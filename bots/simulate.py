@@ -1,16 +1,22 @@
 """`ishtar simulate`: many bot games in parallel, with win rates, scores and game length.
 
     ishtar simulate --players 4 --bots hard,medium,easy,easy --games 200 --seed 1 --jobs 2
+    ishtar simulate --game babylon-gardens --players 2 --bots hard,medium \
+        --options '{"floor": "ishtar"}'
 
 Game g seats the bots rotated by g (seat s gets `bots[(s + g) % players]`) with seat 0 first,
 so every level plays every position equally often over a multiple of `players` games. Game g
 uses the seed `seed + g`; a run is reproducible from its arguments, whatever `--jobs` is (the
-hard bot counts iterations, not time). See bots/stats.py for how shared wins are counted.
+hard bot counts iterations, not time). `--options` holds the game's own options as one JSON
+object (a floor, team mode, ...), checked by the game's `check_options` before any game is
+played; seat 0 is first unless they name a `first_player`. See bots/stats.py for how shared
+wins are counted.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -43,9 +49,14 @@ def seating(bots: Sequence[str], game: int) -> list[str]:
     return [bots[(seat + game) % len(bots)] for seat in range(len(bots))]
 
 
-def _play(args: tuple[list[str], int, str, Think | None]) -> GameRecord:
-    levels, seed, rules, think = args
-    return play_game(levels, seed, first_player=0, rules=rules, think=think)
+Task = tuple[list[str], int, str, Think | None, dict[str, Any] | None]
+
+
+def _play(args: Task) -> GameRecord:
+    levels, seed, rules, think, options = args
+    return play_game(
+        levels, seed, first_player=0, rules=rules, think=think, options=options
+    )
 
 
 def run(
@@ -57,11 +68,14 @@ def run(
     *,
     rules: str = "engine.ishtar",
     think: Think | None = None,
+    options: dict[str, Any] | None = None,
 ) -> list[GameRecord]:
     """Play `games` games (in `jobs` processes) and return their records in game order;
-    `rules` and `think` as in `play_game` (a module name and a module-level function, so
-    that worker processes can load them)."""
-    tasks = [(seating(bots, g), seed + g, rules, think) for g in range(games)]
+    `rules`, `think` and `options` as in `play_game` (a module name and a module-level
+    function, so that worker processes can load them)."""
+    tasks: list[Task] = [
+        (seating(bots, g), seed + g, rules, think, options) for g in range(games)
+    ]
     records: dict[int, GameRecord] = {}
     if jobs <= 1:
         with ProgressBar(progress, games) as advance:
@@ -121,6 +135,8 @@ def render(summary: dict[str, Any], bots: Sequence[str]) -> str:
     lines = [
         f"{summary['games']} games, bots {','.join(bots)} (seats rotated, seat 0 first)"
     ]
+    if summary.get("options"):
+        lines.append(f"options {json.dumps(summary['options'], sort_keys=True)}")
     lines.append("win rates (95% Wilson interval; shared wins split):")
     for level, r in summary["win_rates"].items():
         lines.append(
@@ -167,6 +183,12 @@ def register_simulate(subparsers: Any, resolve: Resolve) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument(
+        "--options",
+        default=None,
+        help='the game\'s options as one JSON object, e.g. \'{"floor": "ishtar"}\''
+        " (seat 0 first unless it names first_player)",
+    )
+    parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead"
     )
     parser.set_defaults(handler=lambda args: simulate(args, resolve))
@@ -204,6 +226,10 @@ def simulate(args: argparse.Namespace, resolve: Resolve) -> int:
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2
+    options, problem = game_options(found.rules, args.players, args.options)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
     records = run(
         bots,
         args.games,
@@ -212,11 +238,35 @@ def simulate(args: argparse.Namespace, resolve: Resolve) -> int:
         progress=sys.stderr.isatty(),
         rules=found.rules,
         think=found.think,
+        options=options,
     )
     summary = summarize(records)
+    summary["options"] = options or {}
     summary["bots"] = bots
     summary["players"] = args.players
     summary["seed"] = args.seed
     summary["game"] = args.game
     print(json.dumps(summary, indent=2) if args.json else render(summary, bots))
     return 0
+
+
+def game_options(
+    rules: str, players: int, text: str | None
+) -> tuple[dict[str, Any] | None, str | None]:
+    """The `--options` of a run, parsed and checked by the game's own `check_options` (as
+    the server checks a room's), or the sentence saying what is wrong with them."""
+    if text is None:
+        return None, None
+    try:
+        options = json.loads(text)
+    except json.JSONDecodeError as error:
+        return None, f"--options is not JSON: {error.msg} (at character {error.pos})"
+    if not isinstance(options, dict):
+        return None, '--options is one JSON object, e.g. \'{"floor": "ishtar"}\''
+    check = getattr(importlib.import_module(rules), "check_options", None)
+    if check is not None:
+        try:
+            check(players, {"first_player": 0, **options})
+        except ValueError as error:
+            return None, f"--options: {getattr(error, 'reason', None) or error}"
+    return options, None

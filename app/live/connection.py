@@ -11,6 +11,8 @@ A client that reads slowly must not make the server hold its backlog (docs/secur
 
 - a full state (a `welcome`, a `sync`) supersedes the older updates and syncs still queued,
   and a welcome the older welcomes: a client flooding `hello` holds one welcome, not 256;
+- a message that replaces what its client holds of one kind (the chat's `recent`, sent after
+  every welcome) supersedes the queued messages of that kind;
 - a client whose outbox overflows is sent one `sync` instead of everything it missed;
 - a client that stays behind (its outbox overflowed `overflows` times, or it has not caught
   up `behind_s` seconds after the first overflow) is given up on: nothing more is queued,
@@ -26,6 +28,7 @@ from typing import Any, Literal, NamedTuple
 
 from app.config.settings import Settings
 from app.live.outbox import Outbox
+from app.play.protocol import Stamped
 from app.store.rows import SeatRow
 
 SYNC = object()  # queue marker: build a fresh `sync` for this connection when sending
@@ -159,6 +162,16 @@ class Connection:
         """Queue a message that brings this client to `version`."""
         self.version = version
         self.put(Versioned(version, text, update))
+
+    def put_replacing(self, item: Stamped) -> None:
+        """Queue a `Stamped` message (app/play/protocol.py) that replaces what its client
+        holds of its kind: the queued messages of that kind are superseded."""
+        if self.dropped is not None:
+            return
+        self.queue.remove(
+            lambda queued: isinstance(queued, Stamped) and queued.kind == item.kind
+        )
+        self.put(item)
 
     def put_welcome(self, version: int, text: str) -> None:
         """Queue a `welcome`: it supersedes queued welcomes, syncs and updates up to it."""

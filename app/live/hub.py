@@ -10,6 +10,10 @@ once per change and room, never once per connection.
 
 A connection whose version falls behind (it connected meanwhile, or its queue overflowed)
 is sent a `sync` instead of the updates it missed.
+
+Table chat rides on the same connections and the same publishing task: the hub hands its
+moments (a welcome, a `c` notice, a sync, the end of the game) to the `ChatRelay`
+(app/live/chat.py).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.config.tasks import cancel_and_wait
+from app.live.chat import ChatRelay, RoomChat
 from app.live.connection import Close, Connection
 from app.live.presence import Presence
 from app.play.limits import AddressCounts
@@ -37,6 +42,7 @@ from app.play.protocol import (
 from app.play.service import RoomService
 from app.play.submission import stale_sync
 from app.play.tokens import same_hash
+from app.store.chat import ChatLine
 from app.store.rows import Event, RoomRow
 
 log = logging.getLogger("ishtar.hub")
@@ -65,6 +71,7 @@ class Channel:
     task: asyncio.Task[None] | None = None
     busy: bool = False  # its task is publishing (and may be waiting on the database)
     last_presence: str = ""
+    chat: RoomChat = field(default_factory=RoomChat)
 
 
 class Hub:
@@ -75,6 +82,7 @@ class Hub:
         self.presence = presence
         self.channels: dict[str, Channel] = {}
         self.addresses = AddressCounts()  # open websockets per client address
+        self.chat = ChatRelay(service.chat)
 
     # --- connections ------------------------------------------------------------------------
 
@@ -120,12 +128,22 @@ class Hub:
             conn.want_sync()
         if channel.target > channel.published:
             channel.wake.set()
+        await self.chat.connected(
+            room.id,
+            channel.chat,
+            conn,
+            channel.conns,
+            finished=room.status == "finished",
+        )
+        if channel.chat.behind:
+            channel.wake.set()
 
     def disconnect(self, conn: Connection) -> None:
         channel = self.channels.get(conn.room_id)
         if channel is None or conn not in channel.conns:
             return
         channel.conns.discard(conn)
+        channel.chat.forget(conn)
         self._presence_changed(channel)
         if not channel.conns:
             channel.wake.set()  # lets its task end
@@ -142,6 +160,7 @@ class Hub:
     def _revoke(self, channel: Channel, conn: Connection) -> None:
         """The connection's token no longer holds its seat (it left or was handed on)."""
         channel.conns.discard(conn)
+        channel.chat.forget(conn)
         conn.seat, conn.number = None, None
         error = ServiceError(
             "bad_token", "This token holds no seat in this room any more."
@@ -196,8 +215,14 @@ class Hub:
         channel.target = channel.published = event.seq
         return True
 
+    def chat_sent(self, room_id: str, line: ChatLine) -> None:
+        """A chat message sent through this instance (no need to wait for its notice)."""
+        channel = self.channels.get(room_id)
+        if channel is not None and channel.chat.sent(line):
+            channel.wake.set()
+
     def notice(self, room_id: str, kind: str, number: int) -> None:
-        """A NOTIFY: m = move (version), r = room (revision), p = presence."""
+        """A NOTIFY: m = move (version), r = room (revision), p = presence, c = chat."""
         channel = self.channels.get(room_id)
         if channel is None:
             return
@@ -209,6 +234,9 @@ class Hub:
             channel.room_dirty = True
         elif kind == "p":
             channel.presence_dirty = True
+        elif kind == "c":
+            if not channel.chat.announced(number):
+                return
         else:
             return
         channel.wake.set()
@@ -218,7 +246,10 @@ class Hub:
         channels = list(self.channels.values())
         games = [channel.game_id for channel in channels if channel.game_id is not None]
         versions = await self.service.store.game_versions(games) if games else {}
+        rooms = [channel.room_id for channel in channels]
+        chats = await self.service.store.chat.last_seqs(rooms) if rooms else {}
         for channel in channels:
+            channel.chat.announced(chats.get(channel.room_id, 0))
             channel.room_dirty = channel.presence_dirty = True
             if channel.game_id in versions:
                 channel.target = max(channel.target, versions[channel.game_id])
@@ -256,11 +287,17 @@ class Hub:
         if channel.presence_dirty:
             channel.presence_dirty = False
             await self._publish_presence(channel)
+        if channel.chat.behind:
+            await self.chat.publish(
+                channel.room_id, channel.chat, channel.conns, max(channel.published, 0)
+            )
 
     async def _publish_room(self, channel: Channel) -> None:
         room = await self.service.rooms.room(channel.room_id)
         started = channel.status == "open" and room.status != "open"
         channel.status = room.status
+        if room.status == "finished":
+            channel.chat.game_over()
         numbers = {seat.id: seat for seat in room.seats}
         for conn in list(channel.conns):
             if conn.seat is None:
@@ -341,6 +378,8 @@ class Hub:
     ) -> None:
         """An `update` to each connection at the version before: what changed in its view."""
         version = position.version
+        if position.over and channel.chat.game_over():
+            channel.wake.set()  # the spectators' chat opens to the players
         event_json = dumps(event.as_dict())
         messages: dict[int | None, str] = {}
         for conn in channel.conns:
@@ -377,6 +416,8 @@ class Hub:
         """A `sync` for a connection that fell behind: missed events and a fresh view."""
         conn.syncing = False
         channel = self.channels.get(conn.room_id)
+        if channel is not None:  # what its outbox dropped may have held chat messages
+            await self.chat.resend(channel.room_id, channel.chat, conn, channel.conns)
         if channel is None or channel.game_id is None:
             return None
         position = await self.service.reading.position(channel.game_id)

@@ -24,7 +24,16 @@ from app.play.limits import BodyLimit, SharedRoomLimit
 from app.records.archive import MAX_RECORD_BYTES
 from app.web import ws
 from app.web.assets import Assets, VersionedStatic
-from app.web.routes import async_play, bots, games, health, pages, records, rooms
+from app.web.routes import (
+    async_play,
+    bots,
+    chat,
+    games,
+    health,
+    pages,
+    records,
+    rooms,
+)
 from app.web.security import SecurityHeaders, host_allow_list
 
 
@@ -89,6 +98,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(bots.router)
     app.include_router(async_play.router)
     app.include_router(records.router)
+    app.include_router(chat.router)
     app.include_router(pages.router)
     app.include_router(ws.router)
     rooms.install_error_handlers(app)

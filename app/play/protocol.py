@@ -19,6 +19,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StrictBool,
     StringConstraints,
     ValidationError,
 )
@@ -58,6 +59,7 @@ HTTP_STATUS = {
     "unknown_game": 404,
     "too_many_bot_rooms": 429,
     "no_bots": 400,
+    "spectator_chat_off": 403,
 }
 
 
@@ -211,11 +213,30 @@ class Ping(Strict):
     type: Literal["ping"]
 
 
-ClientMessage = Hello | MoveMessage | Ping
-_CLIENT_TYPES: dict[str, type[Hello] | type[MoveMessage] | type[Ping]] = {
+class ChatSay(Strict):
+    """A chat message (docs/protocol.md, "Table chat"): the text is cleaned and limited by
+    app/play/chat.py; the bound here only keeps a frame's text reasonable."""
+
+    type: Literal["chat"]
+    channel: Literal["table", "spectators"] | None = None
+    text: Annotated[str, StringConstraints(max_length=4000)]
+    name: Annotated[str, StringConstraints(max_length=200)] | None = None
+
+
+class ChatSettings(Strict):
+    """The host opens or closes the spectators' chat channel."""
+
+    type: Literal["chat_settings"]
+    spectators: StrictBool
+
+
+ClientMessage = Hello | MoveMessage | Ping | ChatSay | ChatSettings
+_CLIENT_TYPES: dict[str, type[ClientMessage]] = {
     "hello": Hello,
     "move": MoveMessage,
     "ping": Ping,
+    "chat": ChatSay,
+    "chat_settings": ChatSettings,
 }
 
 
@@ -237,12 +258,14 @@ def parse_client_message(text: str) -> ClientMessage:
     if model is None:
         raise ServiceError(
             "unknown_type",
-            f"Unknown message type {kind!r}; expected hello, move or ping.",
+            f"Unknown message type {kind!r}; expected hello, move, ping, chat"
+            " or chat_settings.",
         )
     try:
-        return model.model_validate(data)
+        message: ClientMessage = model.model_validate(data)
     except ValidationError as exc:
         raise ServiceError("malformed", describe_validation(exc)) from None
+    return message
 
 
 # --- outputs --------------------------------------------------------------------------------
@@ -265,6 +288,9 @@ class Stamped(NamedTuple):
     text: str
     start: int  # the version's digits are text[start:end]
     end: int
+    kind: str = (
+        ""  # its `type` ("chat", "error"…), for an outbox that replaces one kind
+    )
 
     def at(self, version: int | None) -> str:
         """The text with `version` in place of its own."""
@@ -278,7 +304,8 @@ def stamped(fields: dict[str, Any], version: int | None) -> Stamped:
     body = dumps(fields)
     head = f'{body[:-1]},"version":'
     number = dumps(version)
-    return Stamped(version, f"{head}{number}}}", len(head), len(head) + len(number))
+    text = f"{head}{number}}}"
+    return Stamped(version, text, len(head), len(head) + len(number), fields["type"])
 
 
 def later(a: int | None, b: int | None) -> int | None:
@@ -372,3 +399,31 @@ def welcome_message(
         f'"view":{view_json},"legal":{legal_json},"events":{events_json},'
         f'"presence":{dumps(presence)}}}'
     )
+
+
+def chat_message(
+    lines: Sequence[Mapping[str, Any]],
+    version: int | None,
+    *,
+    recent: bool = False,
+    earlier: bool = False,
+) -> Stamped:
+    """A `chat` message: new messages, or (`recent`) the latest a connection may see, which
+    replace what it holds; `earlier`: older ones exist (GET /api/rooms/{id}/chat)."""
+    fields: dict[str, Any] = {"type": "chat", "messages": list(lines)}
+    if recent:
+        fields |= {"recent": True, "earlier": earlier}
+    return stamped(fields, version)
+
+
+def chat_error_message(error: ServiceError, version: int | None) -> Stamped:
+    """An `error` answering a `chat` or `chat_settings` frame: marked `"about": "chat"`,
+    with what helps to recover (`retry_after_s` for `rate_limited`)."""
+    fields: dict[str, Any] = {
+        "type": "error",
+        "code": error.code,
+        "reason": error.reason,
+        "about": "chat",
+        **error.extra,
+    }
+    return stamped(fields, version)

@@ -12,7 +12,8 @@ nothing here sends anything.
 - `seats` (app/play/seats.py): every seat operation (create, join, start, bots, leave,
   hand on), with the shared checks of app/play/seat_checks.py;
 - `moves` (app/play/submission.py): submitting a move, and the commits in flight;
-- `your_games` (app/play/your_games.py): the rooms a browser holds tokens for.
+- `your_games` (app/play/your_games.py): the rooms a browser holds tokens for;
+- `chat` (app/play/chat.py): table chat (its setting is part of every room status).
 
 Callers name the part they use (``service.seats.join(...)``, ``service.moves.submit(...)``):
 the service keeps no delegating methods, so where an operation lives reads from its call.
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from app.notices.announcer import Announcer
+from app.play.chat import Chat
 from app.play.listeners import Unsubscribe
 from app.play.positions import Positions
 from app.play.reading import Reading
@@ -94,6 +96,8 @@ class RoomService:
             others_listen=others_listen,
         )
         self.your_games = YourGames(store)
+        self.chat = Chat(store.chat, self.rooms)
+        self.rooms.add_status_facts(self.chat.facts)
 
     def subscribe(self, listener: Callable[[str, Event], None]) -> Unsubscribe:
         """Tell `listener(room_id, event)` of every move this process commits, after the

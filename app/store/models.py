@@ -469,3 +469,56 @@ class BotRoomOwner(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
+
+
+# --- table chat (migration 0012, app/store/chat.py) ------------------------------------------
+
+
+class ChatRoom(Base):
+    """A room's chat: the last sequence number given to a message, and the host's switch."""
+
+    __tablename__ = "chat_rooms"
+    __table_args__ = (CheckConstraint("last_seq >= 0", name="last_seq"),)
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    last_seq: Mapped[int] = mapped_column(Integer, server_default="0")
+    spectators_open: Mapped[bool] = mapped_column(Boolean, server_default="true")
+
+
+class ChatMessage(Base):
+    """One message of a room's chat, numbered per room; never part of a game record."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (
+        CheckConstraint("seq >= 1", name="seq"),
+        CheckConstraint("channel IN ('table', 'spectators')", name="channel"),
+        CheckConstraint("(seat IS NULL) = (channel = 'spectators')", name="author"),
+        CheckConstraint("seat BETWEEN 0 AND 7", name="seat"),
+        CheckConstraint("char_length(name) BETWEEN 1 AND 24", name="name"),
+        CheckConstraint("char_length(text) BETWEEN 1 AND 500", name="text"),
+        Index(
+            "ix_chat_messages_seat_id",
+            "seat_id",
+            "seq",
+            postgresql_where="seat_id IS NOT NULL",
+        ),
+    )
+
+    room_id: Mapped[str] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    channel: Mapped[str] = mapped_column(String(12))
+    # The author's seat number at the time; None for a spectator.
+    seat: Mapped[int | None] = mapped_column(SmallInteger)
+    # The author's seat row, for the per-token rate limit.
+    seat_id: Mapped[int | None] = mapped_column(
+        ForeignKey("seats.id", ondelete="SET NULL")
+    )
+    name: Mapped[str] = mapped_column(String(24))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )

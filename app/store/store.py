@@ -12,7 +12,8 @@ module per concept:
 - ``store.deadlines`` (app/store/deadlines.py): claiming passed turn deadlines;
 - ``store.webhooks`` (app/store/webhooks.py): seats' webhooks and the outbox of calls;
 - ``store.bot_rooms`` (app/store/bot_rooms.py): all-bot rooms per client address;
-- ``store.room_limits`` (app/store/room_limits.py): room creations per address per minute.
+- ``store.room_limits`` (app/store/room_limits.py): room creations per address per minute;
+- ``store.chat`` (app/store/chat.py): table chat, its numbers and the spectators' switch.
 
 The rows it hands out are in app/store/rows.py. Every write that others must hear about
 sends `NOTIFY` (app/store/channel.py) in the same transaction (a room's change through
@@ -27,6 +28,7 @@ import asyncpg  # type: ignore[import-untyped]
 
 from app.store.bot_rooms import BotRoomStore
 from app.store.channel import CHANNEL, NOTIFY, NOTIFY_MANY, notice
+from app.store.chat import ChatStore
 from app.store.deadlines import DeadlineStore
 from app.store.games import GameStore
 from app.store.pool import CONNECTION_ERRORS, Unavailable
@@ -56,6 +58,7 @@ class Store(RoomStore, SeatStore, GameStore, PresenceStore):
         self.webhooks = WebhookStore(pool, light)
         self.bot_rooms = BotRoomStore(pool, light)
         self.room_limits = RoomLimitStore(pool, light)
+        self.chat = ChatStore(pool, light)
 
     async def announce(self, room_id: str, kind: str, number: int) -> None:
         """NOTIFY every instance that a room changed (after the change was committed)."""

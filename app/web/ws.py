@@ -27,12 +27,15 @@ from app.live.connection import SYNC, Ack, Close, Connection, OutboxLimits, Vers
 from app.live.hub import Hub
 from app.play.limits import TokenBucket
 from app.play.protocol import (
+    ChatSay,
+    ChatSettings,
     ClientMessage,
     Hello,
     MoveMessage,
     ServiceError,
     Stamped,
     ack_message,
+    chat_error_message,
     error_message,
     later,
     parse_client_message,
@@ -259,6 +262,7 @@ class Session:
         self.greeted = False  # a hello was handled: the connection is in its room
         self.closing = False
         self.gone = False  # the socket is closed: nothing more is handled
+        self.chat_window = self.service.chat.connection_window()
 
     def fail(
         self, error: ServiceError, move_id: str | None = None, *, own: bool = False
@@ -394,6 +398,8 @@ class Session:
             elif isinstance(message, MoveMessage):
                 move_id = message.move_id
                 await self.move(message)
+            elif isinstance(message, ChatSay | ChatSettings):
+                await self.chat(message)
             else:
                 self.conn.put(pong_message(self.conn.version or 0))
         except ServiceError as error:
@@ -439,3 +445,29 @@ class Session:
             # Moved at a version learnt elsewhere (another tab, HTTP): the updates between
             # would come after this ack with lower versions; a sync follows it instead.
             self.conn.want_sync()
+
+    async def chat(self, message: ChatSay | ChatSettings) -> None:
+        """A chat message or the host's switch (app/play/chat.py); a refusal is an error
+        marked `"about": "chat"`. A message sent is fanned out from here at once, and to
+        the other instances by its notice."""
+        chat = self.service.chat
+        try:
+            if isinstance(message, ChatSettings):
+                await chat.set_spectators(
+                    self.conn.room_id, message.spectators, seat=self.conn.seat
+                )
+                return
+            client = self.websocket.client
+            line = await chat.send(
+                self.conn.room_id,
+                self.conn.seat,
+                channel=message.channel,
+                text=message.text,
+                name=message.name,
+                address=client.host if client else None,
+                window=self.chat_window,
+            )
+        except ServiceError as error:
+            self.conn.put(chat_error_message(error, self.conn.version))
+            return
+        self.hub.chat_sent(self.conn.room_id, line)

@@ -8,7 +8,8 @@ action is legal exactly when `why_illegal` gives None, and `apply` refuses with 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from engine.babylon.components import SLOTS, TILES
 from engine.babylon.errors import IllegalAction
@@ -115,6 +116,12 @@ def _why_not_step(state: State, at: Pos | None) -> str | None:
     if dr == 1 and dc == 1:
         return "Diagonal steps are not allowed."
     if dr + dc > 1:
+        if dr + dc == 2 and (dr == 0 or dc == 0):
+            between = ((at[0] + r) // 2, (at[1] + c) // 2)
+            if between not in the_floor.kinds:
+                return (
+                    f"The path cannot cross a gap: step onto a tile next to {origin}."
+                )
         if dr == 0 or dc == 0:
             return f"You cannot skip tiles: step onto a tile next to {origin}."
         return f"Step onto a tile next to {origin}."
@@ -126,6 +133,15 @@ def apply(state: State, action: Action) -> State:
     reason = why_illegal(state, action)
     if reason is not None:
         raise IllegalAction(reason)
+    after = _apply(state, action)
+    if "view" in state._memo:
+        # The view of the new state reuses the parts of this one's that did not change
+        # (engine.babylon.views): a link of one state only, dropped once it is used.
+        after._memo["base"] = state
+    return after
+
+
+def _apply(state: State, action: Action) -> State:
     if action.type == "scoreboard":
         return _choose_side(state, action.side or "")
     if action.type == "irrigate":
@@ -133,12 +149,12 @@ def apply(state: State, action: Action) -> State:
         i = state.index(action.at)
         gems = list(state.gems)
         gems[i] += 1
-        return replace(state, gems=tuple(gems), path=(*state.path, action.at), _memo={})
+        return state.evolve(gems=tuple(gems), path=(*state.path, action.at))
     if action.type == "undo":
         i = state.index(state.path[-1])
         gems = list(state.gems)
         gems[i] -= 1
-        return replace(state, gems=tuple(gems), path=state.path[:-1], _memo={})
+        return state.evolve(gems=tuple(gems), path=state.path[:-1])
     return harvest(state)
 
 
@@ -147,36 +163,39 @@ def _choose_side(state: State, side: str) -> State:
     sides = list(state.sides)
     sides[state.current] = side
     if None in sides:
-        return replace(state, sides=tuple(sides), current=state.current + 1, _memo={})
-    return replace(
-        state,
+        return state.evolve(sides=tuple(sides), current=state.current + 1)
+    return state.evolve(
         sides=tuple(sides),
         phase="irrigate",
         current=state.first_player,
         turn=1,
-        _memo={},
     )
 
 
 def harvest(state: State) -> State:
     """End the path and harvest every filled tile in fill order (RB a-c, R-10, R-11)."""
     seat = state.current
+    filled = filled_on_path(state)
+    if not filled:  # RB: no tile filled, no harvest; the gems stay (R-9)
+        return state.evolve(
+            path=(),
+            harvested=(),
+            current=(seat + 1) % state.players,
+            turn=state.turn + 1,
+        )
     tiles, gems = list(state.tiles), list(state.gems)
     piles = [list(state.piles[0]), list(state.piles[1])]
     discards = [list(state.discards[0]), list(state.discards[1])]
     winks = list(state.winks[seat])
     reshuffles = state.reshuffles
     harvested: list[Harvested] = []
-    over = False
-    for at in filled_on_path(state):
+    for at in filled:
         i = state.index(at)
         tile = TILES[tiles[i]]
         k = kind_index(tile.kind)
-        discards[k].append(
-            tile.id
-        )  # a) the tile face up on its discard pile, gems back
-        gems[i] = 0
-        if not piles[k]:  # b) an empty pile is rebuilt from its discard pile
+        discards[k].append(tile.id)  # a) the tile face up on its discard pile...
+        gems[i] = 0  # ... and its gems back to the (unlimited, R-2) supply
+        if not piles[k]:  # b) R-10: an empty pile is rebuilt from its discard pile
             reshuffles += 1
             piles[k] = discards[k]
             discards[k] = []
@@ -187,12 +206,11 @@ def harvest(state: State) -> State:
             Harvested(at, tile.id, tile.colour, len(winks), seat, tiles[i])
         )
         if len(winks) == SLOTS:  # R-11: the end is immediate
-            over = True
             break
     all_winks = list(state.winks)
     all_winks[seat] = tuple(winks)
-    after = replace(
-        state,
+    over = len(winks) == SLOTS
+    return state.evolve(
         tiles=tuple(tiles),
         gems=tuple(gems),
         piles=(tuple(piles[0]), tuple(piles[1])),
@@ -201,20 +219,21 @@ def harvest(state: State) -> State:
         path=(),
         harvested=tuple(harvested),
         reshuffles=reshuffles,
-        _memo={},
+        phase="over" if over else state.phase,
+        current=seat if over else (seat + 1) % state.players,
+        turn=state.turn if over else state.turn + 1,
     )
-    if over:
-        return replace(after, phase="over")
-    return replace(after, current=(seat + 1) % state.players, turn=state.turn + 1)
 
 
 def replay(
-    players: int, seed: int, options: dict[str, object] | None, actions: list[Action]
+    setup: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any]]
 ) -> State:
-    """The state after playing `actions` from the set-up of `seed` (tests and tools)."""
+    """Play `actions` (Actions or their JSON) from the set-up ``{"players", "seed",
+    "options"}``, as the server stores it (tests and tools; the same shape as Ishtar's)."""
+    from engine.babylon.codec import decode_action
     from engine.babylon.setup import new_game
 
-    state = new_game(players, seed, options)
-    for action in actions:
-        state = apply(state, action)
+    state = new_game(setup["players"], setup["seed"], setup.get("options"))
+    for item in actions:
+        state = apply(state, item if isinstance(item, Action) else decode_action(item))
     return state

@@ -77,7 +77,7 @@ def narrate(state: State, action: Action) -> str:
             f"({p['gems']} of {p['flowers']}){filled}."
         )
     if action.type == "undo":
-        return f"{who} takes back the last step of the path."
+        return f"{who} takes back the last step, onto {_tile_words(state, path_end(state))}."
     if action.type == "harvest":
         p = preview(state, action)
         length = len(state.path)

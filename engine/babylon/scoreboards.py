@@ -26,13 +26,23 @@ SLOT_CELL: dict[int, tuple[int, int]] = {
 }
 """Slot n's cell ``(row, col)`` on the 5 x 5 grid."""
 
-LINES: tuple[tuple[str, tuple[int, ...]], ...] = (
-    ("row", (23, 8, 1, 4, 15)),
-    ("column", (11, 2, 1, 6, 19)),
-    ("diagonal-down", (25, 9, 1, 5, 17)),
-    ("diagonal-up", (21, 7, 1, 3, 13)),
-)
-"""The 4 straight lines through the centre, as slot numbers end to end (R-12)."""
+
+def _lines() -> tuple[tuple[str, tuple[int, ...]], ...]:
+    middle = len(SPIRAL_GRID) // 2
+    size = range(len(SPIRAL_GRID))
+    return (
+        ("row", tuple(SPIRAL_GRID[middle][c] for c in size)),
+        ("column", tuple(SPIRAL_GRID[r][middle] for r in size)),
+        ("diagonal-down", tuple(SPIRAL_GRID[i][i] for i in size)),
+        ("diagonal-up", tuple(SPIRAL_GRID[len(size) - 1 - i][i] for i in size)),
+    )
+
+
+LINES: tuple[tuple[str, tuple[int, ...]], ...] = _lines()
+"""The 4 straight lines through the centre (R-12), as slot numbers end to end: the middle
+row left to right, the middle column top to bottom, the diagonal from the top left and the
+one from the bottom left. Derived from `SPIRAL_GRID`, so the spiral is held once; the spec's
+lists (23 8 1 4 15, 11 2 1 6 19, 25 9 1 5 17, 21 7 1 3 13) are checked by the tests."""
 
 _SIDES: dict[str, str] = {
     "A1": "r.y.g/...p./p..../.g..y/.r...",

@@ -37,6 +37,16 @@ def line_runs(colours: Sequence[str | None]) -> list[tuple[str, list[int]]]:
     return runs
 
 
+def line_points(colours: Sequence[str | None]) -> list[tuple[str, list[int], int]]:
+    """R-12: the scoring runs of one line's slots (None: empty), end to end, as (colour,
+    indices, points): 5 per wink of a run of two or more, 10 when the run fills the line."""
+    out = []
+    for colour, indices in line_runs(colours):
+        each = FULL_LINE_POINTS if len(indices) == len(colours) else LINE_POINTS
+        out.append((colour, indices, each * len(indices)))
+    return out
+
+
 @lru_cache(maxsize=4096)
 def _score(side: str | None, winks: tuple[str, ...]) -> dict[str, Any]:
     fill = FILL_POINTS * min(len(winks), SLOTS)
@@ -54,23 +64,20 @@ def _score(side: str | None, winks: tuple[str, ...]) -> dict[str, Any]:
     lines = 0
     for name, slots in LINES:
         colours = [winks[s - 1] if s <= len(winks) else None for s in slots]
-        runs = []
-        line_points = 0
-        for run_colour, indices in line_runs(colours):
-            each = FULL_LINE_POINTS if len(indices) == len(slots) else LINE_POINTS
-            points = each * len(indices)
-            runs.append(
-                {
-                    "colour": run_colour,
-                    "slots": [slots[i] for i in indices],
-                    "points": points,
-                }
-            )
-            line_points += points
+        scored = line_points(colours)
+        runs = [
+            {
+                "colour": run_colour,
+                "slots": [slots[i] for i in indices],
+                "points": points,
+            }
+            for run_colour, indices, points in scored
+        ]
+        line_total = sum(points for _, _, points in scored)
         details.append(
-            {"line": name, "slots": list(slots), "points": line_points, "runs": runs}
+            {"line": name, "slots": list(slots), "points": line_total, "runs": runs}
         )
-        lines += line_points
+        lines += line_total
     return {
         "total": fill + colour + lines,
         "fill": fill,
@@ -177,5 +184,8 @@ def _decide(
             ahead[0]
         ), f"Tied on {best}: {name(ahead[0])} {verb} on winks ({counts})."
     seats = sorted(seat for side in ahead for seat in side)
-    names = " and ".join(name(side) for side in ahead)
+    if len(ahead[0]) > 1:  # R-14: teams (there are two)
+        names = "both teams"
+    else:
+        names = ", ".join(name(side) for side in ahead[:-1]) + f" and {name(ahead[-1])}"
     return seats, f"Tied on {best} points and {most} winks: {names} share the win."

@@ -39,10 +39,12 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
         or players not in PLAYERS
     ):
         raise IllegalAction("Babylon Gardens is played by 2 to 4 players.")
+    if options is not None and not isinstance(options, Mapping):
+        raise IllegalAction("The options are a JSON object.")
     given = dict(options or {})
-    unknown = sorted(set(given) - set(OPTIONS))
+    unknown = sorted(str(key)[:40] for key in given if key not in OPTIONS)
     if unknown:
-        raise IllegalAction(f"Babylon Gardens has no option {unknown[0][:40]!r}.")
+        raise IllegalAction(f"Babylon Gardens has no option {unknown[0]!r}.")
     out = {**OPTIONS, **given}
     if out["floor"] not in FLOOR_IDS:
         names = ", ".join(FLOOR_IDS)

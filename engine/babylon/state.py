@@ -8,7 +8,7 @@ seed included; `view_for` decides what a seat may see.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.babylon.floors import Floor, Pos, floor
@@ -94,10 +94,26 @@ class State:
         """R-14: the teams are seats {0, 2} and {1, 3} in team mode."""
         return ((0, 2), (1, 3)) if self.option.get("teams") else None
 
+    def evolve(self, **changes: Any) -> State:
+        """A copy with `changes`, sharing every other value, and an empty memo.
+
+        ``dataclasses.replace`` goes through ``__init__`` and every field's getattr: it
+        was half of a random game's time. The fields are immutable, so a copy of the
+        instance's dict is a correct copy."""
+        assert changes.keys() <= _FIELDS, sorted(changes.keys() - _FIELDS)
+        new = object.__new__(State)
+        values = new.__dict__
+        values.update(self.__dict__)
+        values.update(changes)
+        values["_memo"] = {}
+        return new
+
     def index(self, at: Pos) -> int:
         """The index of a tile space in `tiles` and `gems`."""
         return _space_index(self.floor_id)[at]
 
+
+_FIELDS = frozenset(f.name for f in fields(State)) - {"_memo"}
 
 _INDEX: dict[str, dict[Pos, int]] = {}
 

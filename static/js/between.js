@@ -21,6 +21,16 @@ export class Between {
     window.__ishtarBetween = this; // for the browser tests
   }
 
+  /** The chat panel (chat.js): its messages count in "since you last looked". */
+  watchChat(chat) {
+    this.chat = chat;
+  }
+
+  /** What is new since the last visit: moves marked in the log, messages in the chat. */
+  news() {
+    return { moves: this.seen.count(), chat: this.chat ? this.chat.unseenCount() : 0 };
+  }
+
   /** Before the first hello: ask for the moves since a little before the last one seen. */
   prime(socket) {
     const since = this.seen.since();

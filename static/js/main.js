@@ -10,6 +10,7 @@
 
 import * as api from "./api.js";
 import { Between } from "./between.js";
+import { ChatPanel } from "./chat.js";
 import { GameFrame } from "./frame.js";
 import { gameInfo, loadScreen } from "./games.js";
 import { Lobby } from "./lobby.js";
@@ -88,6 +89,7 @@ const socket = new RoomSocket(roomId, {
       if (m.view?.phase === "over" && room) {
         room.status = "finished";
         rematch.update(room, you);
+        chat.setRoom(room, you);
       }
       (await gameFrame()).setState({ view: m.view, legal: m.legal, version: m.version, event: m.event });
       between.state(m, you, room);
@@ -95,7 +97,9 @@ const socket = new RoomSocket(roomId, {
     ack: inOrder((m) => {
       if (pendingMove && pendingMove.move_id === m.move_id) pendingMove = null;
     }),
+    chat: inOrder((m) => chat.receive(m)),
     error: inOrder((m) => {
+      if (m.about === "chat") return chat.refused(m);
       if (m.move_id && pendingMove && m.move_id === pendingMove.move_id) pendingMove = null;
       if (m.code === "stale_version") return; // a sync with the fresh view follows
       if (game) game.moveFailed(m.reason || m.code);
@@ -133,6 +137,10 @@ const between = new Between(roomId, {
   },
 });
 
+// Table chat, under the lobby and then under the game log (chat.js).
+const chat = new ChatPanel({ roomId, send: (frame) => socket.send(frame), getToken: () => socket.token });
+between.watchChat(chat);
+
 const lobby = new Lobby({
   roomId,
   onSeated: (res) => {
@@ -166,6 +174,7 @@ async function gameFrame() {
 function setRoom(r) {
   if (!r) return;
   room = r;
+  chat.setRoom(r, you);
   rematch.update(r, you);
   between.setRoom(r, you);
   if (you && you.role === "player" && you.name) {
@@ -184,6 +193,7 @@ function showSection(which) {
   $("lobby").hidden = which !== "lobby";
   $("game").hidden = which !== "game";
   root.dataset.state = which;
+  chat.place($(which === "game" ? "side" : "lobby"));
   if (which === "game") document.body.classList.add("in-game");
 }
 

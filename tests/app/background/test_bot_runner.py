@@ -147,6 +147,36 @@ async def assert_log_replays_to_snapshot(app: FastAPI, room_id: str) -> None:
     )
 
 
+async def test_a_table_of_babylon_gardens_bots_plays_to_the_end(
+    api: httpx.AsyncClient, bot_app: FastAPI
+) -> None:
+    """The second game's bots through the same runner: its descriptor's levels, steps of
+    a path one move at a time (R-16), a chosen scoreboard side (R-5) by each bot."""
+    room = await create(
+        api,
+        2,
+        game="babylon-gardens",
+        options={"floor": "lower", "scoreboards": "choose"},
+    )
+    for level in ("hard", "medium"):
+        answer = await add_bot(api, room, level)
+        assert answer.status_code == 201, answer.text
+    start = await api.post(
+        f"/api/rooms/{room['room_id']}/start", headers=bearer(room["host_token"])
+    )
+    assert start.status_code == 200, start.text
+    await until_finished(api, room["room_id"])
+    view = (await final_view(api, room["room_id"]))["view"]
+    assert view["game"] == "babylon-gardens" and view["phase"] == "over"
+    assert all(p["side"] for p in view["players"])
+    assert (
+        max(len(p["winks"]) for p in view["players"]) == 25
+    )  # R-11: a full scoreboard
+    log = (await api.get(f"/api/rooms/{room['room_id']}/moves")).json()
+    kinds = {m["action"]["type"] for m in log["moves"]}
+    assert {"scoreboard", "irrigate", "harvest"} <= kinds and "undo" not in kinds
+
+
 async def test_a_person_plays_against_bots(api: httpx.AsyncClient) -> None:
     room = await create(api, 2, name="Ana", first_player=0)
     assert (await add_bot(api, room, "hard", seat=1)).status_code == 201

@@ -19,6 +19,7 @@ from app.live.connection import (
     weigh,
 )
 from app.live.outbox import Outbox
+from app.play.protocol import ServiceError, chat_message, error_message
 
 
 def outbox(limit: int = 100, max_bytes: int = 1 << 20) -> Outbox:
@@ -130,6 +131,22 @@ def test_a_welcome_supersedes_queued_welcomes_syncs_and_updates() -> None:
     assert items == ["presence", Versioned(1, welcome(1), state="welcome")]
     assert conn.overflows == 0, "nothing overflowed: 300 welcomes weigh one"
     assert conn.queue.bytes == weigh("presence") + weigh(items[1])
+
+
+def test_a_chat_recent_supersedes_the_queued_chat_messages_and_nothing_else() -> None:
+    """Every welcome is followed by the chat's latest (app/live/chat.py), which replace what
+    the client holds: a client flooding `hello` holds one of them, not one per hello."""
+    conn = Connection("room")
+    live = chat_message([{"seq": 1, "text": "hi"}], 1)
+    conn.put(live)
+    conn.put(error_message(ServiceError("rate_limited", "Slow down."), version=1))
+    for _ in range(300):
+        conn.put_welcome(1, welcome(1))
+        conn.put_replacing(chat_message([{"seq": 1, "text": "hi"}], 1, recent=True))
+    kinds = [getattr(item, "kind", None) for item, _ in conn.queue._items]
+    assert kinds == ["error", None, "chat"]
+    assert '"recent":true' in conn.queue._items[-1][0].text
+    assert conn.overflows == 0
 
 
 def test_a_sync_supersedes_syncs_and_updates_but_never_the_welcome() -> None:

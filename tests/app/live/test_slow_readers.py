@@ -128,8 +128,6 @@ async def test_a_client_that_never_reads_holds_a_bounded_backlog_then_is_dropped
         await reader.send('{"type": "hello", "token": null}')
         welcome = await reader.recv()
     largest = len(welcome.encode() if isinstance(welcome, str) else welcome)
-    sock = await non_reader(port, room_id)
-    opened.append(sock)
     hello = frame(0x1, b'{"type": "hello", "token": null}')
 
     def conns() -> list[Connection]:
@@ -143,6 +141,11 @@ async def test_a_client_that_never_reads_holds_a_bounded_backlog_then_is_dropped
             if isinstance(p, BoundedWebSockets)
         ]
 
+    # The reader's side of the server may still be closing: the only connection and
+    # protocol left must be the non-reader's.
+    await until(lambda: not conns() and not protocols())
+    sock = await non_reader(port, room_id)
+    opened.append(sock)
     await loop.sock_sendall(sock, hello)
     await until(lambda: bool(conns()))
     (conn,) = conns()

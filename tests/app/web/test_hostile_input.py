@@ -46,6 +46,8 @@ BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/bots"): {"level": "easy"},
     ("POST", "/bot"): {"level": "easy"},
     ("PUT", "/webhook"): {"url": "https://hooks.example/x"},
+    ("POST", "/chat"): {"text": "hi"},
+    ("PUT", "/chat/settings"): {"spectators": False},
 }
 
 
