@@ -3,7 +3,8 @@
 Each phase is handled by one module of ``engine.rules``; this module only dispatches, so the
 contract (docs/games/ishtar/contract.md) stays the same shape for any game. ``undo`` (engine.rules.undo) is
 an action of every phase: after each step the undo record is kept up to date. A turn ends
-only with ``end`` (engine.rules.turn).
+only with ``end`` (engine.rules.turn), except in games begun before engine 1.2.0, whose
+turns end by themselves when nothing is left to do (``turn.settle``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from engine.ishtar.codec import decode_action
 from engine.ishtar.errors import IllegalAction
 from engine.ishtar.rules import bloom, choose, place, plant, reserve, special, undo
+from engine.ishtar.rules.turn import settle
 from engine.ishtar.setup import set_up
 from engine.ishtar.state import ACTION_TYPES, Action, State
 
@@ -90,15 +92,20 @@ def _advance(state: State, action: Action) -> State:
     if action.type == "undo":
         return undo.rewind(state, _advance)
     after: State = _STEP[state.phase].apply(state, action)
-    return undo.record(state, action, after)
+    return settle(undo.record(state, action, after))
 
 
 def replay(
     setup: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any]]
 ) -> State:
-    """Play ``actions`` from the set-up ``{"players", "seed", "layout", "first_player"}``."""
+    """Play ``actions`` from the set-up ``{"players", "seed", "layout", "first_player"}``
+    (and ``"turn_end"``, as the option: ``"explicit"`` when absent)."""
     state = set_up(
-        setup["players"], setup["seed"], setup.get("layout"), setup.get("first_player")
+        setup["players"],
+        setup["seed"],
+        setup.get("layout"),
+        setup.get("first_player"),
+        auto_end=setup.get("turn_end") == "auto",
     )
     for item in actions:
         action = item if isinstance(item, Action) else decode_action(item)

@@ -114,6 +114,7 @@ def _build(state: State) -> dict[str, Any]:
         "first_player": state.first_player,
         "end_triggered": state.end_triggered,
         "bloom": state.bloom,
+        "turn_end": "auto" if state.auto_end else "explicit",
     }
     lineage = cache.get(LINEAGE)
     if lineage is not None and VIEW in lineage[0].cache:

@@ -74,6 +74,7 @@ def reference_view(state: State, seat: int | None) -> dict[str, Any]:
         "first_player": state.first_player,
         "end_triggered": state.end_triggered,
         "bloom": state.bloom,
+        "turn_end": "auto" if state.auto_end else "explicit",
         "players": [_player(state, p) for p in range(state.players)],
         "layout": layout_to_json(state.layout),
         "cells": _cells(state),

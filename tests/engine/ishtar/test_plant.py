@@ -119,6 +119,24 @@ def test_a_turn_ends_only_with_end_after_the_last_affordable_tree() -> None:
     assert apply(after, Action("undo")) == quiet
 
 
+def test_games_begun_before_engine_1_2_end_a_turn_by_itself_when_nothing_is_left() -> (
+    None
+):
+    """docs/games/ishtar/rules.md "A turn ends with end": a game begun under an engine
+    before 1.2.0 (option ``turn_end: "auto"``) keeps the rule its move log was played by:
+    with nothing left to plant and nothing to undo the turn ended by itself; while a step
+    can be taken back it waited for ``end``."""
+    state = planting().evolve(auto_end=True)
+    state = apply(state, Action("plant", card=2, at=(3, 0)))
+    state = apply(state, Action("plant", card=1, at=(1, -1)))
+    after = apply(state, Action("plant", card=4, at=(3, -1)))  # reveals: no undo
+    assert (after.phase, after.current) == ("choose", 1)
+
+    quiet = planting(gems=(1, 1, 0)).evolve(deck=(), auto_end=True)
+    after = apply(quiet, Action("plant", card=2, at=(3, 0)))
+    assert legal_actions(after) == [Action("end"), Action("undo")]
+
+
 def test_end_action_ends_the_turn() -> None:
     after = apply(planting(), Action("end"))
     assert (after.phase, after.current, after.turn) == ("choose", 1, 2)

@@ -103,7 +103,7 @@ def test_the_view_carries_the_running_score_until_the_end() -> None:
 def test_state_codec_round_trip_with_format() -> None:
     state = midgame()
     data = json.loads(json.dumps(encode_state(state)))
-    assert data["format"] == 2
+    assert data["format"] == 3
     assert decode_state(data) == state
     with pytest.raises(ValueError, match="format"):
         decode_state({**data, "format": 99})
