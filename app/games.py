@@ -14,6 +14,7 @@ tests) with `ISHTAR_EXTRA_GAMES`, naming modules that define a ``DESCRIPTOR``.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -79,6 +80,11 @@ class Game:
     )
     """The options and public set-up of a record written before rooms recorded options
     (records of format 1 and 2, which only this game could write)."""
+    played_options: Callable[[dict[str, Any], str | None], dict[str, Any]] | None = (
+        field(default=None, repr=False)
+    )
+    """The options a record's game was played with, from its options and the engine
+    version that played it: options whose meaning an engine change would otherwise alter."""
 
     def check_options(self, players: int, given: Any) -> dict[str, Any]:
         """The options of a new room, normalised, or `bad_options` saying what is wrong."""
@@ -135,6 +141,32 @@ class IshtarOptions(Options):
     )
 
 
+VERSION = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6}){0,3}")
+"""An engine version as records carry it: "1.1.0"."""
+
+
+def _ishtar_played_options(
+    options: dict[str, Any], engine_version: str | None
+) -> dict[str, Any]:
+    """Before engine 1.2.0 a turn with nothing left to do ended by itself: a record of
+    such a game (which names no `turn_end`) replays with ``turn_end: "auto"``."""
+    if "turn_end" in options or not _before(engine_version, (1, 2)):
+        return options
+    return {**options, "turn_end": "auto"}
+
+
+def _before(version: str | None, release: tuple[int, ...]) -> bool:
+    """Whether ``version`` ("1.1.0") is an engine version older than ``release``; a missing
+    or unreadable one is not (the record is then read as the current engine's).
+
+    >>> _before("1.1.0", (1, 2)), _before("1.2.0", (1, 2)), _before("x", (1, 2))
+    (True, False, False)
+    """
+    if not isinstance(version, str) or not VERSION.fullmatch(version):
+        return False
+    return tuple(int(part) for part in version.split(".")) < release
+
+
 def _ishtar_legacy_setup(record: Mapping[str, Any]) -> LegacySetup:
     """Formats 1 and 2: the options at the top of the set-up, the drawn layout beside it."""
     setup = record.get("setup")
@@ -161,6 +193,7 @@ ISHTAR = Game(
         "and plant the King's trees. Two to four players, live in the browser."
     ),
     legacy_setup=_ishtar_legacy_setup,
+    played_options=_ishtar_played_options,
 )
 
 

@@ -34,9 +34,10 @@ from app.records.gamerecord import RecordError, check_record
 from app.records.offload import Offload
 from app.store.replays import Checkpoint, Chunk, RecordFacts, ReplayGame, ReplayStore
 
-ENTRY_BYTES = 400
+ENTRY_BYTES = 512
 """What one cache entry costs besides its two texts: its key (a tuple of a short id and a
-number), the tuple of the texts and the cache's own dict slots and order links. Measured with
+number), the tuple of the texts and the cache's own dict slots and order links, with a share of
+the tables those grow in steps (a cache of a few large entries). Measured with
 tracemalloc in tests/app/records/test_replay_cache.py, rounded up."""
 
 Key = tuple[str, str, int]  # ("room" | "record", id, move)

@@ -27,8 +27,10 @@ from engine.ishtar.setup import check_options, new_game, public_setup
 from engine.ishtar.state import Action, State
 from engine.ishtar.views import view_for
 
-ENGINE_VERSION = "1.1.0"
-"""1.1.0: undo (state format 2; a turn with something to undo waits for ``end``)."""
+ENGINE_VERSION = "1.2.0"
+"""1.1.0: undo (state format 2; a turn with something to undo waits for ``end``).
+1.2.0: a turn ends only with ``end`` (a 1.1.0 game's turn that ended by itself after a
+reveal lacks that move); a placement's preview and log line say a lost assistant."""
 
 __all__ = [
     "ENGINE_VERSION",

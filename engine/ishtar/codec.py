@@ -7,6 +7,9 @@ Format 2 adds ``"undo"`` (engine.rules.undo): ``null``, or the undoable ``steps`
 and the ``checkpoint`` state written as the fields in which it differs from the state (a few
 fields of one turn; the lists of placed tiles and tokens only grow, so for them a count of
 the state's first entries), so a snapshot stays small. Format 1 (no undo record) is still read.
+
+Format 3 adds ``"auto_end"`` (``State.auto_end``); states of formats 1 and 2 were written by
+engines before 1.2.0, whose turns ended by themselves, and are read with it true.
 """
 
 from __future__ import annotations
@@ -20,8 +23,8 @@ from engine.ishtar.geometry import geometry_for
 from engine.ishtar.layout import layout_to_json, parse_layout
 from engine.ishtar.state import PHASES, Action, PlacedTile, PlacedToken, State
 
-STATE_FORMAT = 2
-READABLE_FORMATS = (1, 2)
+STATE_FORMAT = 3
+READABLE_FORMATS = (1, 2, 3)
 
 
 def encode_action(action: Action) -> dict[str, Any]:
@@ -203,6 +206,7 @@ def _encode_fields(state: State) -> dict[str, Any]:
         "hand": state.hand,
         "bloom": state.bloom,
         "end_triggered": state.end_triggered,
+        "auto_end": state.auto_end,
     }
 
 
@@ -294,6 +298,7 @@ def _decode_fields(data: Mapping[str, Any]) -> State:
         hand=data["hand"],
         bloom=data["bloom"],
         end_triggered=data["end_triggered"],
+        auto_end=data.get("auto_end", data["format"] < 3),
     )
 
 

@@ -2,8 +2,9 @@
 
 Each phase is handled by one module of ``engine.rules``; this module only dispatches, so the
 contract (docs/games/ishtar/contract.md) stays the same shape for any game. ``undo`` (engine.rules.undo) is
-an action of every phase: after each step the undo record is kept up to date, and a turn
-with nothing left to do ends by itself (``turn.settle``).
+an action of every phase: after each step the undo record is kept up to date. A turn ends
+only with ``end`` (engine.rules.turn), except in games begun before engine 1.2.0, whose
+turns end by themselves when nothing is left to do (``turn.settle``).
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ def apply(state: State, action: Action) -> State:
 
 
 def _advance(state: State, action: Action) -> State:
-    """Apply a legal action: the step, its undo record, and the end of a finished turn."""
+    """Apply a legal action: the step and its undo record."""
     if action.type == "undo":
         return undo.rewind(state, _advance)
     after: State = _STEP[state.phase].apply(state, action)
@@ -97,9 +98,14 @@ def _advance(state: State, action: Action) -> State:
 def replay(
     setup: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any]]
 ) -> State:
-    """Play ``actions`` from the set-up ``{"players", "seed", "layout", "first_player"}``."""
+    """Play ``actions`` from the set-up ``{"players", "seed", "layout", "first_player"}``
+    (and ``"turn_end"``, as the option: ``"explicit"`` when absent)."""
     state = set_up(
-        setup["players"], setup["seed"], setup.get("layout"), setup.get("first_player")
+        setup["players"],
+        setup["seed"],
+        setup.get("layout"),
+        setup.get("first_player"),
+        auto_end=setup.get("turn_end") == "auto",
     )
     for item in actions:
         action = item if isinstance(item, Action) else decode_action(item)

@@ -17,7 +17,7 @@ from engine.ishtar.components import (
     TREE_CARDS,
 )
 from engine.ishtar.game import apply
-from engine.ishtar.rules import choose, place, undo
+from engine.ishtar.rules import choose, place, special, undo
 from engine.ishtar.rules.gems import as_counts, describe
 from engine.ishtar.state import Action, State
 from engine.ishtar.views import face_up_top, gems_json, tile_json
@@ -36,10 +36,14 @@ def preview(state: State, action: Action) -> dict[str, Any]:
         cells = state.geo.cells_of(TILES[state.hand].shape, action.at, action.rotation)
         index = state.geo.index
         covered = tuple(index[h] for h in cells if h in index)
-        return {
+        found: dict[str, Any] = {
             "cells": [list(h) for h in cells],
             "gems": gems_json(place.gems_under(state, covered)),
         }
+        lost = special.assistant_lost(state, covered)
+        if lost is not None:
+            found["no_assistant"] = lost
+        return found
     if action.type == "plant" and action.card is not None:
         card = TREE_CARDS[action.card]
         return {"vp": card.vp, "cost": gems_json(card.cost)}
@@ -83,7 +87,9 @@ def _deed(state: State, action: Action) -> str:
         gems = preview(state, action)["gems"]
         counts = (gems["purple"], gems["red"], gems["white"])
         got = "" if not any(counts) else f" and collected {describe(counts)}"
-        return f"placed a {shape} tile{got}"
+        lost = preview(state, action).get("no_assistant")
+        note = "" if lost is None else f" (no assistant possible: {lost})"
+        return f"placed a {shape} tile{got}{note}"
     if t == "discard" and state.hand is not None:
         return f"could not place the {TILES[state.hand].shape} tile and discarded it"
     if t == "assistant":

@@ -4,11 +4,13 @@ The list is the same, value for value and in the same order, as
 ``[{"action": encode_action(a), "preview": preview(state, a)} for a in legal_actions(state)]``,
 but built fast where it is long: in the place step (one entry per legal placement, often 100
 to 300 of them). A placement's entry depends only on the layout's geometry (its action, the
-cells it covers) and on which of its rock cells still hold a gem. So each placement of each
-shape gets, once per geometry (in ``Geometry.memo``), its action and cells as JSON and the bit
-mask of its rock cells; its entries are memoised by the gems lying there (the gem cells as a
-bit mask, masked), each entry sharing the action and cells. Every other step takes the plain
-way (a few actions).
+cells it covers), on which of its rock cells still hold a gem, and, for a tile with an
+assistant icon, on whether the assistant would be lost (``no_assistant``: rare, and checked
+exactly only where the tile's flowers touch an assistant's flowerbed). So each placement of
+each shape gets, once per geometry (in ``Geometry.memo``), its action and cells as JSON and the
+bit mask of its rock cells; its entries are memoised by the gems lying there (the gem cells as
+a bit mask, masked) and that reason, each entry sharing the action and cells. Every other step
+takes the plain way (a few actions).
 
 The list is memoised per state and its entries are shared between states and games on one
 layout: it is read-only, like a view. Memory: a few hundred bytes per placement ever legal on
@@ -27,8 +29,8 @@ from engine.ishtar.components import TILES
 from engine.ishtar.game import legal_actions
 from engine.ishtar.geometry import ROTATIONS, Geometry
 from engine.ishtar.narration import preview
-from engine.ishtar.rules import undo
-from engine.ishtar.rules.place import legal_placements
+from engine.ishtar.rules import special, undo
+from engine.ishtar.rules.place import frontier, legal_placements
 from engine.ishtar.state import Action, Gems, State
 from engine.ishtar.views import gems_json
 
@@ -114,24 +116,25 @@ class _Placement:
             "rotation": pid % ROTATIONS,
         }
         self.cells = [hexes[c] for c in covered]
-        self.entries: dict[int, dict[str, Any]] = {}
-        """Gem cells covered (bit mask) → the entry."""
-        self.texts: dict[int, str] = {}
-        """Gem cells covered (bit mask) → the entry as compact JSON."""
+        self.entries: dict[tuple[int, str | None], dict[str, Any]] = {}
+        """(Gem cells covered as a bit mask, why no assistant or None) → the entry."""
+        self.texts: dict[tuple[int, str | None], str] = {}
+        """The same keys → the entry as compact JSON."""
 
-    def entry(self, geo: Geometry, gems: int) -> dict[str, Any]:
+    def entry(self, geo: Geometry, key: tuple[int, str | None]) -> dict[str, Any]:
+        gems, lost = key
         counts = [0, 0, 0]
         for c in range(gems.bit_length()):
             if gems >> c & 1:
                 counts[geo.rock[c]] += 1
-        entry = self.entries[gems] = {
-            "action": self.action,
-            "preview": {
-                "cells": self.cells,
-                "gems": _gems_json((counts[0], counts[1], counts[2])),
-            },
+        shown: dict[str, Any] = {
+            "cells": self.cells,
+            "gems": _gems_json((counts[0], counts[1], counts[2])),
         }
-        self.texts[gems] = compact_json(entry)
+        if lost is not None:
+            shown["no_assistant"] = lost
+        entry = self.entries[key] = {"action": self.action, "preview": shown}
+        self.texts[key] = compact_json(entry)
         return entry
 
 
@@ -144,18 +147,40 @@ def _placements(
     shape = TILES[state.hand].shape
     memo: dict[int, _Placement] = geo.memo.setdefault(f"place {shape}", {})
     on_board = sum(1 << c for c in state.gems_on_board)
+    lost = _assistant_lost(state)
     entries = []
     texts = []
     for pid in placements:
         placement = memo.get(pid)
         if placement is None:
             placement = memo[pid] = _Placement(geo, shape, pid)
-        gems = on_board & placement.rocks
-        entry = placement.entries.get(gems)
-        entries.append(entry if entry is not None else placement.entry(geo, gems))
-        texts.append(placement.texts[gems])
+        key = (on_board & placement.rocks, lost(placements[pid]))
+        entry = placement.entries.get(key)
+        entries.append(entry if entry is not None else placement.entry(geo, key))
+        texts.append(placement.texts[key])
     state.cache[_TEXTS_KEY] = texts
     return entries
+
+
+def _assistant_lost(state: State) -> Callable[[tuple[int, ...]], str | None]:
+    """``special.assistant_lost`` for each placement, skipped where it cannot apply."""
+    assert state.hand is not None
+    spaces = TILES[state.hand].spaces
+    if not any(sp.icon in ("a", "w") for sp in spaces):
+        return lambda cells: None
+    if state.assistants_supply[state.current] == 0:
+        return lambda cells: special.NO_SUPPLY
+    near = frontier(state)[1]  # empty cells next to an assistant's flowerbed
+    if not near:
+        return lambda cells: None
+    flowered = [i for i, sp in enumerate(spaces) if sp.flowers > 0]
+
+    def lost(cells: tuple[int, ...]) -> str | None:
+        if not any(cells[i] in near for i in flowered):
+            return None
+        return special.assistant_lost(state, cells)
+
+    return lost
 
 
 def _hexes_json(geo: Geometry) -> list[list[int]]:

@@ -109,6 +109,7 @@ def sample_state(view: Mapping[str, Any], seed: int) -> State:
         hand=None if view["hand"] is None else view["hand"]["tile"],
         bloom=view["bloom"],
         end_triggered=view["end_triggered"],
+        auto_end=view.get("turn_end") == "auto",
     )
 
 

@@ -31,9 +31,14 @@ from engine.ishtar.geometry import geometry_for
 from engine.ishtar.layout import LayoutError, layout_to_json, resolve_layout
 from engine.ishtar.state import State
 
-OPTIONS = ("layout", "first_player")
-"""The options of a game (docs/games/ishtar/contract.md): the board layout and a fixed first
-seat. Everything else the set-up needs is drawn from the seed."""
+OPTIONS = ("layout", "first_player", "turn_end")
+"""The options of a game (docs/games/ishtar/contract.md): the board layout, a fixed first
+seat, and how a turn ends. Everything else the set-up needs is drawn from the seed."""
+
+TURN_ENDS = ("explicit", "auto")
+"""``turn_end``: "explicit" (engine 1.2.0 on: a turn ends with ``end``) or "auto" (the rule
+games begun before 1.2.0 were played with, kept so that they replay: a turn with nothing left
+to plant or undo ends by itself)."""
 
 
 def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -41,7 +46,8 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
 
     ``layout``: "preset" (the rulebook's, the default), "random" (drawn from the seed) or a
     list of boards ``{"board", "side", "rotation", "at"}``. ``first_player``: a seat number,
-    or None for the rulebook's draw (from the seed).
+    or None for the rulebook's draw (from the seed). ``turn_end``: one of `TURN_ENDS`
+    ("explicit", the default).
     """
     if (
         not isinstance(players, int)
@@ -65,7 +71,11 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
         or not 0 <= first < players
     ):
         raise IllegalAction(f"The first player must be a seat from 0 to {players - 1}.")
-    return {"layout": layout, "first_player": first}
+    turn_end = given.get("turn_end")
+    turn_end = "explicit" if turn_end is None else turn_end
+    if turn_end not in TURN_ENDS:
+        raise IllegalAction("A turn ends 'explicit' (with end) or 'auto'.")
+    return {"layout": layout, "first_player": first, "turn_end": turn_end}
 
 
 def new_game(
@@ -77,7 +87,13 @@ def new_game(
     ``first_player`` the first seat is drawn from the seed (RB: "randomly determine").
     """
     chosen = check_options(players, options)
-    return set_up(players, seed, chosen["layout"], chosen["first_player"])
+    return set_up(
+        players,
+        seed,
+        chosen["layout"],
+        chosen["first_player"],
+        auto_end=chosen["turn_end"] == "auto",
+    )
 
 
 def public_setup(state: State) -> dict[str, Any]:
@@ -86,7 +102,12 @@ def public_setup(state: State) -> dict[str, Any]:
 
 
 def set_up(
-    players: int, seed: int, layout: Any = None, first_player: int | None = None
+    players: int,
+    seed: int,
+    layout: Any = None,
+    first_player: int | None = None,
+    *,
+    auto_end: bool = False,
 ) -> State:
     """The starting position (the options already checked; see `new_game`)."""
     if not isinstance(players, int) or players not in PILE_REMOVALS:
@@ -153,6 +174,7 @@ def set_up(
         hand=None,
         bloom=None,
         end_triggered=False,
+        auto_end=auto_end,
     )
 
 

@@ -159,6 +159,9 @@ class State:
     bloom: str | None
     """During the bloom phase: "single" (skill G) or "double" (skill J)."""
     end_triggered: bool
+    auto_end: bool = False
+    """The rule of games begun before engine 1.2.0 (option ``turn_end: "auto"``): a turn with
+    nothing left to plant or to take back ends by itself. Otherwise a turn ends with ``end``."""
     checkpoint: State | None = field(default=None, repr=False)
     """The state before the first undoable step of this turn (None: nothing to undo)."""
     steps: tuple[Action, ...] = ()

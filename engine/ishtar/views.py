@@ -32,8 +32,8 @@ optimisation, never needed for correctness):
    ancestor's part), is always equal to the value built from scratch.
 4. Nothing else is promised: a value not shared may still be equal (e.g. a state decoded
    from storage has no viewed ancestor, so only ``layout``, memoised per geometry, is
-   shared), and the scalar entries (``phase``, ``turn``, ``deck_size``…) and ``scores``
-   are rebuilt each time.
+   shared), and the scalar entries (``phase``, ``turn``, ``deck_size``…), ``scores`` and
+   ``standing`` are rebuilt each time.
 """
 
 from __future__ import annotations
@@ -114,6 +114,7 @@ def _build(state: State) -> dict[str, Any]:
         "first_player": state.first_player,
         "end_triggered": state.end_triggered,
         "bloom": state.bloom,
+        "turn_end": "auto" if state.auto_end else "explicit",
     }
     lineage = cache.get(LINEAGE)
     if lineage is not None and VIEW in lineage[0].cache:
@@ -123,7 +124,11 @@ def _build(state: State) -> dict[str, Any]:
             view[key] = build(state)
     view["deck_size"] = len(state.deck)
     view["trees_left"] = state.trees_left
-    view["scores"] = final_scores(state) if over else None
+    # the projection mid-game (who would score what if it ended now, who holds each
+    # fountain): the running score the players follow; all of it public
+    projected = final_scores(state)
+    view["scores"] = projected if over else None
+    view["standing"] = None if over else projected
     cache[VIEW] = view
     cache.pop(LINEAGE, None)
     return view

@@ -33,10 +33,15 @@ def test_the_registry_names_the_bundled_games_and_the_extra_ones() -> None:
 
 
 def test_a_game_checks_its_options_with_its_model_then_its_engine() -> None:
-    assert ISHTAR.check_options(3, {}) == {"layout": "preset", "first_player": None}
+    assert ISHTAR.check_options(3, {}) == {
+        "layout": "preset",
+        "first_player": None,
+        "turn_end": "explicit",
+    }
     assert ISHTAR.check_options(2, {"layout": "random", "first_player": 1}) == {
         "layout": "random",
         "first_player": 1,
+        "turn_end": "explicit",
     }
     refusals = [
         (5, {}, "2 to 4 players"),
@@ -141,7 +146,11 @@ async def test_a_room_records_its_game_and_options(http: httpx.AsyncClient) -> N
     assert created.status_code == 201, created.text
     room = created.json()["room"]
     assert room["game"] == "ishtar"
-    assert room["options"] == {"layout": "random", "first_player": None}
+    assert room["options"] == {
+        "layout": "random",
+        "first_player": None,
+        "turn_end": "explicit",
+    }
     # Clients from before games read the options at the top level of the status.
     assert (room["layout"], room["first_player"]) == ("random", None)
     old_style = await http.post("/api/rooms", json={"players": 2, "first_player": 1})

@@ -89,7 +89,8 @@ def test_two_players_spectator_reload_and_keyboard(
     expect(watcher.page.locator("#actionbar button")).to_have_count(0)
     expect(watcher.page.locator(".pile.legal")).to_have_count(0)
     expect(watcher.page.locator("#log li")).not_to_have_count(0)
-    expect(ana.page.locator("#players")).to_contain_text("Ana")
+    expect(ana.page.locator("#me")).to_contain_text("Ana")  # her own panel, first
+    expect(ana.page.locator("#players")).to_contain_text("Björn")
     who = to_play(ana, bjorn)
     done = who.play_step()
     # how fast is a benchmark figure; here the spectator only has to get the move

@@ -100,7 +100,11 @@ def test_the_home_form_is_drawn_from_the_options_schema(
     room = page.url.rsplit("/r/", 1)[1].split("#")[0]
     status = httpx.get(f"{live_server}/api/rooms/{room}").json()
     assert status["game"] == "ishtar" and status["players"] == 3
-    assert status["options"] == {"layout": "random", "first_player": 1}
+    assert status["options"] == {
+        "layout": "random",
+        "first_player": 1,
+        "turn_end": "explicit",
+    }
     expect(page.locator("#lobby-sub")).to_contain_text("3 players · random layout")
     # the lobby draws seats with Ishtar's pawns and offers Ishtar's bot levels
     expect(page.locator("#seats canvas.pawn")).to_have_count(3)

@@ -2,8 +2,8 @@
 
 The card comes from the market (it must bear a tree) or is the player's reserved card; the
 exact printed gems go back to the general supply; a new market card is revealed. The turn ends
-with the ``end`` action, or by itself when nothing more can be planted and nothing can be
-undone (``turn.settle``).
+with the ``end`` action only: after the last tree the player can afford the step still waits
+for it, so the player sees the planting land (and may undo it while no card was revealed).
 """
 
 from __future__ import annotations

@@ -39,6 +39,52 @@ def assistant_reason(state: State) -> str | None:
     return None
 
 
+NO_SUPPLY = "none left in the supply"
+"""Why a tile's assistant icon would give nothing: the player's supply is empty."""
+
+BED_TAKEN = "that flowerbed has one"
+"""Why a tile's assistant icon would give nothing: its flowerbed already has an assistant."""
+
+
+def assistant_lost(state: State, cells: tuple[int, ...]) -> str | None:
+    """Why the tile in hand, placed on ``cells``, would give no assistant for its icon.
+
+    None when the tile has no assistant (or wild) icon, or when the assistant would be
+    possible; else ``NO_SUPPLY`` or ``BED_TAKEN``, the sentence after "no assistant possible:"
+    that the placement's preview and its log line carry (the assistant vanishing silently
+    surprised players). The icon's flowerbed after placing is the tile's flower spaces joined
+    to the icon's, through each other or through a flowerbed both touch, with the flowerbeds
+    they touch; it holds an assistant when one of those does.
+    """
+    assert state.hand is not None
+    spaces = TILES[state.hand].spaces
+    at = next((i for i, sp in enumerate(spaces) if sp.icon in ("a", "w")), None)
+    if at is None:
+        return None
+    if state.assistants_supply[state.current] == 0:
+        return NO_SUPPLY
+    if not state.assistants:
+        return None
+    g = gardens(state)
+    flowers = state.flowers
+    neighbours = state.geo.neighbours
+    new = [cells[i] for i, sp in enumerate(spaces) if sp.flowers > 0]
+    touching = {c: {g.bed[n] for n in neighbours[c] if flowers[n] > 0} for c in new}
+    joined = {cells[at]}
+    beds = set(touching[cells[at]])
+    grew = True
+    while grew:
+        grew = False
+        for c in new:
+            if c not in joined and (
+                touching[c] & beds or any(c in neighbours[j] for j in joined)
+            ):
+                joined.add(c)
+                beds |= touching[c]
+                grew = True
+    return BED_TAKEN if any(b in g.bed_assistant for b in beds) else None
+
+
 def open_skills(state: State) -> list[str]:
     """Skills the current player may unlock now (not yet unlocked; upper ones need the lower)."""
     owned = state.skills[state.current]

@@ -1,8 +1,11 @@
 """Moving on between steps, the end of a turn, and the end of the game (RB "Game End").
 
-Steps with no choice are skipped: when nothing can be planted the turn ends at once, unless
-a step of it can still be taken back (engine.rules.undo), in which case the player ends it
-with ``end`` (``engine.game`` settles this after each step). As soon as two piles are empty
+A turn ends only with the player's ``end`` in the plant step, even when nothing is left to
+plant or to take back: planting the last tree one can afford, or a purchase that revealed the
+next card, never ends the turn under the player's hand (docs/games/ishtar/rules.md, "A turn
+ends with end"). Games begun before engine 1.2.0 keep their rule (``State.auto_end``, option
+``turn_end: "auto"``): there a turn with nothing left to plant or undo ends by itself
+(``settle``, applied by ``engine.game`` after each step). As soon as two piles are empty
 the end is triggered; the round is completed, so the game ends when play would return to the
 first player. If no tile remains at all, the game ends at once.
 """
@@ -14,13 +17,19 @@ from engine.ishtar.state import State
 
 
 def to_plant(state: State) -> State:
-    """Enter the plant step (``settle`` ends the turn there if nothing is left to do)."""
+    """Enter the plant step, which waits for ``end`` (or more trees, or an undo)."""
     return state.evolve(phase="plant", hand=None, bloom=None)
 
 
 def settle(state: State) -> State:
-    """End the turn by itself in the plant step if nothing can be planted or undone."""
-    if state.phase == "plant" and not state.steps and not can_plant(state):
+    """Under the rule of engines before 1.2.0 (``auto_end``), end the turn by itself in the
+    plant step when nothing can be planted or undone; otherwise the state as it is."""
+    if (
+        state.auto_end
+        and state.phase == "plant"
+        and not state.steps
+        and not can_plant(state)
+    ):
         return end_turn(state)
     return state
 

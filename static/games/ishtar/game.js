@@ -14,7 +14,10 @@ import * as hex from "./hex.js";
 import { attachInput } from "./input.js";
 import * as panels from "./panels.js";
 import { BoardRenderer } from "./render.js";
+import { cardButton, tileCard, tokenCard } from "./tilecard.js";
+import * as tips from "./tips.js";
 import { bloomCells, bloomEntry, indexLegal, placeKey } from "./turn.js";
+import { tileWords, tokenWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -72,6 +75,7 @@ export class GameScreen {
     return {
       pile: null, pay: 0, rotation: 0, hover: null, cursor: null, pointer: null,
       skill: null, skillPay: 0, skillMode: false, token: null, bloomPicked: [], card: null,
+      pending: null, // on touch: the board spot tapped once, waiting for a second tap or "Place here"
     };
   }
 
@@ -94,6 +98,7 @@ export class GameScreen {
     this.room = room;
     this.presence = presence;
     const old = this.view;
+    this.previous = old;
     const samePhase = old && old.phase === view.phase && old.turn === view.turn && old.current === view.current;
     this.view = view;
     this.legal = legal || [];
@@ -111,6 +116,7 @@ export class GameScreen {
     this.renderer.setView(view);
     if (old && event && (view.viewer === null || event.seat !== view.viewer)) this.flash(old, view, event);
     this.renderAll();
+    this.previous = null; // what grew is shown once, not again on a later redraw
   }
 
   /** The server refused our move (the shell's bar says why): let the player try again. */
@@ -167,7 +173,20 @@ export class GameScreen {
     this.renderPanels();
     this.renderActionBar();
     this.renderOverlay();
-    this.renderer.setInsets(this.bar.element.offsetHeight + 12);
+    // between a touch preview and its confirmation the board keeps still, whatever the bar
+    // does, so that the second tap lands on the spot of the first
+    if (!this.ui.pending) this.renderer.setInsets(this.bar.element.offsetHeight + 12);
+  }
+
+  /**
+   * "Place here": on touch always in the bar of a board step (greyed until a spot is
+   * tapped), so the bar does not grow under the finger; elsewhere only once a spot is chosen.
+   */
+  placeHere(onClick, ready) {
+    if (!ready && !COARSE) return null;
+    const b = this.button("Place here", onClick, "place-here", { kbd: "Enter", primary: true });
+    b.disabled = !ready;
+    return b;
   }
 
   renderPanels() {
@@ -182,10 +201,14 @@ export class GameScreen {
       onPile: (i) => this.pickPile(i),
       onCard: (c) => this.pickCard(c),
       onSkill: (l) => this.pickSkill(l),
+      previous: this.previous,
     };
     panels.renderCarpet($("carpet"), this.view, ui);
     panels.renderMarket($("market"), $("deck"), this.view, ui);
-    panels.renderPlayers($("players"), this.view, ui);
+    const seated = this.view.viewer !== null && this.view.viewer !== undefined;
+    $("me-panel").hidden = !seated;
+    $("players-title").textContent = seated ? "The other gardeners" : "Gardeners";
+    panels.renderPlayers($("players"), this.view, ui, seated ? $("me") : null);
   }
 
   /** The bar over the board: what to do now and the buttons for it. */
@@ -222,11 +245,7 @@ export class GameScreen {
       const who = v.current !== null ? this.name(v.current) : "";
       const spectator = v.viewer === null || v.viewer === undefined;
       say(`${who} is ${DOING[v.phase] || "playing"}`, spectator ? "You are watching this game." : "Waiting for their move.");
-      if (v.phase === "place" && v.hand) {
-        const pic = art.tileCanvas(v.hand, v.hand.shape, 58, 46);
-        pic.title = "The tile being placed";
-        choices.append(pic);
-      }
+      if (v.phase === "place" && v.hand) choices.append(this.handTile(v.hand, 0, "The tile being placed"));
       return;
     }
     bar.element.classList.add("mine");
@@ -250,8 +269,24 @@ export class GameScreen {
   undoButton() {
     const b = this.button("↶ Undo", () => this.send(this.ix.undo), "undo", { kbd: "U" });
     const what = this.ix.undo.preview?.text;
+    // already in words (the engine's own line for the step), so a plain title is enough
     b.title = what ? `Take back: ${what}` : "Take back your last step";
     return b;
+  }
+
+  /**
+   * The tile in hand (or about to be taken) in the action bar: drawn large enough to read,
+   * and its card (tips.js) on hover or tap with every space in words.
+   */
+  handTile(tile, rotation, title) {
+    const box = el("span", "hand-tile");
+    box.tabIndex = 0;
+    box.dataset.act = "hand";
+    const big = COARSE ? [72, 56] : [92, 68];
+    box.append(art.tileCanvas(tile, tile.shape, big[0], big[1], rotation));
+    box.setAttribute("aria-label", `${title}: ${tileWords(tile)}`);
+    tips.tip(box, () => tileCard({ tile, shape: tile.shape, title, rotation }));
+    return box;
   }
 
   button(label, onClick, act, options) {
@@ -269,7 +304,7 @@ export class GameScreen {
     const n = chosen.action.pay.length;
     say(`Pile ${this.ui.pile + 1}: pay ${n} gem${n === 1 ? "" : "s"}`, options.length > 1 ? "Pick the gems you pay, then take the tile." : "Take the tile, or pick another pile.");
     const tile = chosen.preview?.tile;
-    if (tile) choices.append(art.tileCanvas(tile, tile.shape, 58, 46));
+    if (tile) choices.append(this.handTile(tile, 0, `The top tile of pile ${this.ui.pile + 1}`));
     choices.append(el("span", "choice-label", "Pay"));
     if (options.length > 1) {
       options.forEach((o, i) => {
@@ -291,19 +326,18 @@ export class GameScreen {
       return;
     }
     const here = this.ix.placeList.filter((e) => e.action.rotation === this.ui.rotation).length;
+    const chosen = this.chosenPlacement();
     say(
-      here ? "Place your tile" : "No spot in this rotation: rotate",
+      chosen ? "Place here?" : here ? "Place your tile" : "No spot in this rotation: rotate",
       here
         ? (COARSE
-          ? "Tap to try a spot — green fits, red does not — and tap it again to place. ⟳ rotates."
+          ? "Tap a spot to try it — green fits, red does not — then “Place here” (or tap it again). ⟳ rotates."
           : "Green fits, red does not. R or the mouse wheel rotates; click to place. N jumps to the next legal spot.")
         : "No legal spot in this rotation: rotate the tile (R or ⟳).",
     );
-    if (hand) {
-      const pic = art.tileCanvas(hand, hand.shape, 58, 46, this.ui.rotation);
-      pic.title = "The tile in hand";
-      choices.append(pic);
-    }
+    if (hand) choices.append(this.handTile(hand, this.ui.rotation, "The tile in hand"));
+    const confirm = this.placeHere(() => this.send(chosen), !!chosen);
+    if (confirm) choices.append(confirm);
     choices.append(this.button("⟳ Rotate", () => this.rotate(1), "rotate", { kbd: "R" }));
     choices.append(this.button("Next spot", () => this.nextPlacement(), "next", { kbd: "N" }));
     if (this.ix.discard) choices.append(this.button("Discard", () => this.send(this.ix.discard), "discard"));
@@ -331,7 +365,7 @@ export class GameScreen {
     if (this.ix.assistant) choices.append(this.button("Place an assistant", () => this.send(this.ix.assistant), "assistant", { kbd: "A" }));
     for (const letter of this.ix.skills.keys()) {
       const b = this.button(`${letter} · ${panels.SKILL_TITLES[letter] || "skill"}`, () => this.pickSkill(letter), `skill-${letter}`);
-      b.title = this.skillText(letter);
+      b.setAttribute("aria-description", this.skillText(letter));
       choices.append(b);
     }
     if (this.ix.pass) choices.append(this.button("Pass", () => this.send(this.ix.pass), "pass", { kbd: "P" }));
@@ -342,7 +376,8 @@ export class GameScreen {
       say("Lay a blooming token", "Pick a token, then the grass space(s) to bloom.");
       for (const token of this.ix.bloom.keys()) {
         const b = this.button(art.tokenCanvas(token, 26), () => this.pickToken(token), `token-${token}`);
-        b.title = `Token ${token}`;
+        b.setAttribute("aria-label", tokenWords(token));
+        tips.tip(b, () => tokenCard(token, null, cardButton("Lay this token", () => { tips.close(); this.pickToken(token); }, `lay-${token}`)), { onTap: () => this.pickToken(token) });
         choices.append(b);
       }
       return;
@@ -350,8 +385,12 @@ export class GameScreen {
     const entries = this.ix.bloom.get(this.ui.token);
     const double = entries[0].action.cells.length > 1;
     const step = this.ui.bloomPicked.length;
-    say(`Token ${this.ui.token}`, double && step === 1 ? "Now click the second grass space next to it." : "Click a highlighted grass space (or Enter on the cursor).");
-    choices.append(this.button("Back", () => { this.ui.token = null; this.ui.bloomPicked = []; this.renderAll(); }, "cancel", { kbd: "Esc" }));
+    const tap = COARSE ? "Tap" : "Click";
+    say(tokenWords(this.ui.token), double && step === 1 ? `Now ${tap.toLowerCase()} the second grass space next to it.` : `${tap} a highlighted grass space${COARSE ? ", then “Place here”" : " (or Enter on the cursor)"}.`);
+    const last = !double || step === 1;
+    const here = last ? this.placeHere(() => this.confirmPending(), !!this.ui.pending) : null;
+    if (here) choices.append(here);
+    choices.append(this.button("Back", () => { this.ui.token = null; this.ui.bloomPicked = []; this.ui.pending = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
   }
 
   barReserve(say, choices) {
@@ -365,12 +404,17 @@ export class GameScreen {
   barPlant(say, choices) {
     if (this.ui.card !== null) {
       const c = this.cardInfo(this.ui.card);
-      say(`Plant ${c ? c.name : "the tree"}`, "Click a highlighted free grass space (or N / arrows and Enter).");
-      choices.append(this.button("Back", () => { this.ui.card = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
+      say(`Plant ${c ? c.name : "the tree"}`, COARSE ? "Tap a highlighted free grass space, then “Place here”." : "Click a highlighted free grass space (or N / arrows and Enter).");
+      const here = this.placeHere(() => this.confirmPending(), !!this.ui.pending);
+      if (here) choices.append(here);
+      choices.append(this.button("Back", () => { this.ui.card = null; this.ui.pending = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
       choices.append(this.button("End turn", () => this.send(this.ix.end), "end", { kbd: "E" }));
       return;
     }
-    say(this.ix.plant.size ? "Plant trees, or end your turn" : "End your turn", this.ix.plant.size ? "Click a highlighted tree card to plant it." : "No tree card you can pay for.");
+    say(
+      this.ix.plant.size ? "Plant trees, or end your turn" : "End your turn",
+      this.ix.plant.size ? "Click a highlighted tree card to plant it." : "Nothing (more) you can plant: end the turn when you are ready.",
+    );
     for (const card of this.ix.plant.keys()) {
       const c = this.cardInfo(card);
       const lab = el("span", "", `${esc(c ? c.name : `#${card}`)} · ${c ? c.vp : "?"} VP`);
@@ -417,7 +461,7 @@ export class GameScreen {
     } else if (this.mine() && v.phase === "bloom" && this.ui.token) {
       const entries = this.ix.bloom.get(this.ui.token);
       o.marks = bloomCells(entries, this.ui.bloomPicked);
-      o.selected = this.ui.bloomPicked;
+      o.selected = this.ui.pending ? [...this.ui.bloomPicked, this.ui.pending] : this.ui.bloomPicked;
       o.cursor = this.ui.cursor;
     } else if (this.mine() && v.phase === "special" && this.ix.assistant) {
       // where an assistant would stand: the icon space of the tile just placed
@@ -427,6 +471,7 @@ export class GameScreen {
       if (icon) o.marks = [[icon.q, icon.r]];
     } else if (this.mine() && v.phase === "plant" && this.ui.card !== null) {
       o.marks = (this.ix.plant.get(this.ui.card) || []).map((e) => e.action.at);
+      o.selected = this.ui.pending ? [this.ui.pending] : [];
       o.cursor = this.ui.cursor;
     }
     this.renderer.setOverlay(o);
@@ -445,7 +490,8 @@ export class GameScreen {
           return t && t.terrain === "rock" && t.gem;
         })
       : [];
-    return { at, rotation: this.ui.rotation, cells, spaces: hand.spaces, legal: !!entry, entry, gems, anchorCell: cell };
+    const noAssistant = !!entry?.preview?.no_assistant;
+    return { at, rotation: this.ui.rotation, cells, spaces: hand.spaces, legal: !!entry, entry, gems, anchorCell: cell, noAssistant };
   }
 
   updateTooltip(ghost) {
@@ -453,10 +499,14 @@ export class GameScreen {
     const cell = ghost.anchorCell;
     const [x, y] = this.renderer.hexToCanvas(cell);
     if (ghost.legal) {
-      const gems = ghost.entry.preview?.gems || {};
+      const preview = ghost.entry.preview || {};
+      const gems = preview.gems || {};
       const total = Object.values(gems).reduce((a, b) => a + b, 0);
-      const html = total ? `Collects ${art.gemsHtml(gems)}` : "Fits here · no gems";
-      return this.tooltip(html, x, y, "ok");
+      let html = total ? `Collects ${art.gemsHtml(gems)}` : "Fits here · no gems";
+      // the engine says when the tile's assistant icon would give nothing here
+      if (preview.no_assistant) html += `<span class="tip-warn" data-warn="no-assistant">No assistant possible: ${esc(preview.no_assistant)}</span>`;
+      if (this.touchPreview && this.chosenPlacement()) html += `<span class="tip-hint">Tap again or “Place here” to place</span>`;
+      return this.tooltip(html, x, y, preview.no_assistant ? "ok warn" : "ok");
     }
     const reason = this.reasonFor(ghost.at, ghost.rotation);
     const text = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : "Checking…";
@@ -474,8 +524,22 @@ export class GameScreen {
     tip.hidden = false;
     const wrap = this.stage.getBoundingClientRect();
     const w = tip.offsetWidth;
-    const left = Math.min(Math.max(8, x + 24), wrap.width - w - 8);
-    const top = Math.min(Math.max(8, y + 22), wrap.height - tip.offsetHeight - 8);
+    const h = tip.offsetHeight;
+    let left = Math.min(Math.max(8, x + 24), wrap.width - w - 8);
+    let top = Math.min(Math.max(8, y + 22), wrap.height - h - 8);
+    if (this.touchPreview) {
+      // Under a finger nothing can be read, and a tip left there covers the board's tools
+      // (rotate): on touch it docks in the half of the stage away from the tap, clear of
+      // the bar at the top and of the tools' column on the right.
+      const tools = this.stage.querySelector(".board-tools")?.getBoundingClientRect();
+      const clearRight = tools ? wrap.right - tools.left + 8 : 60;
+      const barBottom = this.bar.element.getBoundingClientRect().bottom - wrap.top;
+      left = 8;
+      tip.style.maxWidth = `${Math.max(160, wrap.width - clearRight - 16)}px`;
+      top = y > wrap.height / 2 ? Math.max(8, barBottom + 8) : wrap.height - tip.offsetHeight - 8;
+    } else {
+      tip.style.maxWidth = "";
+    }
     tip.style.left = `${left}px`;
     tip.style.top = `${top}px`;
   }
@@ -528,29 +592,60 @@ export class GameScreen {
 
   onHover(cell, ev) {
     this.ui.pointer = ev ? [ev.clientX, ev.clientY] : null;
+    if (ev && ev.pointerType === "mouse") this.touchPreview = false;
     const same = (a, b) => (a && b ? a[0] === b[0] && a[1] === b[1] : a === b);
     if (same(cell, this.ui.hover)) return;
     this.ui.hover = cell;
     if (this.placing()) this.renderOverlay();
   }
 
+  /**
+   * A click or tap on the board. With a mouse a click acts at once (the hover showed what it
+   * would do). On touch every move on the board takes two taps, the same for a tile, a
+   * blooming token or a tree: the first tap previews the spot (and "Place here" appears in
+   * the bar), a second tap on it or that button makes the move.
+   */
   onTap(cell, ev) {
     if (!this.mine()) return;
     const phase = this.view.phase;
+    const touch = !!ev && ev.pointerType === "touch";
+    this.touchPreview = touch;
+    const same = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
     if (phase === "place" && this.placing()) {
-      const touch = ev && ev.pointerType === "touch";
-      const prev = this.ui.hover;
+      const prev = this.ui.pending;
       this.ui.hover = cell;
       const g = this.ghostAt(cell);
-      // on touch the first tap shows the tile, a second tap on the same spot places it
-      if (touch && !(prev && prev[0] === cell[0] && prev[1] === cell[1])) return this.renderOverlay();
+      if (touch && !same(prev, cell)) {
+        this.ui.pending = cell;
+        return this.renderAll();
+      }
       if (g.legal) return this.send(g.entry);
       this.renderOverlay();
     } else if (phase === "bloom" && this.ui.token) {
-      this.pickBloomCell(cell);
+      this.pickBloomCell(cell, !touch || same(this.ui.pending, cell));
     } else if (phase === "plant" && this.ui.card !== null) {
-      this.plantAt(cell);
+      if (!touch || same(this.ui.pending, cell)) return this.plantAt(cell);
+      if (!(this.ix.plant.get(this.ui.card) || []).some((e) => same(e.action.at, cell))) return;
+      this.ui.pending = cell;
+      this.renderAll();
     }
+  }
+
+  /** The legal placement the player tapped once (touch) or put the keyboard cursor on. */
+  chosenPlacement() {
+    if (!this.placing()) return null;
+    const cell = this.ui.pending || (this.keyboardUser ? this.ui.cursor : null);
+    if (!cell) return null;
+    const g = this.ghostAt(cell);
+    return g.legal ? g.entry : null;
+  }
+
+  /** "Place here": the spot tapped once in the bloom or plant step. */
+  confirmPending() {
+    const cell = this.ui.pending;
+    if (!cell) return;
+    if (this.view.phase === "bloom") return this.pickBloomCell(cell, true);
+    if (this.view.phase === "plant") return this.plantAt(cell);
   }
 
   rotate(d) {
@@ -575,6 +670,9 @@ export class GameScreen {
     this.ui.rotation = next.rotation;
     this.ui.cursor = hex.tileCells(hand.shape, next.at, next.rotation)[grip];
     this.ui.hover = null;
+    this.ui.pending = null;
+    // zoomed in, the next spot may lie outside the view: bring it into sight
+    this.renderer.reveal(hex.tileCells(hand.shape, next.at, next.rotation));
     this.renderActionBar();
     this.renderOverlay();
   }
@@ -602,13 +700,19 @@ export class GameScreen {
     this.renderAll();
   }
 
-  pickBloomCell(cell) {
+  /** A grass space for the token; the one that completes it is laid only when `confirm`. */
+  pickBloomCell(cell, confirm = true) {
     const entries = this.ix.bloom.get(this.ui.token);
     const ok = bloomCells(entries, this.ui.bloomPicked).some((c) => c[0] === cell[0] && c[1] === cell[1]);
     if (!ok) return;
     const picked = [...this.ui.bloomPicked, cell];
     const done = bloomEntry(entries, picked);
-    if (done) return this.send(done);
+    if (done && confirm) return this.send(done);
+    if (done) {
+      this.ui.pending = cell;
+      return this.renderAll();
+    }
+    this.ui.pending = null;
     this.ui.bloomPicked = picked;
     this.renderAll();
   }
@@ -656,9 +760,9 @@ export class GameScreen {
       if (k === "r" || k === "R") { consume(); return this.rotate(ev.shiftKey ? -1 : 1); }
       if (k === "n" || k === "N") { consume(); return this.nextPlacement(); }
       if (this.moveCursor(k)) { consume(); this.ui.hover = null; return this.renderOverlay(); }
-      if (k === "Enter" && (this.ui.cursor || this.ui.hover)) {
+      if (k === "Enter" && (this.ui.pending || this.ui.cursor || this.ui.hover)) {
         consume();
-        const g = this.ghostAt(this.ui.cursor || this.ui.hover);
+        const g = this.ghostAt(this.ui.pending || this.ui.cursor || this.ui.hover);
         if (g.legal) return this.send(g.entry);
       }
     }
@@ -680,11 +784,12 @@ export class GameScreen {
         return this.renderOverlay();
       }
       if (this.moveCursor(k)) { consume(); return this.renderOverlay(); }
-      if (k === "Enter" && this.ui.cursor) {
+      if (k === "Enter" && (this.ui.pending || this.ui.cursor)) {
         consume();
+        if (this.ui.pending) return this.confirmPending();
         return phase === "bloom" ? this.pickBloomCell(this.ui.cursor) : this.plantAt(this.ui.cursor);
       }
-      if (k === "Escape") { this.ui.token = null; this.ui.card = null; this.ui.bloomPicked = []; return this.renderAll(); }
+      if (k === "Escape") { this.ui.token = null; this.ui.card = null; this.ui.bloomPicked = []; this.ui.pending = null; return this.renderAll(); }
     }
   }
 

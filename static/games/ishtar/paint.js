@@ -213,6 +213,11 @@ const FLOWER_SPOTS = {
   4: [[-0.28, -0.3], [0.28, -0.3], [-0.28, 0.12], [0.28, 0.12]],
 };
 
+/** The spots of `n` flowers on a space, as fractions of the hex size (for tests and tips). */
+export function flowerSpots(n) {
+  return FLOWER_SPOTS[Math.max(1, Math.min(4, n))];
+}
+
 export function flowerHead(ctx, x, y, r, petal = "#f6d3e2") {
   ctx.fillStyle = petal;
   for (let i = 0; i < 5; i += 1) {
@@ -267,25 +272,38 @@ export function iconSpot(x, y, s) {
 }
 
 /**
- * An assistant counter on the space (x, y): laid over the tile's icon, as on the physical
- * board, so it hides the icon and leaves the space's flowers visible (they score: see
- * docs/games/ishtar/rules.md, "Visible flowers").
+ * An assistant on the space (x, y): a wooden pawn of the player's colour standing on the
+ * tile's icon, as on the physical board. Its round base, a darker shade of the colour, is a
+ * little wider than the icon's disc, so the icon is hidden entirely; the pawn rises no higher
+ * than the icon spot's top, so the space's flowers stay in sight (they score: see
+ * docs/games/ishtar/rules.md, "Visible flowers"). Nothing of it is cream or ink, the icons'
+ * colours, so it never reads as an icon left showing.
  */
 export function assistantCounter(ctx, x, y, s, colour) {
   const [cx, cy] = iconSpot(x, y, s);
-  const r = s * (ICON_SPOT.r + 0.05);
+  const r = s * (ICON_SPOT.r + 0.04);
+  const base = /^#[0-9a-f]{6}$/i.test(colour) ? shadeHex(colour, -55) : "rgba(0,0,0,0.55)";
   ctx.beginPath();
-  ctx.arc(cx + r * 0.08, cy + r * 0.12, r, 0, Math.PI * 2);
-  ctx.fillStyle = "rgba(0,0,0,0.3)";
+  ctx.ellipse(cx + r * 0.12, cy + r * 0.2, r * 1.02, r * 0.86, 0, 0, Math.PI * 2);
+  ctx.fillStyle = "rgba(0,0,0,0.32)";
   ctx.fill();
   ctx.beginPath();
   ctx.arc(cx, cy, r, 0, Math.PI * 2);
-  ctx.fillStyle = colour;
+  ctx.fillStyle = base;
   ctx.fill();
-  ctx.lineWidth = r * 0.14;
-  ctx.strokeStyle = "#fffaf0";
+  ctx.lineWidth = r * 0.1;
+  ctx.strokeStyle = "rgba(0,0,0,0.45)";
   ctx.stroke();
-  meeple(ctx, cx, cy + r * 0.05, r * 0.62, "#fffaf0", false);
+  // the pawn: its colour, a dark outline and a light edge for the wood's shine
+  const h = r * 0.92;
+  meeple(ctx, cx, cy + h * 0.05, h, colour, false);
+  ctx.lineWidth = h * 0.1;
+  ctx.strokeStyle = "rgba(0,0,0,0.6)";
+  ctx.stroke();
+  ctx.beginPath();
+  ctx.arc(cx - h * 0.1, cy - h * 0.5, h * 0.14, 0, Math.PI * 2);
+  ctx.fillStyle = "rgba(255,255,255,0.45)";
+  ctx.fill();
 }
 
 /** The special-action icon of a flower space: a Assistant, s Skill, w Wild. */

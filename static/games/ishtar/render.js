@@ -12,6 +12,17 @@ export const HEX = 32; // world units per hex size
 
 const HIGHLIGHT_MS = 2200;
 
+/** How long a new tile, tree, assistant or blooming token takes to settle on the board. */
+export const APPEAR_MS = 420;
+
+const REDUCED = () => !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+
+/** 0 → 1 with a little overshoot ("ease out back"), for pieces popping onto the board. */
+function settle(t) {
+  const u = Math.min(1, Math.max(0, t)) - 1;
+  return 1 + 2.2 * u ** 3 + 1.2 * u ** 2;
+}
+
 export class BoardRenderer {
   constructor(canvas) {
     this.canvas = canvas;
@@ -31,6 +42,7 @@ export class BoardRenderer {
       selected: [], // [[q,r]] chosen cells (e.g. first cell of a double token)
     };
     this.highlights = []; // {cells, t0}
+    this.appearing = new Map(); // "q,r" -> {t0, tile, tree, assistant, token}: pieces just laid
     this.pending = false;
     this.size = { w: 0, h: 0, dpr: 1 };
     this.colours = [];
@@ -40,13 +52,83 @@ export class BoardRenderer {
 
   setView(view) {
     const first = !this.view;
+    if (!first) this.noteArrivals(this.view, view);
     this.view = view;
     this.colours = (view.players || []).map((p) => paint.playerColour(p.colour));
     this.cells = new Map(view.cells.map((c) => [hex.key(c.q, c.r), c]));
     this.spaces = new Map((view.spaces || []).map((s) => [hex.key(s.q, s.r), s]));
     this.tileOf = new Map();
     for (const t of view.tiles || []) for (const c of t.cells) this.tileOf.set(hex.keyOf(c), t.tile);
+    // who holds each fountain now (the engine's projection, or the final scores)
+    this.holders = new Map();
+    for (const p of (view.scores || view.standing)?.players || []) {
+      for (const f of p.fountains || []) {
+        const k = hex.keyOf(f.at);
+        this.holders.set(k, [...(this.holders.get(k) || []), p.seat]);
+      }
+    }
     if (first || !this.userMoved) this.fit();
+    this.invalidate();
+  }
+
+  /**
+   * Pieces that are in `view` and were not in `old` pop onto the board (APPEAR_MS), unless
+   * the player asked for less motion (prefers-reduced-motion): then they are simply there.
+   */
+  noteArrivals(old, view) {
+    if (REDUCED()) return;
+    const before = new Map((old.spaces || []).map((s) => [hex.key(s.q, s.r), s]));
+    const t0 = performance.now();
+    for (const s of view.spaces || []) {
+      const k = hex.key(s.q, s.r);
+      const o = before.get(k);
+      const mark = {
+        t0,
+        tile: !o,
+        tree: s.tree != null && (!o || o.tree == null),
+        assistant: s.assistant != null && (!o || o.assistant == null),
+        token: !!s.token && (!o || !o.token),
+      };
+      if (mark.tile || mark.tree || mark.assistant || mark.token) this.appearing.set(k, mark);
+    }
+  }
+
+  /** How far the piece of kind `what` at key `k` has settled (0 → 1), or null if not new. */
+  arrival(k, what) {
+    const a = this.appearing.get(k);
+    if (!a || !a[what]) return null;
+    const t = (performance.now() - a.t0) / APPEAR_MS;
+    return t >= 1 ? null : settle(t);
+  }
+
+  /** Scale the drawing about (px, py) by how far the piece has settled; true if it did. */
+  popIn(k, what, px, py) {
+    const f = this.arrival(k, what);
+    if (f === null) return false;
+    const { ctx } = this;
+    ctx.save();
+    ctx.globalAlpha *= Math.min(1, 0.25 + f);
+    const g = 0.45 + 0.55 * f;
+    ctx.translate(px, py);
+    ctx.scale(g, g);
+    ctx.translate(-px, -py);
+    return true;
+  }
+
+  /** Pan (at this zoom) so that `cells` are in sight below the bar, when they are not. */
+  reveal(cells) {
+    if (!cells.length) return;
+    const { w, h } = this.size;
+    const top = Math.min(this.insetTop, h * 0.4);
+    const margin = HEX * this.cam.k * 1.2;
+    const pts = cells.map((c) => this.hexToCanvas(c));
+    const inside = pts.every(([x, y]) => x >= margin && x <= w - margin && y >= top + margin && y <= h - margin);
+    if (inside) return;
+    const cx = pts.reduce((a, p) => a + p[0], 0) / pts.length;
+    const cy = pts.reduce((a, p) => a + p[1], 0) / pts.length;
+    this.cam.x += w / 2 - cx;
+    this.cam.y += top + (h - top) / 2 - cy;
+    this.userMoved = true;
     this.invalidate();
   }
 
@@ -181,10 +263,14 @@ export class BoardRenderer {
     this.drawBoardShadow();
     this.drawTerrain();
     this.drawBoardEdges();
+    this.drawHolders();
     this.drawVegetation();
     this.drawPieces();
     this.drawOverlay();
     if (this.drawHighlights()) this.invalidate();
+    const now = performance.now();
+    for (const [k, a] of this.appearing) if (now - a.t0 >= APPEAR_MS) this.appearing.delete(k);
+    if (this.appearing.size) this.invalidate();
   }
 
   each(map, fn) {
@@ -243,11 +329,40 @@ export class BoardRenderer {
     ctx.stroke();
   }
 
+  /** A pawn of each holder's colour on the rim of the fountains they hold. */
+  drawHolders() {
+    const { ctx } = this;
+    for (const [k, seats] of this.holders || []) {
+      const cell = this.cells.get(k);
+      if (!cell) continue;
+      const [px, py] = hex.toPixel([cell.q, cell.r], HEX);
+      seats.forEach((seat, i) => {
+        const a = -Math.PI / 2 + (i - (seats.length - 1) / 2) * 0.75;
+        const [x, y] = [px + Math.cos(a) * HEX * 0.78, py + Math.sin(a) * HEX * 0.78];
+        ctx.beginPath();
+        ctx.arc(x, y, HEX * 0.26, 0, Math.PI * 2);
+        ctx.fillStyle = "#fffaf0";
+        ctx.fill();
+        ctx.lineWidth = 1.2;
+        ctx.strokeStyle = "rgba(0,0,0,0.45)";
+        ctx.stroke();
+        paint.meeple(ctx, x, y + HEX * 0.02, HEX * 0.19, this.colours[seat] || "#888", false);
+      });
+    }
+  }
+
   drawVegetation() {
     const { ctx } = this;
     this.each(this.spaces, (s, px, py) => {
+      const k = hex.key(s.q, s.r);
+      const popped = this.popIn(k, "tile", px, py);
       paint.vegetation(ctx, px, py, HEX, s, s.q, s.r);
-      if (s.token) paint.tokenRing(ctx, px, py, HEX);
+      if (s.token) {
+        const ring = !popped && this.popIn(k, "token", px, py);
+        paint.tokenRing(ctx, px, py, HEX);
+        if (ring) ctx.restore();
+      }
+      if (popped) ctx.restore();
     });
     // thin seams inside a tile, strong edges around it
     ctx.beginPath();
@@ -279,10 +394,18 @@ export class BoardRenderer {
   drawPieces() {
     const { ctx } = this;
     this.each(this.spaces, (s, px, py) => {
-      if (s.tree !== null && s.tree !== undefined) paint.tree(ctx, px, py, HEX);
+      const k = hex.key(s.q, s.r);
+      if (s.tree !== null && s.tree !== undefined) {
+        const popped = this.popIn(k, "tree", px, py);
+        paint.tree(ctx, px, py, HEX);
+        if (popped) ctx.restore();
+      }
       if (s.assistant !== null && s.assistant !== undefined) {
         // on the icon it was placed on, never over the flowers (docs/games/ishtar/rules.md)
+        const [ix, iy] = paint.iconSpot(px, py, HEX);
+        const popped = this.popIn(k, "assistant", ix, iy);
         paint.assistantCounter(ctx, px, py, HEX, this.colours[s.assistant] || "#888");
+        if (popped) ctx.restore();
       }
     });
   }
@@ -375,6 +498,23 @@ export class BoardRenderer {
     ctx.lineCap = "round";
     ctx.strokeStyle = ok ? "#1f9d4a" : "#d62828";
     ctx.stroke();
+    // the engine says this spot gives no assistant: the icon is struck out on the ghost
+    if (g.noAssistant) {
+      g.cells.forEach((c, i) => {
+        const sp = g.spaces?.[i];
+        if (!sp || (sp.icon !== "a" && sp.icon !== "w")) return;
+        const [px, py] = hex.toPixel(c, HEX);
+        const [ix, iy] = paint.iconSpot(px, py, HEX);
+        const r = HEX * (paint.ICON_SPOT.r + 0.06);
+        ctx.beginPath();
+        ctx.arc(ix, iy, r, 0, Math.PI * 2);
+        ctx.moveTo(ix - r * 0.7, iy + r * 0.7);
+        ctx.lineTo(ix + r * 0.7, iy - r * 0.7);
+        ctx.lineWidth = HEX * 0.08;
+        ctx.strokeStyle = "#d62828";
+        ctx.stroke();
+      });
+    }
     // gems the placement collects, lifted above the tile
     for (const c of g.gems || []) {
       const cell = this.cells.get(hex.keyOf(c));

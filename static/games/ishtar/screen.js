@@ -33,8 +33,14 @@ const REPLAY_STAGE = `
 <div class="board-tools" role="toolbar" aria-label="Board view">${ZOOM_TOOLS}
 </div>`;
 
-// The carpet, the tree market and the gardeners: drawn by panels.js, live and in replay.
+// The viewer's own panel (a seated player), the carpet, the tree market and the other
+// gardeners: drawn by panels.js, live and in replay. The own panel comes first so that one's
+// gems, assistants and skills are in sight while choosing a tile.
 const PANELS = `
+<section class="panel me-panel" id="me-panel" hidden>
+  <h2>Your garden</h2>
+  <div class="players" id="me"></div>
+</section>
 <section class="panel carpet-panel">
   <h2>Carpet</h2>
   <div class="carpet" id="carpet"></div>
@@ -44,7 +50,7 @@ const PANELS = `
   <div class="market" id="market"></div>
 </section>
 <section class="panel">
-  <h2>Gardeners</h2>
+  <h2 id="players-title">Gardeners</h2>
   <div class="players" id="players"></div>
 </section>`;
 
@@ -114,6 +120,13 @@ class ReplayScreen {
     $("zoom-out").addEventListener("click", () => this.zoom(0.8));
     $("zoom-fit").addEventListener("click", () => this.renderer.fit());
     document.addEventListener("keydown", (ev) => this.onKey(ev));
+    // The replay's bar floats over the top of the stage: the board is fitted below it.
+    const bar = ctx.stage.parentElement?.querySelector(".actionbar");
+    if (bar) {
+      const clear = () => this.renderer.setInsets(bar.offsetTop + bar.offsetHeight + 8);
+      new ResizeObserver(clear).observe(bar);
+      clear();
+    }
     ctx.catalogue.then((c) => {
       this.catalogue = c;
       if (this.view) this.renderPanels();

@@ -17,6 +17,7 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
+import engine.ishtar as ishtar_engine
 from app.config.settings import Settings
 from app.ops import cli
 from app.records.gamerecord import MAX_MOVES, RECORD_FORMAT, seed_commitment
@@ -164,10 +165,14 @@ async def test_the_seed_committed_at_the_start_is_revealed_at_the_end(
     ) == ["P0", "P1"]
     assert [p["colour"] for p in record["players"]] == ["blue", "yellow"]
     assert record["game"] == "ishtar"
-    assert record["setup"]["options"] == {"layout": "preset", "first_player": None}
+    assert record["setup"]["options"] == {
+        "layout": "preset",
+        "first_player": None,
+        "turn_end": "explicit",
+    }
     assert record["public_setup"]["layout"] == seen[0]["layout"]
     assert record["public_setup"]["first_player"] == seen[0]["first_player"]
-    assert record["engine_version"] == "1.1.0"
+    assert record["engine_version"] == "1.2.0"
 
 
 @pytest.mark.parametrize("game_module", GAMES)
@@ -470,7 +475,15 @@ async def test_a_record_exported_before_signing_still_imports_as_unsigned(
     assert answer.status_code == 201, answer.text
     body = answer.json()
     assert body["provenance"]["signature"] == "unsigned"
-    assert body["version"] == record["version"] and body["warnings"] == []
+    assert body["version"] == record["version"]
+    # Played with engine 1.1.0, whose turns ended by themselves: it replays under the
+    # rule it was played with (turn_end "auto"), the newer engine's log words aside.
+    assert record["engine_version"] == "1.1.0"
+    assert body["warnings"][0] == (
+        "The game was played with engine '1.1.0'; it is replayed with engine "
+        f"{ishtar_engine.ENGINE_VERSION!r}."
+    )
+    assert all(w.startswith("Log lines differ") for w in body["warnings"][1:])
     rid = body["record_id"]
     assert (await http.get(f"/api/records/{rid}")).json() == record
 

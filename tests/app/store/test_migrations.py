@@ -117,7 +117,7 @@ def test_rooms_of_before_games_become_ishtar_rooms_with_their_options(
             ' "seed": 7, "layout": "random", "first_player": 1}\', \'{}\', 1)',
         )
     )
-    migrate.upgrade(empty_database_url)
+    migrate.upgrade(empty_database_url, "0011")
     rooms, games = asyncio.run(
         run(
             "SELECT id, game, options::text FROM rooms ORDER BY id",
@@ -138,3 +138,67 @@ def test_rooms_of_before_games_become_ishtar_rooms_with_their_options(
         ("room0000000000aa", "random", 1),
         ("room0000000000bb", "preset", None),
     ]
+
+
+def test_ishtar_games_begun_before_engine_1_2_keep_turns_that_end_by_themselves(
+    empty_database_url: str,
+) -> None:
+    """Migration 0013: the set-up options of the Ishtar games already there say
+    ``turn_end: "auto"`` (their move logs have no `end` where a turn ended by itself), rooms
+    not yet started and games of other games are left alone; the downgrade takes it out."""
+
+    async def run(statement: str, *rows: tuple[object, ...]) -> list[asyncpg.Record]:
+        conn = await asyncpg.connect(asyncpg_dsn(empty_database_url))
+        try:
+            if rows:
+                await conn.executemany(statement, rows)
+                return []
+            return await conn.fetch(statement)
+        finally:
+            await conn.close()
+
+    ishtar = json.dumps({"layout": "preset", "first_player": None})
+    babylon = json.dumps({"floor": "lower"})
+    migrate.upgrade(empty_database_url, "0012")
+    asyncio.run(
+        run(
+            "INSERT INTO rooms (id, game, options, players, seat_order, host_token_hash)"
+            " VALUES ($1, $2, $3::jsonb, 2, 'fixed', '\\x00'::bytea)",
+            ("room0000000000aa", "ishtar", ishtar),
+            ("room0000000000bb", "babylon-gardens", babylon),
+            ("room0000000000cc", "ishtar", ishtar),
+        )
+    )
+    asyncio.run(
+        run(
+            "INSERT INTO games (room_id, engine, seed, setup, snapshot, current_seat)"
+            " VALUES ($1, $2, 7, $3::jsonb, '{}', 0)",
+            (
+                "room0000000000aa",
+                "ishtar 1.1.0",
+                f'{{"players": 2, "options": {ishtar}}}',
+            ),
+            (
+                "room0000000000bb",
+                "babylon-gardens 1.0.0",
+                f'{{"players": 2, "options": {babylon}}}',
+            ),
+        )
+    )
+    select = "SELECT room_id, setup->'options' AS o FROM games ORDER BY room_id"
+    migrate.upgrade(empty_database_url, "0013")
+    upgraded = [(g["room_id"], json.loads(g["o"])) for g in asyncio.run(run(select))]
+    assert upgraded == [
+        (
+            "room0000000000aa",
+            {"layout": "preset", "first_player": None, "turn_end": "auto"},
+        ),
+        ("room0000000000bb", {"floor": "lower"}),
+    ]
+    (room,) = asyncio.run(
+        run("SELECT options FROM rooms WHERE id = 'room0000000000cc'")
+    )
+    assert json.loads(room["options"]) == json.loads(ishtar), "not started: left alone"
+    migrate.downgrade(empty_database_url, "0012")
+    downgraded = [json.loads(g["o"]) for g in asyncio.run(run(select))]
+    assert downgraded == [json.loads(ishtar), json.loads(babylon)]

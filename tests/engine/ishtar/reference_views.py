@@ -74,6 +74,7 @@ def reference_view(state: State, seat: int | None) -> dict[str, Any]:
         "first_player": state.first_player,
         "end_triggered": state.end_triggered,
         "bloom": state.bloom,
+        "turn_end": "auto" if state.auto_end else "explicit",
         "players": [_player(state, p) for p in range(state.players)],
         "layout": layout_to_json(state.layout),
         "cells": _cells(state),
@@ -118,6 +119,7 @@ def reference_view(state: State, seat: int | None) -> dict[str, Any]:
         "deck_size": len(state.deck),
         "trees_left": state.trees_left,
         "scores": final_scores(state) if over else None,
+        "standing": None if over else final_scores(state),
     }
 
 

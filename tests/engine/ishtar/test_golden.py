@@ -16,7 +16,7 @@ def test_golden_playthrough_is_unchanged(
 ) -> None:
     path = GOLDEN_DIR / file_name(players, seed)
     assert render(play(players, seed, layout)) == path.read_text(), (
-        f"{path.name} differs: run python -m tests.engine.regenerate_golden and review the diff"
+        f"{path.name} differs: run python -m tests.engine.ishtar.regenerate_golden and review the diff"
     )
 
 

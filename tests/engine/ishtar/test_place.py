@@ -235,21 +235,21 @@ def test_rulebook_example_collect_a_white_and_a_purple_gem() -> None:
 
 
 def test_tile_with_no_legal_placement_is_discarded_face_up() -> None:
-    # A 3-player game on a random layout, 33 turns in: Yellow takes triangle-01 and no
-    # three free spaces of sand or rock that touch a garden can take it.
+    # A 3-player game on a random layout, 33 turns in: Yellow takes triangle-06 and no three free spaces of
+    # sand or rock that touch a garden can take it.
     state = load("discard")
-    assert (state.turn, state.current, state.hand) == (33, 1, "triangle-01")
+    assert (state.turn, state.current, state.hand) == (33, 1, "triangle-06")
     assert legal_actions(state) == [Action("discard")]
     for at in state.geo.hexes:
         for rotation in range(6):
             assert why_illegal(state, Action("place", at=at, rotation=rotation))
     after = apply(state, Action("discard"))
-    assert after.discarded == ("triangle-01",)
+    assert after.discarded == ("triangle-06",)
     assert after.gems == state.gems
     assert after.flowers == state.flowers and after.placed == state.placed
-    assert all("triangle-01" not in pile for pile in after.piles)
+    assert all("triangle-06" not in pile for pile in after.piles)
     assert after.phase in ("plant", "choose")  # no special step: on to planting
-    assert view_for(after, None)["discarded"] == ["triangle-01"]
+    assert view_for(after, None)["discarded"] == ["triangle-06"]
 
 
 def test_a_placeable_tile_cannot_be_discarded() -> None:

@@ -89,13 +89,52 @@ def test_several_trees_may_be_planted_in_one_turn() -> None:
     assert len(state.tree_cards[0]) == 2
 
 
-def test_no_free_grass_ends_the_planting_at_once() -> None:
+def test_no_free_grass_leaves_only_end() -> None:
     state = planting()
     state = apply(state, Action("plant", card=2, at=(3, 0)))
     state = apply(state, Action("plant", card=1, at=(1, -1)))
     after = apply(state, Action("plant", card=4, at=(3, -1)))
-    assert after.phase == "choose"  # nothing more can be planted: the turn ended
-    assert after.current == 1
+    # nothing more can be planted (and the purchase revealed a card): only "end" is left
+    assert (after.phase, after.current) == ("plant", 0)
+    assert legal_actions(after) == [Action("end")]
+    assert apply(after, Action("end")).current == 1
+
+
+def test_a_turn_ends_only_with_end_after_the_last_affordable_tree() -> None:
+    """docs/games/ishtar/rules.md "A turn ends with end": planting the last tree one can
+    afford does not end the turn under the player's hand; it waits for ``end``, and the
+    planting can be undone while no card came out of the draw pile."""
+    revealing = planting(gems=(1, 1, 0))  # exactly the Pomegranate's price
+    after = apply(revealing, Action("plant", card=2, at=(3, 0)))
+    assert after.gems[0] == (0, 0, 0)
+    assert (after.phase, after.current, after.turn) == ("plant", 0, revealing.turn)
+    assert legal_actions(after) == [Action("end")]  # a card was revealed: no undo
+    ended = apply(after, Action("end"))
+    assert (ended.phase, ended.current) == ("choose", 1)
+
+    quiet = planting(gems=(1, 1, 0)).evolve(deck=())  # nothing comes out of the deck
+    after = apply(quiet, Action("plant", card=2, at=(3, 0)))
+    assert (after.phase, after.current) == ("plant", 0)
+    assert legal_actions(after) == [Action("end"), Action("undo")]
+    assert apply(after, Action("undo")) == quiet
+
+
+def test_games_begun_before_engine_1_2_end_a_turn_by_itself_when_nothing_is_left() -> (
+    None
+):
+    """docs/games/ishtar/rules.md "A turn ends with end": a game begun under an engine
+    before 1.2.0 (option ``turn_end: "auto"``) keeps the rule its move log was played by:
+    with nothing left to plant and nothing to undo the turn ended by itself; while a step
+    can be taken back it waited for ``end``."""
+    state = planting().evolve(auto_end=True)
+    state = apply(state, Action("plant", card=2, at=(3, 0)))
+    state = apply(state, Action("plant", card=1, at=(1, -1)))
+    after = apply(state, Action("plant", card=4, at=(3, -1)))  # reveals: no undo
+    assert (after.phase, after.current) == ("choose", 1)
+
+    quiet = planting(gems=(1, 1, 0)).evolve(deck=(), auto_end=True)
+    after = apply(quiet, Action("plant", card=2, at=(3, 0)))
+    assert legal_actions(after) == [Action("end"), Action("undo")]
 
 
 def test_end_action_ends_the_turn() -> None:

@@ -101,7 +101,7 @@ def test_the_steps_seen_over_the_games_include_every_kind_of_action() -> None:
 
 
 def test_a_tile_with_no_placement_lists_the_discard() -> None:
-    state = load("discard")  # a played position: triangle-01 fits nowhere
+    state = load("discard")  # a played position: triangle-06 fits nowhere
     assert legal_with_previews(state) == [
         {"action": {"type": "discard"}, "preview": {}}
     ]

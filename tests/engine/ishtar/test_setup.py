@@ -74,17 +74,24 @@ def test_the_watering_can_starts_off_the_carpet() -> None:
 
 
 def test_check_options_normalises_and_refuses_with_a_reason() -> None:
-    assert check_options(2, None) == {"layout": "preset", "first_player": None}
+    assert check_options(2, None) == {
+        "layout": "preset",
+        "first_player": None,
+        "turn_end": "explicit",
+    }
     assert check_options(4, {"layout": "random", "first_player": 3}) == {
         "layout": "random",
         "first_player": 3,
+        "turn_end": "explicit",
     }
+    assert check_options(2, {"turn_end": "auto"})["turn_end"] == "auto"
     for players, options, words in [
         (5, {}, "2 to 4 players"),
         (2, {"first_player": 2}, "seat from 0 to 1"),
         (2, {"first_player": True}, "seat from 0 to 1"),
         (2, {"layout": "spiral"}, "unknown layout"),
         (2, {"colours": "red"}, "no option 'colours'"),
+        (2, {"turn_end": "sometimes"}, "'explicit'.*or 'auto'"),
     ]:
         with pytest.raises(IllegalAction, match=words):
             check_options(players, options)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine.ishtar import (
@@ -9,11 +11,16 @@ from engine.ishtar import (
     IllegalAction,
     State,
     apply,
+    encode_action,
     legal_actions,
+    legal_with_previews,
+    narrate,
+    preview,
     why_illegal,
 )
 from engine.ishtar.components import GEM_COLOURS, SKILL_COST
 from engine.ishtar.game import SPECIAL_IS_OVER
+from engine.ishtar.hexgrid import distance
 from engine.ishtar.rules.gardens import gardens
 from tests.engine.ishtar.builders import (
     cell,
@@ -243,3 +250,42 @@ def test_a_wild_icon_gives_an_assistant_or_a_skill_not_both() -> None:
     with pytest.raises(IllegalAction) as refused:
         apply(after, Action("assistant"))
     assert refused.value.reason == SPECIAL_IS_OVER
+
+
+def test_the_placement_preview_says_when_an_assistant_icon_would_give_nothing() -> None:
+    """docs/games/ishtar/rules.md "A lost assistant is said before the click": a tile whose
+    assistant icon would join a flowerbed that has an assistant says so in the placement's
+    preview (``no_assistant``) and in its log line; elsewhere it says nothing."""
+    state = force_tile(game(), "line-12", (1, 0), 0)  # G F1 G: flower at (2,0)
+    state = force_assistant(state, (2, 0), 1)
+    state = with_hand(state, "triangle-01")  # F1a F1 F1
+    joining = Action("place", at=(2, 1), rotation=0)  # the icon's space touches (2,0)
+    assert why_illegal(state, joining) is None
+    assert preview(state, joining)["no_assistant"] == "that flowerbed has one"
+    assert narrate(state, joining).endswith(
+        "(no assistant possible: that flowerbed has one)"
+    )
+    after = apply(state, joining)
+    assert Action("assistant") not in legal_actions(after)
+    apart = next(  # a placement no cell of which is next to the assistant's flower
+        a
+        for a in legal_actions(state)
+        if a.type == "place"
+        and all(distance(tuple(h), (2, 0)) > 1 for h in preview(state, a)["cells"])
+    )
+    assert "no_assistant" not in preview(state, apart)
+    assert "no assistant" not in narrate(state, apart)
+    listed = {json.dumps(e["action"]): e["preview"] for e in legal_with_previews(state)}
+    assert listed[json.dumps(encode_action(joining))] == preview(state, joining)
+    assert listed[json.dumps(encode_action(apart))] == preview(state, apart)
+
+
+def test_the_placement_preview_says_when_the_supply_has_no_assistant() -> None:
+    state = with_hand(game(), "line-01").evolve(assistants_supply=(0, 2))  # F1a first
+    place = next(a for a in legal_actions(state) if a.type == "place")
+    assert preview(state, place)["no_assistant"] == "none left in the supply"
+    assert legal_with_previews(state)[0]["preview"] == preview(state, place)
+    # a tile without an assistant icon says nothing
+    plain = with_hand(game(), "line-03").evolve(assistants_supply=(0, 2))
+    first = next(a for a in legal_actions(plain) if a.type == "place")
+    assert "no_assistant" not in preview(plain, first)

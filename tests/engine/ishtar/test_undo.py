@@ -89,12 +89,13 @@ def test_undo_stays_offered_until_the_turn_is_ended() -> None:
     assert UNDO not in legal_actions(ended)
 
 
-def test_the_turn_ends_by_itself_only_when_nothing_can_be_undone() -> None:
+def test_after_a_reveal_with_nothing_left_the_turn_still_waits_for_end() -> None:
     state = planting()
     for card, at in ((2, (3, 0)), (1, (1, -1))):
         state = apply(state, Action("plant", card=card, at=at))
     after = apply(state, Action("plant", card=4, at=(3, -1)))  # reveals the next card
-    assert (after.phase, after.current) == ("choose", 1)
+    assert (after.phase, after.current) == ("plant", 0)
+    assert legal_actions(after) == [Action("end")]
 
 
 def test_a_skill_is_undone_with_its_gems_given_back() -> None:

@@ -17,6 +17,7 @@ from engine.ishtar import (
     decode_state,
     encode_action,
     encode_state,
+    final_scores,
     legal_actions,
     narrate,
     new_game,
@@ -83,15 +84,26 @@ def test_view_shape_of_the_contract() -> None:
         "deck_size",
         "trees_left",
         "scores",
+        "standing",
     ):
         assert key in view
     assert len(view["cells"]) == 5 * 37
 
 
+def test_the_view_carries_the_running_score_until_the_end() -> None:
+    """Issue 18: the players follow the score as it stands (``final_scores`` as a
+    projection) and who holds each fountain; once over, ``scores`` has it instead."""
+    state = midgame()
+    view = view_for(state, None)
+    assert view["scores"] is None
+    assert view["standing"] == final_scores(state)
+    assert view_for(state, 0)["standing"] == view["standing"]
+
+
 def test_state_codec_round_trip_with_format() -> None:
     state = midgame()
     data = json.loads(json.dumps(encode_state(state)))
-    assert data["format"] == 2
+    assert data["format"] == 3
     assert decode_state(data) == state
     with pytest.raises(ValueError, match="format"):
         decode_state({**data, "format": 99})
