@@ -277,6 +277,47 @@ def test_leaving_and_handing_the_seat_to_a_new_person(
     assert seat1 == [("Björn", "left"), ("Cleo", None)]
 
 
+def test_handing_a_seat_to_a_bot_asks_first_and_tells_its_player(
+    new_page: Callable[..., Page], live_server: str, artifacts: Path
+) -> None:
+    """Issue 18 point 10: two clicks, the question in names, and the player whose seat it
+    was told in plain words, carrying on as a spectator."""
+    t = table(live_server, first_player=0)
+    ana, bjorn = new_page(), new_page()
+    hold(ana, live_server, t["room"], seat=t["ana"], host=t["host"])
+    hold(bjorn, live_server, t["room"], seat=t["bjorn"])
+    open_room(ana, live_server, t["room"])
+    open_room(bjorn, live_server, t["room"])
+    wait_until(bjorn, "() => window.__ishtar && window.__ishtar.viewer === 1")
+
+    ana.click("#seat-menu > summary")
+    line = ana.locator(".handover[data-seat='1']")
+    line.get_by_role("button", name="Hand to a bot…").click()
+    ask = line.locator(".handover-confirm")
+    expect(ask).to_contain_text("Hand Björn's seat to a medium bot?")
+    expect(ask).to_contain_text("Björn's link stops playing (they can still watch)")
+    ana.screenshot(path=str(artifacts / "seat-menu-bot-confirm.png"))
+    ask.get_by_role("button", name="Cancel").click()
+    expect(ask).to_have_count(0)
+    with httpx.Client(base_url=live_server) as http:
+        seats = http.get(f"/api/rooms/{t['room']}").json()["seats"]
+    assert seats[1]["bot"] is None, "nothing happens before the second click"
+
+    line.get_by_role("button", name="Hand to a bot…").click()
+    line.get_by_role("button", name="Yes, a medium bot plays it").click()
+    expect(ana.locator(".menu-note")).to_have_text(
+        "A medium bot now plays Björn's seat. Björn can still watch from the room link."
+    )
+    banner = bjorn.locator("#seat-lost")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("The host handed your seat to a medium bot")
+    expect(banner).to_contain_text("You are watching as a spectator.")
+    wait_until(bjorn, "() => window.__ishtar.viewer === null")
+    bjorn.screenshot(path=str(artifacts / "seat-lost.png"))
+    bjorn.click("#seat-lost-ok")
+    expect(banner).to_be_hidden()
+
+
 @pytest.fixture
 def quick_server(
     database_url: str, live_server_factory: Callable[..., LiveServer]
