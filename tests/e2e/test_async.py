@@ -365,3 +365,37 @@ def test_time_per_move_from_the_form_to_the_late_seat(
     page.screenshot(path=str(artifacts / "late-seat.png"))
     play_turn(base, t["room"], t["bjorn"])
     expect(page.locator("#clock")).to_contain_text("You")
+
+
+def test_after_a_reload_the_whole_log_reads_with_earlier_moves(
+    new_page: Callable[..., Page], live_server: str, artifacts: Path
+) -> None:
+    """Issue 18 point 6: the page starts with the latest moves (the welcome's 50), and
+    "Earlier moves" brings the rest, page by page, down to the game's first move."""
+    t = table(live_server, first_player=0)
+    version = 0
+    for _ in range(40):  # turns of ~4 moves: past the welcome's 50 (the game may end)
+        played = [
+            play_turn(live_server, t["room"], tok) for tok in (t["ana"], t["bjorn"])
+        ]
+        version = max(version, *played)
+        if version > 55 or max(played) < 0:
+            break
+    assert version > 50, "more moves than the welcome brings"
+    page = new_page()
+    open_room(page, live_server, t["room"])
+    shown = "() => [...document.querySelectorAll('#log li[data-seq]')].map((li) => Number(li.dataset.seq))"
+    first = page.evaluate(shown)
+    assert first == list(range(version - 49, version + 1)), "the latest 50"
+    earlier = page.locator("#log-earlier")
+    expect(earlier).to_be_visible()
+    page.screenshot(path=str(artifacts / "log-earlier.png"))
+    earlier.click()
+    wait_until(page, "() => !!document.querySelector('#log li[data-seq=\"1\"]')")
+    assert page.evaluate(shown) == list(range(1, version + 1)), "every move, in order"
+    expect(earlier).to_be_hidden()
+    with httpx.Client(base_url=live_server) as http:
+        texts = [
+            m["text"] for m in http.get(f"/api/rooms/{t['room']}/moves").json()["moves"]
+        ]
+    assert page.locator("#log li[data-seq]").all_inner_texts() == texts
