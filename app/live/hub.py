@@ -43,7 +43,7 @@ from app.play.service import RoomService
 from app.play.submission import stale_sync
 from app.play.tokens import same_hash
 from app.store.chat import ChatLine
-from app.store.rows import Event, RoomRow
+from app.store.rows import Event, RoomRow, SeatRow
 
 log = logging.getLogger("ishtar.hub")
 
@@ -157,14 +157,15 @@ class Hub:
             channel.task = asyncio.get_running_loop().create_task(self._run(channel))
         return channel
 
-    def _revoke(self, channel: Channel, conn: Connection) -> None:
-        """The connection's token no longer holds its seat (it left or was handed on)."""
+    def _revoke(
+        self, channel: Channel, conn: Connection, now: SeatRow | None = None
+    ) -> None:
+        """The connection's token no longer holds its seat (it left or was handed on:
+        `now` is the seat as it is, if it is still there)."""
         channel.conns.discard(conn)
         channel.chat.forget(conn)
         conn.seat, conn.number = None, None
-        error = ServiceError(
-            "bad_token", "This token holds no seat in this room any more."
-        )
+        error = ServiceError("bad_token", revoked_reason(now))
         conn.put(error_message(error, version=conn.version))
         conn.put(Close(4401))
 
@@ -304,7 +305,7 @@ class Hub:
                 continue
             fresh = numbers.get(conn.seat.id)
             if fresh is None or not same_hash(fresh.token_hash, conn.seat.token_hash):
-                self._revoke(channel, conn)
+                self._revoke(channel, conn, fresh)
                 continue
             conn.seat = fresh
             conn.number = fresh.seat
@@ -446,3 +447,29 @@ class Hub:
     async def close(self) -> None:
         await cancel_and_wait(*(channel.task for channel in self.channels.values()))
         self.channels.clear()
+
+
+def revoked_reason(now: SeatRow | None) -> str:
+    """What a player whose link stopped working is told, in plain words.
+
+    >>> revoked_reason(None)
+    'Your seat is no longer yours: you left it (perhaps in another tab). You are watching as a spectator.'
+    """
+    watching = "You are watching as a spectator."
+    if now is None or (now.token_hash is None and now.bot_level is None):
+        return f"Your seat is no longer yours: you left it (perhaps in another tab). {watching}"
+    if now.bot_level is not None:
+        return (
+            f"The host handed your seat to {article(now.bot_level)} {now.bot_level} bot, "
+            "which plays it from now "
+            f"on; your link no longer plays here. {watching}"
+        )
+    return (
+        f"The host handed your seat to {now.name}, who plays it from now on; your link no "
+        f"longer plays here. {watching}"
+    )
+
+
+def article(word: str) -> str:
+    """ "a" or "an" before `word` (a bot level: "an easy bot", "a hard bot")."""
+    return "an" if word[:1].lower() in "aeiou" else "a"

@@ -127,8 +127,20 @@ class Reading:
             else [],
         }
 
-    async def moves(self, room_id: str, since: int) -> dict[str, Any]:
+    async def moves(
+        self, room_id: str, since: int, before: int | None = None, limit: int = 100
+    ) -> dict[str, Any]:
+        """The public move log: every move after `since`; or (`before`) a page of the
+        `limit` moves before that one, with `earlier`: whether older moves remain."""
         game = await self.game(room_id)
+        if before is not None:
+            page = await self.store.moves_before(game.game_id, before, limit)
+            version = await self.store.game_version(game.game_id)
+            return {
+                "version": version,
+                "moves": [event.as_dict() for event in page],
+                "earlier": bool(page) and page[0].seq > 1,
+            }
         events = await self.store.moves_since(game.game_id, since)
         version = (
             events[-1].seq if events else await self.store.game_version(game.game_id)

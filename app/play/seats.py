@@ -25,6 +25,7 @@ which bumps the room's revision and sends its notice in the same transaction.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from app.play import clock, tokens
@@ -54,7 +55,9 @@ from app.store.store import Store
 if TYPE_CHECKING:  # types only: the registry is handed in, not imported
     from app.games import Registry
 
-BOT_NAMES = {"easy": "Easy bot", "medium": "Medium bot", "hard": "Hard bot"}
+BOT_NAMES = ("Nabu", "Ninlil", "Enki", "Gula", "Shamash", "Nisaba", "Adad", "Nanna")
+"""The names bots take in a room, the first one no seat of it has: with its level, a bot's
+name reads "Nabu (medium)", and three bots at one table are three players."""
 
 
 class BotAdmission(Protocol):
@@ -67,8 +70,21 @@ class BotAdmission(Protocol):
     ) -> None: ...
 
 
-def bot_name(level: str) -> str:
-    return BOT_NAMES.get(level, f"{level.capitalize()} bot")
+def bot_name(level: str, taken: Iterable[str] = ()) -> str:
+    """A bot's name: the first of `BOT_NAMES` that no name in `taken` starts with, and its
+    level ("Nabu (medium)"); after all of them, numbered ("Nabu 2 (hard)").
+
+    >>> bot_name("medium"), bot_name("hard", ["Nabu (medium)", "Ana"])
+    ('Nabu (medium)', 'Ninlil (hard)')
+    """
+    used = {name.split(" (")[0] for name in taken}
+    count = 1
+    while True:
+        for base in BOT_NAMES:
+            name = base if count == 1 else f"{base} {count}"
+            if name not in used:
+                return f"{name} ({level})"
+        count += 1
 
 
 class Seats:
@@ -190,7 +206,7 @@ class Seats:
         number = await self._add_seat(
             room_id,
             seat,
-            name=bot_name(level),
+            name=bot_name(level, (s.name for s in room.seats)),
             token_hash=None,
             is_host=False,
             bot_level=level,

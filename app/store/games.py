@@ -94,6 +94,18 @@ class GameStore(Pools):
             )
         return [_event(row) for row in reversed(rows)]
 
+    async def moves_before(self, game_id: int, before: int, count: int) -> list[Event]:
+        """The last `count` events with seq < before, oldest first (a page of the log)."""
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = $1 AND seq < $2"
+                " ORDER BY seq DESC LIMIT $3",
+                game_id,
+                before,
+                count,
+            )
+        return [_event(row) for row in reversed(rows)]
+
     async def move_by_id(self, game_id: int, move_id: str) -> Event | None:
         async with self._conn() as conn:
             row = await conn.fetchrow(

@@ -38,6 +38,8 @@ export const addBot = (id, seat, level, token) =>
   request("POST", `/api/rooms/${encodeURIComponent(id)}/bots`, { body: { level, seat }, token });
 export const getView = (id, token) => request("GET", `/api/rooms/${encodeURIComponent(id)}/view`, { token });
 /** A game's static component data (`/api/catalogue` is Ishtar's, from before games). */
+export const getMovesBefore = (id, before, limit = 100) =>
+  request("GET", `/api/rooms/${encodeURIComponent(id)}/moves?before=${before}&limit=${limit}`);
 export const getCatalogue = (game) =>
   request("GET", game ? `/api/games/${encodeURIComponent(game)}/catalogue` : "/api/catalogue");
 export const whyIllegal = (id, move, token) =>

@@ -11,11 +11,11 @@ import { SeatMenu } from "./seatmenu.js";
 import { LastSeen } from "./seen.js";
 
 export class Between {
-  constructor(roomId, { getToken, onLeft }) {
+  constructor(roomId, { getToken, onLeft, onLeaving }) {
     this.roomId = roomId;
     this.alert = new TurnAlert(roomId);
     this.seen = new LastSeen(roomId, document.getElementById("log"));
-    this.menu = new SeatMenu(roomId, { alert: this.alert, getToken, onLeft });
+    this.menu = new SeatMenu(roomId, { alert: this.alert, getToken, onLeft, onLeaving });
     this.you = null;
     this.room = null;
     window.__ishtarBetween = this; // for the browser tests

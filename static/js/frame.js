@@ -9,7 +9,7 @@ import * as api from "./api.js";
 import { ActionBar } from "./actionbar.js";
 import { playerColour } from "./colours.js";
 import { el, playerName } from "./dom.js";
-import { appendLog } from "./log.js";
+import { appendLog, firstShown, prependLog } from "./log.js";
 import { ScoresDialog } from "./scores.js";
 
 const $ = (id) => document.getElementById(id);
@@ -79,8 +79,38 @@ export class GameFrame {
     const log = $("log");
     if (events.length) appendLog(log, events, view);
     if (event) appendLog(log, [event], view, { fresh: true });
+    this.offerEarlier();
     this.renderBanner();
     if (view.phase === "over" && view.scores && (!old || old.phase !== "over")) this.showScores();
+  }
+
+  /** "Earlier moves" above the log while its first line is not the game's first move. */
+  offerEarlier() {
+    const button = $("log-earlier");
+    if (!button) return;
+    const first = firstShown($("log"));
+    button.hidden = !(first > 1);
+    if (button.dataset.wired) return;
+    button.dataset.wired = "1";
+    button.addEventListener("click", () => this.loadEarlier());
+  }
+
+  async loadEarlier() {
+    const button = $("log-earlier");
+    const first = firstShown($("log"));
+    if (!(first > 1) || button.disabled) return;
+    button.disabled = true;
+    button.textContent = "Loading…";
+    try {
+      const page = await api.getMovesBefore(this.roomId, first);
+      prependLog($("log"), page.moves || [], this.view);
+      button.textContent = "Earlier moves";
+      button.hidden = !page.earlier;
+    } catch (err) {
+      button.textContent = `Earlier moves (${err.message})`;
+    } finally {
+      button.disabled = false;
+    }
   }
 
   /** The server refused our move: the bar says why, and the player may try again. */

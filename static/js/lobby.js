@@ -78,7 +78,8 @@ export class Lobby {
       li.append(el("span", "name", s.taken ? esc(s.name) : "Free seat"));
       if (s.seat === mySeat) li.append(el("span", "badge you", "you"));
       if (s.is_host) li.append(el("span", "badge", "host"));
-      if (s.bot) li.append(el("span", "badge", `bot · ${esc(s.bot)}`));
+      // a bot's own name carries its level ("Nabu (medium)"); older ones did not
+      if (s.bot) li.append(el("span", "badge", s.name?.endsWith(`(${s.bot})`) ? "bot" : `bot · ${esc(s.bot)}`));
       const levels = gameInfo(room.game)?.bots || [];
       if (!s.taken && this.isHost() && room.status === "open" && levels.length) li.append(this.botPicker(s.seat, levels));
       if (s.taken) {

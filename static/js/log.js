@@ -1,25 +1,53 @@
 /**
  * The game log of the room page: one line per move, in the server's words (`event.text`),
- * edged with the colour of the seat that moved. At most 200 lines are kept.
+ * edged with the colour of the seat that moved, oldest first. The page starts with the latest
+ * moves; earlier ones are put before them on demand (`prependLog`), so the whole game reads.
+ * At most 2,000 lines are kept (a game of Ishtar has a few hundred moves).
  */
 
 import { playerColour } from "./colours.js";
 import { el } from "./dom.js";
 
-const KEPT = 200;
+const KEPT = 2000;
+
+function line(ev, colours, cls = "") {
+  const li = el("li", cls);
+  li.dataset.seq = String(ev.seq);
+  if (ev.seat != null) li.dataset.seat = String(ev.seat);
+  li.textContent = ev.text || `${ev.action?.type}`;
+  if (ev.seat != null && colours[ev.seat]) li.style.setProperty("--pc", colours[ev.seat]);
+  return li;
+}
+
+const coloursOf = (view) => (view ? (view.players || []).map((p) => playerColour(p.colour)) : []);
 
 /** Add `events` not shown yet (by `seq`); `fresh` ones flash as just played. */
 export function appendLog(box, events, view, { fresh = false } = {}) {
-  const colours = view ? (view.players || []).map((p) => playerColour(p.colour)) : [];
+  const colours = coloursOf(view);
   for (const ev of events) {
     if (box.querySelector(`li[data-seq="${ev.seq}"]`)) continue;
-    const li = el("li", fresh ? "fresh" : "");
-    li.dataset.seq = String(ev.seq);
-    if (ev.seat != null) li.dataset.seat = String(ev.seat);
-    li.textContent = ev.text || `${ev.action?.type}`;
-    if (ev.seat != null && colours[ev.seat]) li.style.setProperty("--pc", colours[ev.seat]);
-    box.append(li);
+    box.append(line(ev, colours, fresh ? "fresh" : ""));
   }
   while (box.children.length > KEPT) box.firstChild.remove();
   box.scrollTop = box.scrollHeight;
+}
+
+/** The lowest move number shown (null: none). */
+export function firstShown(box) {
+  const first = box.querySelector("li[data-seq]");
+  return first ? Number(first.dataset.seq) : null;
+}
+
+/** Put earlier `events` (oldest first) before the lines shown, keeping what the reader
+ * looks at in place. */
+export function prependLog(box, events, view) {
+  const colours = coloursOf(view);
+  const anchor = box.querySelector("li[data-seq]");
+  const before = box.scrollHeight;
+  const start = firstShown(box) ?? Infinity;
+  for (const ev of events) {
+    if (ev.seq >= start || box.querySelector(`li[data-seq="${ev.seq}"]`)) continue;
+    box.insertBefore(line(ev, colours), anchor);
+  }
+  box.scrollTop += box.scrollHeight - before;
 }

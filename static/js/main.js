@@ -100,6 +100,7 @@ const socket = new RoomSocket(roomId, {
     chat: inOrder((m) => chat.receive(m)),
     error: inOrder((m) => {
       if (m.about === "chat") return chat.refused(m);
+      if (m.code === "bad_token" && you?.role === "player") return seatLost(m.reason);
       if (m.move_id && pendingMove && m.move_id === pendingMove.move_id) pendingMove = null;
       if (m.code === "stale_version") return; // a sync with the fresh view follows
       if (game) game.moveFailed(m.reason || m.code);
@@ -116,6 +117,7 @@ const socket = new RoomSocket(roomId, {
     }),
     badToken: () => {
       api.forgetSeat(roomId);
+      if (you?.role === "player") seatLost("Your seat link no longer plays in this room. You are watching as a spectator.");
     },
     gone: () => {
       root.dataset.state = "gone";
@@ -125,11 +127,24 @@ const socket = new RoomSocket(roomId, {
   },
 });
 
+/** Our seat was handed on (or left elsewhere): say what happened, in the server's words, and
+ * that the page carries on as a spectator's (the socket reconnects without the token). */
+function seatLost(reason) {
+  if (leaving) return;
+  const box = $("seat-lost");
+  if (!box.hidden && $("seat-lost-text").textContent) return; // the first words stay
+  $("seat-lost-text").textContent = reason;
+  box.hidden = false;
+  $("seat-lost-ok").onclick = () => { box.hidden = true; };
+}
+
 const rematch = new Rematch({ roomId, getToken: () => socket.token });
 
 // Play between sessions: turn alerts, what is new since the last visit, the seat menu.
+let leaving = false; // this page is leaving its seat (its own doing, not news)
 const between = new Between(roomId, {
   getToken: () => socket.token,
+  onLeaving: () => { leaving = true; },
   onLeft: () => {
     you = null;
     socket.token = null;

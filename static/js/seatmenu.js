@@ -16,6 +16,9 @@ function el(tag, cls, text) {
   return node;
 }
 
+/** "a" or "an" before a bot level: "an easy bot", "a medium bot". */
+const an = (word) => (/^[aeiou]/i.test(word) ? "an" : "a");
+
 function button(text, onClick, cls = "btn small") {
   const b = el("button", cls, text);
   b.type = "button";
@@ -24,8 +27,9 @@ function button(text, onClick, cls = "btn small") {
 }
 
 export class SeatMenu {
-  constructor(roomId, { alert, getToken, onLeft }) {
+  constructor(roomId, { alert, getToken, onLeft, onLeaving }) {
     this.roomId = roomId;
+    this.onLeaving = onLeaving || (() => {});
     this.alert = alert;
     this.getToken = getToken;
     this.onLeft = onLeft;
@@ -149,11 +153,13 @@ export class SeatMenu {
       if (!seat.taken || seat.seat === this.you?.seat) continue;
       const line = el("div", "handover");
       line.dataset.seat = String(seat.seat);
-      const state = seat.left ? " — left" : seat.bot ? ` — ${seat.bot} bot` : "";
+      const state = seat.left ? " — left" : seat.bot ? ` — played by ${an(seat.bot)} ${seat.bot} bot` : "";
       line.append(el("span", "small", `${seat.name}${state}`));
-      line.append(button("New person…", () => this.askName(line, seat, host)));
+      line.append(button("Hand to a new person…", () => this.askName(line, seat, host)));
       if (!seat.bot && this.room.status === "playing" && this.botLevel()) {
-        line.append(button("Bot", () => this.toBot(seat, host)));
+        const toBot = button("Hand to a bot…", () => this.confirmBot(line, toBot, seat, host));
+        toBot.classList.add("to-bot");
+        line.append(toBot);
       }
       const link = this.handed.get(seat.seat);
       if (link) {
@@ -164,7 +170,7 @@ export class SeatMenu {
       }
       box.append(line);
     }
-    box.append(el("p", "muted small", "A new person gets a fresh seat link; the old one stops working at once."));
+    box.append(el("p", "muted small", "A new person gets a fresh seat link; the old link stops playing at once (its holder can still watch)."));
     return box;
   }
 
@@ -183,7 +189,7 @@ export class SeatMenu {
       try {
         const res = await handToPerson(this.roomId, seat.seat, input.value.trim(), host);
         this.handed.set(seat.seat, location.origin + res.rejoin_url);
-        this.note = `Send ${input.value.trim()} the link of seat ${seat.seat}.`;
+        this.note = `Send ${input.value.trim()} this link: it plays ${seat.name}'s seat from now on. ${seat.name}'s old link no longer plays, but can still watch.`;
         this.room = res.room;
       } catch (err) {
         this.note = err.message;
@@ -199,11 +205,27 @@ export class SeatMenu {
     return defaultBot(gameInfo(this.room?.game));
   }
 
+  /** Handing a seat to a bot takes two clicks: the question says what will happen. */
+  confirmBot(line, toBot, seat, host) {
+    const level = this.botLevel();
+    const ask = el("div", "handover-confirm");
+    ask.append(
+      el("p", "small", `Hand ${seat.name}'s seat to ${an(level)} ${level} bot? The bot plays it from now on; ${seat.name}'s link stops playing (they can still watch), and you can hand the seat to a person again later.`),
+    );
+    const yes = button(`Yes, ${an(level)} ${level} bot plays it`, () => this.toBot(seat, host), "btn small primary");
+    yes.classList.add("to-bot-confirm");
+    const no = button("Cancel", () => ask.replaceWith(toBot));
+    ask.append(yes, no);
+    toBot.replaceWith(ask);
+    yes.focus();
+  }
+
   async toBot(seat, host) {
+    const level = this.botLevel();
     try {
-      const res = await handToBot(this.roomId, seat.seat, this.botLevel(), host);
+      const res = await handToBot(this.roomId, seat.seat, level, host);
       this.room = res.room;
-      this.note = `A bot now plays seat ${seat.seat}.`;
+      this.note = `${an(level) === "an" ? "An" : "A"} ${level} bot now plays ${seat.name}'s seat. ${seat.name} can still watch from the room link.`;
     } catch (err) {
       this.note = err.message;
     }
@@ -218,6 +240,7 @@ export class SeatMenu {
     first.id = "leave-btn";
     const sure = button("Yes, leave", async () => {
       try {
+        this.onLeaving(); // the server's word that the link stopped is then no news
         await leave(this.roomId, this.getToken());
         api.forgetSeat(this.roomId);
         this.note = "You left this game.";

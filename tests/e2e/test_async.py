@@ -277,6 +277,47 @@ def test_leaving_and_handing_the_seat_to_a_new_person(
     assert seat1 == [("Björn", "left"), ("Cleo", None)]
 
 
+def test_handing_a_seat_to_a_bot_asks_first_and_tells_its_player(
+    new_page: Callable[..., Page], live_server: str, artifacts: Path
+) -> None:
+    """Issue 18 point 10: two clicks, the question in names, and the player whose seat it
+    was told in plain words, carrying on as a spectator."""
+    t = table(live_server, first_player=0)
+    ana, bjorn = new_page(), new_page()
+    hold(ana, live_server, t["room"], seat=t["ana"], host=t["host"])
+    hold(bjorn, live_server, t["room"], seat=t["bjorn"])
+    open_room(ana, live_server, t["room"])
+    open_room(bjorn, live_server, t["room"])
+    wait_until(bjorn, "() => window.__ishtar && window.__ishtar.viewer === 1")
+
+    ana.click("#seat-menu > summary")
+    line = ana.locator(".handover[data-seat='1']")
+    line.get_by_role("button", name="Hand to a bot…").click()
+    ask = line.locator(".handover-confirm")
+    expect(ask).to_contain_text("Hand Björn's seat to a medium bot?")
+    expect(ask).to_contain_text("Björn's link stops playing (they can still watch)")
+    ana.screenshot(path=str(artifacts / "seat-menu-bot-confirm.png"))
+    ask.get_by_role("button", name="Cancel").click()
+    expect(ask).to_have_count(0)
+    with httpx.Client(base_url=live_server) as http:
+        seats = http.get(f"/api/rooms/{t['room']}").json()["seats"]
+    assert seats[1]["bot"] is None, "nothing happens before the second click"
+
+    line.get_by_role("button", name="Hand to a bot…").click()
+    line.get_by_role("button", name="Yes, a medium bot plays it").click()
+    expect(ana.locator(".menu-note")).to_have_text(
+        "A medium bot now plays Björn's seat. Björn can still watch from the room link."
+    )
+    banner = bjorn.locator("#seat-lost")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("The host handed your seat to a medium bot")
+    expect(banner).to_contain_text("You are watching as a spectator.")
+    wait_until(bjorn, "() => window.__ishtar.viewer === null")
+    bjorn.screenshot(path=str(artifacts / "seat-lost.png"))
+    bjorn.click("#seat-lost-ok")
+    expect(banner).to_be_hidden()
+
+
 @pytest.fixture
 def quick_server(
     database_url: str, live_server_factory: Callable[..., LiveServer]
@@ -324,3 +365,37 @@ def test_time_per_move_from_the_form_to_the_late_seat(
     page.screenshot(path=str(artifacts / "late-seat.png"))
     play_turn(base, t["room"], t["bjorn"])
     expect(page.locator("#clock")).to_contain_text("You")
+
+
+def test_after_a_reload_the_whole_log_reads_with_earlier_moves(
+    new_page: Callable[..., Page], live_server: str, artifacts: Path
+) -> None:
+    """Issue 18 point 6: the page starts with the latest moves (the welcome's 50), and
+    "Earlier moves" brings the rest, page by page, down to the game's first move."""
+    t = table(live_server, first_player=0)
+    version = 0
+    for _ in range(40):  # turns of ~4 moves: past the welcome's 50 (the game may end)
+        played = [
+            play_turn(live_server, t["room"], tok) for tok in (t["ana"], t["bjorn"])
+        ]
+        version = max(version, *played)
+        if version > 55 or max(played) < 0:
+            break
+    assert version > 50, "more moves than the welcome brings"
+    page = new_page()
+    open_room(page, live_server, t["room"])
+    shown = "() => [...document.querySelectorAll('#log li[data-seq]')].map((li) => Number(li.dataset.seq))"
+    first = page.evaluate(shown)
+    assert first == list(range(version - 49, version + 1)), "the latest 50"
+    earlier = page.locator("#log-earlier")
+    expect(earlier).to_be_visible()
+    page.screenshot(path=str(artifacts / "log-earlier.png"))
+    earlier.click()
+    wait_until(page, "() => !!document.querySelector('#log li[data-seq=\"1\"]')")
+    assert page.evaluate(shown) == list(range(1, version + 1)), "every move, in order"
+    expect(earlier).to_be_hidden()
+    with httpx.Client(base_url=live_server) as http:
+        texts = [
+            m["text"] for m in http.get(f"/api/rooms/{t['room']}/moves").json()["moves"]
+        ]
+    assert page.locator("#log li[data-seq]").all_inner_texts() == texts

@@ -115,13 +115,19 @@ async def make_move(
 MAX_VERSION = 2**31 - 1
 
 
+# A page of the log "before" a move: at most this many moves.
+MAX_PAGE = 500
+
+
 @router.get("/rooms/{room_id}/moves", summary="The public move log")
 async def move_log(
     room_id: str,
     rooms: Service,
     since: Annotated[int, Query(ge=0, le=MAX_VERSION)] = 0,
+    before: Annotated[int | None, Query(ge=1, le=MAX_VERSION)] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
 ) -> dict[str, Any]:
-    return await rooms.reading.moves(room_id, since)
+    return await rooms.reading.moves(room_id, since, before, limit)
 
 
 @router.post("/rooms/{room_id}/why", summary="Why a move is illegal (engine's reason)")

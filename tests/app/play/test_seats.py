@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.app.clients import WsClient, bearer, open_room
+from tests.app.conftest import ISHTAR
 
 
 async def play_one(http: httpx.AsyncClient, room_id: str, tokens: list[str]) -> int:
@@ -198,6 +199,10 @@ async def test_an_open_websocket_of_a_replaced_token_is_closed(
         assert handed.status_code == 201
         error = await old.expect("error")
         assert error["code"] == "bad_token"
+        assert error["reason"].startswith(
+            "The host handed your seat to Cleo, who plays"
+        )
+        assert error["reason"].endswith("You are watching as a spectator.")
         await old.closed.wait()
         assert old.close_code == 4401
         room = await fan.expect("room")
@@ -299,3 +304,42 @@ async def test_in_a_room_with_a_host_token_the_host_role_stays_with_it(
         f"/api/rooms/{room_id}/start", headers=bearer(created["host_token"])
     )
     assert started.status_code == 200, started.text
+
+
+@pytest.mark.parametrize("game_module", [ISHTAR])
+async def test_a_seat_handed_to_a_bot_tells_its_player_in_plain_words(
+    web: tuple[str, httpx.AsyncClient],
+) -> None:
+    url, http = web
+    room_id, host, tokens = await open_room(http, 2)
+    async with WsClient(url, room_id, tokens[1]) as old:
+        handed = await http.post(
+            f"/api/rooms/{room_id}/seats/1/bot",
+            headers=bearer(host),
+            json={"level": "easy"},
+        )
+        assert handed.status_code == 200, handed.text
+        error = await old.expect("error")
+        assert error["code"] == "bad_token"
+        assert error["reason"] == (
+            "The host handed your seat to an easy bot, which plays it from now on; your "
+            "link no longer plays here. You are watching as a spectator."
+        )
+        await old.closed.wait()
+        assert old.close_code == 4401
+
+
+@pytest.mark.parametrize("game_module", [ISHTAR])
+async def test_bots_at_one_table_have_names_of_their_own_with_their_level(
+    http: httpx.AsyncClient,
+) -> None:
+    created = (await http.post("/api/rooms", json={"players": 4})).json()
+    room_id, host = created["room_id"], created["host_token"]
+    for level in ("medium", "medium", "hard"):
+        added = await http.post(
+            f"/api/rooms/{room_id}/bots", headers=bearer(host), json={"level": level}
+        )
+        assert added.status_code == 201, added.text
+    seats = (await http.get(f"/api/rooms/{room_id}")).json()["seats"]
+    names = [s["name"] for s in seats if s["bot"]]
+    assert names == ["Nabu (medium)", "Ninlil (medium)", "Enki (hard)"]

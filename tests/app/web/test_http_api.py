@@ -425,6 +425,47 @@ async def test_the_move_log_since(http: httpx.AsyncClient) -> None:
     )
 
 
+async def test_the_move_log_in_pages_before_a_move(http: httpx.AsyncClient) -> None:
+    """The page's "Earlier moves" (issue 18 point 6): the moves before one, latest first
+    kept, oldest first given, and whether older ones remain."""
+    room_id, _host, tokens = await open_room(
+        http, 2, first_player=0, seat_order="fixed"
+    )
+    for _ in range(5):
+        view = (
+            await http.get(f"/api/rooms/{room_id}/view", headers=bearer(tokens[0]))
+        ).json()
+        seat = view["view"]["current"]
+        mine = (
+            await http.get(f"/api/rooms/{room_id}/view", headers=bearer(tokens[seat]))
+        ).json()
+        answer = await http.post(
+            f"/api/rooms/{room_id}/moves",
+            json=move(mine["legal"][0]["action"], mine["version"]),
+            headers=bearer(tokens[seat]),
+        )
+        assert answer.status_code == 200, answer.text
+    full = (await http.get(f"/api/rooms/{room_id}/moves")).json()["moves"]
+    assert [m["seq"] for m in full] == [1, 2, 3, 4, 5]
+
+    async def page(**params: int) -> dict[str, Any]:
+        answer = await http.get(f"/api/rooms/{room_id}/moves", params=params)
+        assert answer.status_code == 200, answer.text
+        return dict(answer.json())
+
+    latest = await page(before=5, limit=2)
+    assert [m["seq"] for m in latest["moves"]] == [3, 4]
+    assert latest["earlier"] is True and latest["version"] == 5
+    assert latest["moves"] == full[2:4], "the same moves as the whole log"
+    rest = await page(before=3, limit=100)
+    assert [m["seq"] for m in rest["moves"]] == [1, 2] and rest["earlier"] is False
+    assert (await page(before=1))["moves"] == []
+    for bad in ({"before": 0}, {"limit": 0}, {"limit": 501}, {"before": 2**31}):
+        error_of(
+            await http.get(f"/api/rooms/{room_id}/moves", params=bad), 400, "malformed"
+        )
+
+
 async def test_why_a_move_is_illegal(http: httpx.AsyncClient) -> None:
     room_id, _host, _tokens = await open_room(http, 2, first_player=0)
     answer = (
