@@ -31,7 +31,9 @@ pytestmark = pytest.mark.slow
 SEED = 20261129
 GAMES = [2, 3, 4, 2, 3, 2]  # players per game
 THINK = 0.03  # seconds, at most, before a move: spreads each game over a few seconds
-RUN_LIMIT = 360.0  # seconds: a hung run fails instead of blocking CI (a loaded CI is slow)
+RUN_LIMIT = (
+    360.0  # seconds: a hung run fails instead of blocking CI (a loaded CI is slow)
+)
 
 
 async def seat_players(base: str, rng: random.Random) -> list[Player]:
