@@ -29,7 +29,7 @@ class Gardener:
     page: Page
     name: str
     rng: random.Random = field(default_factory=lambda: random.Random(5))
-    touch: bool = False  # a phone: tap to preview a spot, tap it again to place
+    touch: bool = False  # a phone: tap to preview a spot, then "Place here"
 
     # ---- lobby ---------------------------------------------------------------------------
 
@@ -74,7 +74,7 @@ class Gardener:
     def legal(self) -> list[dict]:
         return self.hook("legal()") or []
 
-    def wait_version(self, version: int, timeout: float = 5000) -> None:
+    def wait_version(self, version: int, timeout: float = 15000) -> None:
         wait_until(
             self.page,
             "v => !!window.__ishtar && window.__ishtar.version >= v && !window.__ishtar.busy",
@@ -134,10 +134,13 @@ class Gardener:
                     break
                 page.keyboard.press("r")
             if self.touch:
+                # one tap previews the spot, "Place here" places it (a locator's tap waits
+                # until the first tap has enabled it: a second tap on the board could come
+                # before a loaded page has taken the first)
                 page.locator("#board").scroll_into_view_if_needed()
                 x, y = page.evaluate("a => window.__ishtar.placePoint(a)", action)
                 page.touchscreen.tap(x, y)
-                page.touchscreen.tap(x, y)
+                page.locator("[data-act='place-here']").tap()
             else:
                 x, y = page.evaluate("a => window.__ishtar.placePoint(a)", action)
                 page.mouse.move(x, y)
