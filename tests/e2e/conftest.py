@@ -30,8 +30,12 @@ def artifacts() -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
+    """One Chromium for a run of browser tests. Package-scoped, not session-scoped: between
+    its sync calls Playwright marks its event loop as the thread's running loop, so the
+    browser must be closed before a worker goes on to an asyncio test of another package
+    (pytest-asyncio refuses to start a loop inside a running one)."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
