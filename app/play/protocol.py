@@ -68,13 +68,16 @@ class ServiceError(Exception):
     """A refused request: a stable `code`, a readable `reason`, and optional context.
 
     `extra` carries what helps the client recover (for `stale_version`: the version, the
-    missed events, the fresh view and legal actions).
+    missed events, the fresh view and legal actions). `message` is the reason as a message
+    for the client to render in the reader's language (docs/i18n.md): a key and params,
+    sent next to the English `reason` when the refusal has one.
     """
 
     code: str
     reason: str
     version: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    message: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         super().__init__(self.reason)
@@ -86,6 +89,8 @@ class ServiceError(Exception):
     def body(self) -> dict[str, Any]:
         """The HTTP error body: {"error": {code, reason, version?, ...}}."""
         error: dict[str, Any] = {"code": self.code, "reason": self.reason}
+        if self.message is not None:
+            error["message"] = self.message
         if self.version is not None:
             error["version"] = self.version
         error.update(self.extra)
@@ -324,6 +329,8 @@ def error_message(
         "code": error.code,
         "reason": error.reason,
     }
+    if error.message is not None:
+        message["message"] = error.message
     if move_id is not None:
         message["move_id"] = move_id
     return stamped(message, error.version if version is None else version)
@@ -426,4 +433,6 @@ def chat_error_message(error: ServiceError, version: int | None) -> Stamped:
         "about": "chat",
         **error.extra,
     }
+    if error.message is not None:
+        fields["message"] = error.message
     return stamped(fields, version)
