@@ -24,12 +24,14 @@ from app.play.limits import BodyLimit, SharedRoomLimit
 from app.records.archive import MAX_RECORD_BYTES
 from app.web import ws
 from app.web.assets import Assets, VersionedStatic
+from app.web.i18n import Catalogues
 from app.web.routes import (
     async_play,
     bots,
     chat,
     games,
     health,
+    i18n,
     pages,
     records,
     rooms,
@@ -100,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(records.router)
     app.include_router(chat.router)
     app.include_router(pages.router)
+    app.include_router(i18n.router)
     app.include_router(ws.router)
     rooms.install_error_handlers(app)
     app.add_middleware(
@@ -111,6 +114,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     # The static tree is hashed once, here: pages link /static/<hash>/... (app/web/assets.py).
     app.state.assets = Assets.scan(settings.static_dir)
+    # Every language's keys, merged once: the shell's, each game's engine's and screen's.
+    app.state.catalogues = Catalogues.build(settings.static_dir, app.state.games)
     if settings.static_dir.is_dir():
         app.mount("/static", VersionedStatic(app.state.assets), name="static")
     return app

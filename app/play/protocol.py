@@ -60,6 +60,7 @@ HTTP_STATUS = {
     "too_many_bot_rooms": 429,
     "no_bots": 400,
     "spectator_chat_off": 403,
+    "unknown_language": 404,
 }
 
 

@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from app.games import Game, Registry
+from app.web import i18n
 from app.web.assets import Assets, install_template_globals
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
@@ -65,6 +66,7 @@ def _templates(directory: Path) -> Jinja2Templates:
     found = Jinja2Templates(directory=str(directory))
     # Templates link static files only as {{ asset('js/main.js') }}: /static/<hash>/...
     install_template_globals(found.env)
+    i18n.install_template_globals(found.env)
     found.env.globals["games_manifest"] = games_manifest
     # `tojson` keeps the keys' order: an options schema lists its fields in the form's order
     found.env.policies["json.dumps_kwargs"] = {"sort_keys": False}
