@@ -23,7 +23,7 @@ import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Union
+from typing import Any
 
 Message = dict[str, Any]
 """``{"key": str, "params": {name: value}}``."""
@@ -72,10 +72,12 @@ class Pound:
     """``#`` in a plural's branch: the number, formatted."""
 
 
-Node = Union[str, Argument, Choice, Pound]
+Node = str | Argument | Choice | Pound
 Pattern = tuple[Node, ...]
 
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_NAME_CHARS = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+)
 _KINDS = ("plural", "select")
 
 
@@ -324,7 +326,7 @@ def render(
     A key missing from ``catalogue`` is looked up in ``fallback`` (English), else rendered as
     the key itself; a missing param as ``{name}``. ``seat`` names a ``{"seat": n}`` param.
     """
-    chosen = lang or getattr(catalogue, "lang", "en")
+    chosen: str = lang or getattr(catalogue, "lang", None) or "en"
     return _message(msg, _Context(catalogue, fallback, chosen, seat))
 
 
