@@ -120,7 +120,9 @@ def test_lists_join_as_a_conjunction() -> None:
 
 
 def test_arguments_and_keys_are_found_at_any_depth() -> None:
-    assert arguments("{a} {n, plural, one {{b}} other {{c, select, x {{d}} other {}}}}") == {
+    assert arguments(
+        "{a} {n, plural, one {{b}} other {{c, select, x {{d}} other {}}}}"
+    ) == {
         "a",
         "n",
         "b",

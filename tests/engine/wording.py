@@ -17,6 +17,7 @@ import hashlib
 import json
 import random
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,9 @@ BABYLON_GAMES: tuple[tuple[int, int, dict[str, Any]], ...] = tuple(
         2 + seed % 3,
         seed,
         {
-            "floor": ("lower", "middle", "higher", "roof", "ishtar", "tammuz")[seed % 6],
+            "floor": ("lower", "middle", "higher", "roof", "ishtar", "tammuz")[
+                seed % 6
+            ],
             "scoreboards": "choose" if seed % 4 == 1 else "random",
         },
     )
@@ -123,7 +126,9 @@ def _babylon_probe(rng: random.Random) -> BabylonAction:
     return BabylonAction(kind)
 
 
-def babylon_transcript(players: int, seed: int, options: dict[str, Any]) -> Iterator[str]:
+def babylon_transcript(
+    players: int, seed: int, options: dict[str, Any]
+) -> Iterator[str]:
     """The English of one seeded random game of Babylon Gardens."""
     rng = random.Random(seed)
     state = babylon.new_game(players, seed, options)
@@ -184,9 +189,9 @@ BAD_ACTIONS: tuple[Any, ...] = (
 def refusals(module: Any) -> Iterator[str]:
     """The reasons of bad options and malformed actions (the same probes for both games)."""
     for players, options in BAD_OPTIONS:
-        yield "options " + _refusal(lambda: module.check_options(players, options))
+        yield "options " + _refusal(partial(module.check_options, players, options))
     for data in BAD_ACTIONS:
-        yield "action " + _refusal(lambda: module.decode_action(data))
+        yield "action " + _refusal(partial(module.decode_action, data))
 
 
 def _refusal(call: Callable[[], Any]) -> str:
