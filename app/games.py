@@ -110,7 +110,12 @@ class Game:
             return self.rules.check_options(players, typed)
         except ValueError as error:
             reason = getattr(error, "reason", None) or str(error)
-            raise ServiceError("bad_options", reason) from None
+            message = getattr(error, "message", None)
+            raise ServiceError(
+                "bad_options",
+                reason,
+                message=message if isinstance(message, dict) else None,
+            ) from None
 
     def describe(self) -> dict[str, Any]:
         """The game as `GET /api/games` lists it (the client URL is added by the route)."""

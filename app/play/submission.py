@@ -30,6 +30,24 @@ from app.store.store import Store
 
 log = logging.getLogger("ishtar.rooms")
 
+MESSAGE_BYTES = 4096
+"""The most a log line's message may take as JSON (docs/protocol.md, "Messages"). The engines'
+messages are a few hundred bytes (tests/engine/*/test_messages.py); a larger one is a bug of
+the engine, and the move is kept with its English text alone rather than a message that would
+swell every log page."""
+
+
+def bounded(message: Any) -> dict[str, Any] | None:
+    """The engine's message if it is a message (an object with a key) of at most
+    `MESSAGE_BYTES`, else None (logged: the text stands alone)."""
+    if not isinstance(message, dict) or not isinstance(message.get("key"), str):
+        return None
+    size = len(dumps(message).encode())
+    if size > MESSAGE_BYTES:
+        log.error("a log message of %d bytes (%s) was dropped", size, message["key"])
+        return None
+    return message
+
 
 @dataclass(frozen=True)
 class Accepted:
@@ -84,8 +102,9 @@ class Moves:
 
     def _judge(
         self, position: Position, seat: int, request: MoveRequest, game: GameContext
-    ) -> tuple[dict[str, Any], Position, str]:
-        """The canonical action, the next position and the log line; or a ServiceError."""
+    ) -> tuple[dict[str, Any], Position, str, dict[str, Any] | None]:
+        """The canonical action, the next position, the log line and its message (docs/i18n.md);
+        or a ServiceError, with the engine's message when it refuses the move."""
         version = position.version
         if position.over:
             raise ServiceError("game_over", "The game is over.", version=version)
@@ -112,15 +131,21 @@ class Moves:
                 or str(error)
                 or "That move is not legal."
             )
-            raise ServiceError("illegal_move", reason, version=version) from None
+            raise ServiceError(
+                "illegal_move",
+                reason,
+                version=version,
+                message=bounded(getattr(error, "message", None)),
+            ) from None
         except Exception:
             log.exception("engine failed on apply(%s)", request.move)
             raise ServiceError(
                 "illegal_move", "The engine could not apply this move.", version=version
             ) from None
         text = str(rules.narrate(position.state, action))
+        message = bounded(rules.narrate_message(position.state, action))
         encoded: dict[str, Any] = rules.encode_action(action)
-        return encoded, Position(rules, version + 1, state), text
+        return encoded, Position(rules, version + 1, state), text, message
 
     async def submit(
         self, room_id: str, seat: SeatRow, request: MoveRequest
@@ -134,7 +159,9 @@ class Moves:
             position = await reading.position(game.game_id)
         for _attempt in range(2):
             try:
-                action, after, text = self._judge(position, number, request, game)
+                action, after, text, message = self._judge(
+                    position, number, request, game
+                )
             except ServiceError as refusal:
                 earlier = await self._earlier(game.game_id, number, request.move_id)
                 if earlier is not None:
@@ -153,6 +180,7 @@ class Moves:
                     action=action,
                     move_id=request.move_id,
                     text_=text,
+                    message=message,
                     snapshot_json=after.encoded() if after.over else None,
                     finished=after.over,
                     current_seat=after.current,

@@ -32,10 +32,11 @@ def _event(row: Any) -> Event:
         action=row["action"],
         text=row["text"],
         at=row["created_at"],
+        message=row["message"],
     )
 
 
-_MOVE_COLUMNS = "seq, seat, action, text, created_at"
+_MOVE_COLUMNS = "seq, seat, action, text, created_at, message"
 
 
 class GameStore(Pools):
@@ -154,6 +155,7 @@ class GameStore(Pools):
         action: dict[str, Any],
         move_id: str,
         text_: str,
+        message: dict[str, Any] | None = None,
         snapshot_json: str | None,
         finished: bool,
         current_seat: int | None,
@@ -163,6 +165,7 @@ class GameStore(Pools):
         One statement, so one round trip and one implicit transaction: the compare-and-set
         on the version and the insert into the log; neither happens without the other.
         `snapshot_json`, when given, is the state after this move, stored as the snapshot.
+        `message` is the log line as a message (docs/i18n.md), stored with the move.
         Raises DuplicateMoveId when the move_id is already in the log. The caller announces
         the move (`announce`) once it has handed the event to its own hub.
         """
@@ -183,6 +186,7 @@ class GameStore(Pools):
                     text_,
                     finished,
                     room_id,
+                    message,
                 )
         except asyncpg.UniqueViolationError as error:
             if error.constraint_name == "uq_moves_game_id_move_id":
@@ -197,6 +201,7 @@ class GameStore(Pools):
             text=text_,
             at=row["created_at"],
             webhook=row["webhook"],
+            message=message,
         )
 
 
@@ -212,8 +217,8 @@ COMMIT_MOVE = (
     " UPDATE rooms SET status = 'finished', revision = revision + 1"
     " WHERE id = $12 AND $11::boolean AND EXISTS (SELECT 1 FROM game) RETURNING id),"
     " move AS ("
-    " INSERT INTO moves (game_id, seq, seat, action, move_id, text)"
-    " SELECT id, $3, $7, $8, $9, $10 FROM game RETURNING created_at)"
+    " INSERT INTO moves (game_id, seq, seat, action, move_id, text, message)"
+    " SELECT id, $3, $7, $8, $9, $10, $13::jsonb FROM game RETURNING created_at)"
     " SELECT move.created_at, EXISTS (SELECT 1 FROM seats s"
     " JOIN seat_webhooks w ON w.seat_id = s.id WHERE s.room_id = $12 AND s.seat = $6)"
     " AS webhook FROM move"
@@ -264,6 +269,7 @@ async def warm_statements(conn: asyncpg.Connection) -> None:
                     "",
                     False,
                     room,
+                    None,
                 )
             raise _Rehearsed
     except _Rehearsed:

@@ -162,6 +162,8 @@ class Move(Base):
     move_id: Mapped[str] = mapped_column(String(64))
     # The engine's narration, kept so the log reads without replaying the game.
     text: Mapped[str] = mapped_column(Text)
+    # The same line as a message for the reader's language (docs/i18n.md); null before 0014.
+    message: Mapped[dict[str, Any] | None] = mapped_column(JSONB, nullable=True)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )

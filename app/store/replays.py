@@ -103,7 +103,7 @@ class ReplayStore(Pools):
             )
             at, state = (row["version"], row["state"]) if row is not None else (0, None)
             rows = await conn.fetch(
-                "SELECT seq, seat, action, text, created_at FROM moves"
+                "SELECT seq, seat, action, text, created_at, message FROM moves"
                 " WHERE game_id = $1 AND seq > $2 AND seq <= $3"
                 " ORDER BY seq",
                 game_id,
@@ -112,7 +112,13 @@ class ReplayStore(Pools):
             )
         moves = [
             Event(
-                r["seq"], r["seat"], _json(r["action"]), r["text"], r["created_at"]
+                r["seq"],
+                r["seat"],
+                _json(r["action"]),
+                r["text"],
+                r["created_at"],
+                # The log line's message, as the live log sends it (docs/protocol.md).
+                message=None if r["message"] is None else _json(r["message"]),
             ).as_dict()
             for r in rows
         ]

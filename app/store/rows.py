@@ -61,15 +61,21 @@ class Event:
     at: datetime
     # The seat to act next has a turn webhook (a call was queued with this move): not public.
     webhook: bool = field(default=False, compare=False, repr=False)
+    message: dict[str, Any] | None = None
+    """The log line as a message (docs/i18n.md); None for moves logged before messages."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        """The wire's log entry (docs/protocol.md): ``message`` only where there is one."""
+        entry = {
             "seq": self.seq,
             "seat": self.seat,
             "action": self.action,
             "text": self.text,
             "at": iso(self.at),
         }
+        if self.message is not None:
+            entry["message"] = self.message
+        return entry
 
 
 def iso(moment: datetime) -> str:

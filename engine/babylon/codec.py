@@ -18,6 +18,7 @@ from engine.babylon.floors import FLOOR_IDS, Pos, floor
 from engine.babylon.scoreboards import SIDES, board_of
 from engine.babylon.setup import check_options
 from engine.babylon.state import ACTION_TYPES, PHASES, Action, Draw, Harvested, State
+from engine.babylon.words import refusal
 
 STATE_FORMAT = 1
 READABLE_FORMATS = (1,)
@@ -52,19 +53,17 @@ def _int(value: Any) -> bool:
 def decode_action(data: Any) -> Action:
     """An action from JSON; `MalformedAction` for anything that is not an action of this game."""
     if not isinstance(data, dict):
-        raise MalformedAction("An action is a JSON object with a 'type'.")
+        raise MalformedAction(refusal("malformed.object"))
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in _FIELDS:
         shown = kind[:20] if isinstance(kind, str) else kind
-        raise MalformedAction(
-            f"There is no action {shown!r} in Babylon Gardens "
-            "(scoreboard, irrigate, harvest, undo)."
-        )
+        raise MalformedAction(refusal("malformed.type", action=repr(shown)[:22]))
     allowed = {"type", *_FIELDS[kind]}
     extra = sorted(str(key)[:20] for key in data if key not in allowed)
     if extra:
-        article = "An" if kind[0] in "aeiou" else "A"
-        raise MalformedAction(f"{article} {kind} action has no field {extra[0]!r}.")
+        raise MalformedAction(
+            refusal("malformed.field", type=kind, field=repr(extra[0]))
+        )
     if kind == "irrigate":
         at = data.get("at")
         if (
@@ -72,12 +71,12 @@ def decode_action(data: Any) -> Action:
             or len(at) != 2
             or not all(_int(v) and 0 <= v < MAX_COORD for v in at)
         ):
-            raise MalformedAction("'at' is a tile's position [row, column].")
+            raise MalformedAction(refusal("malformed.at"))
         return Action("irrigate", at=(at[0], at[1]))
     if kind == "scoreboard":
         side = data.get("side")
         if not isinstance(side, str) or len(side) > 8:
-            raise MalformedAction("'side' names a scoreboard side, such as 'C2'.")
+            raise MalformedAction(refusal("malformed.side"))
         return Action("scoreboard", side=side)
     return Action(kind)
 

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from engine.babylon.words import english
+from engine.messages import Message
+
 
 class IllegalAction(ValueError):
-    """An action (or a set-up) the rules refuse; ``reason`` is a sentence a player can read."""
+    """An action (or a set-up) the rules refuse: ``message`` says why (docs/i18n.md, a
+    ``babylon.reason.*`` key and its params), ``reason`` is its English sentence."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, message: Message) -> None:
+        reason = english(message)
         super().__init__(reason)
         self.reason = reason
+        self.message = message
 
 
 class MalformedAction(IllegalAction):

@@ -16,6 +16,8 @@ from engine.babylon.errors import IllegalAction
 from engine.babylon.floors import Pos
 from engine.babylon.scoreboards import SIDES, board_of
 from engine.babylon.state import Action, Harvested, State, kind_index
+from engine.babylon.words import english, refusal, word
+from engine.messages import Message
 
 HARVEST = Action("harvest")
 UNDO = Action("undo")
@@ -71,66 +73,71 @@ def filled_on_path(state: State) -> list[Pos]:
 
 def why_illegal(state: State, action: Action) -> str | None:
     """None if the seat to act may play `action` now, else the reason in a player's words."""
+    found = why_illegal_message(state, action)
+    return None if found is None else english(found)
+
+
+def why_illegal_message(state: State, action: Action) -> Message | None:
+    """None if the seat to act may play `action` now, else the reason as a message
+    (``babylon.reason.*``)."""
     if state.phase == "over":
-        return "The game is over."
+        return refusal("over")
     kind = action.type
     if state.phase == "scoreboard":
         if kind != "scoreboard":
-            return "Everyone chooses a scoreboard before the first turn."
+            return refusal("choose_first")
         return _why_not_side(state, action.side)
     if kind == "scoreboard":
-        return "The scoreboards have been chosen."
+        return refusal("sides_chosen")
     if kind == "irrigate":
         return _why_not_step(state, action.at)
     if kind == "harvest":
-        return None if state.path else "Water at least one tile before you harvest."
+        return None if state.path else refusal("harvest_empty")
     if kind == "undo":
-        return None if state.path else "There is no irrigation step to undo."
-    return f"There is no action {kind!r} in Babylon Gardens."
+        return None if state.path else refusal("nothing_to_undo")
+    return refusal("no_action", action=repr(kind))
 
 
-def _why_not_side(state: State, side: str | None) -> str | None:
+def _why_not_side(state: State, side: str | None) -> Message | None:
     if side not in SIDES:
-        return f"There is no scoreboard side {str(side)[:8]!r}: sides are A1 to D2."
+        return refusal("no_side", side=repr(str(side)[:8]))
     assert side is not None
     if side not in free_sides(state):
-        return f"Scoreboard {board_of(side)} is already taken."
+        return refusal("side_taken", board=board_of(side))
     return None
 
 
-def _why_not_step(state: State, at: Pos | None) -> str | None:
+def _why_not_step(state: State, at: Pos | None) -> Message | None:
     the_floor = state.floor
     if at is None:
-        return "Say which tile to water."
+        return refusal("say_tile")
     if at == the_floor.well:
         if state.path:
-            return "The path may not come back to the well."
-        return "The path starts at the well: water a tile next to it."
+            return refusal("back_to_well")
+        return refusal("start_at_well")
     if at not in the_floor.kinds:
-        return "There is no tile there."
+        return refusal("no_tile")
     if at in state.path:
-        return "This tile is already on your path."
+        return refusal("on_path")
     r, c = path_end(state)
     dr, dc = abs(at[0] - r), abs(at[1] - c)
-    origin = "your path's last tile" if state.path else "the well"
+    origin = word("origin.path" if state.path else "origin.well")
     if dr == 1 and dc == 1:
-        return "Diagonal steps are not allowed."
+        return refusal("diagonal")
     if dr + dc > 1:
         if dr + dc == 2 and (dr == 0 or dc == 0):
             between = ((at[0] + r) // 2, (at[1] + c) // 2)
             if between not in the_floor.kinds:
-                return (
-                    f"The path cannot cross a gap: step onto a tile next to {origin}."
-                )
+                return refusal("gap", origin=origin)
         if dr == 0 or dc == 0:
-            return f"You cannot skip tiles: step onto a tile next to {origin}."
-        return f"Step onto a tile next to {origin}."
+            return refusal("skip", origin=origin)
+        return refusal("far", origin=origin)
     return None
 
 
 def apply(state: State, action: Action) -> State:
     """The state after `action`, or `IllegalAction` with the reason the rules refuse it."""
-    reason = why_illegal(state, action)
+    reason = why_illegal_message(state, action)
     if reason is not None:
         raise IllegalAction(reason)
     after = _apply(state, action)

@@ -1,5 +1,6 @@
 """`preview` and `narrate`: what a legal action would do (for the seat's client), and an
-action in words for the log, both from the state before it."""
+action in words for the log, both from the state before it. The log line is a message
+(`narrate_message`, docs/i18n.md); `narrate` is its English."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from typing import Any
 from engine.babylon.components import SLOTS, TILES
 from engine.babylon.game import filled_on_path, path_end
 from engine.babylon.scoreboards import board_of
-from engine.babylon.scoring import score_board, seat_name, total
+from engine.babylon.scoring import score_board, total
 from engine.babylon.state import Action, State
+from engine.babylon.words import english, log, series, word
+from engine.messages import Message, seat
 
 
 def harvest_winks(state: State) -> list[dict[str, Any]]:
@@ -58,39 +61,47 @@ def preview(state: State, action: Action) -> dict[str, Any]:
     return {}
 
 
-def _tile_words(state: State, at: tuple[int, int]) -> str:
+def _tile_words(state: State, at: tuple[int, int]) -> Message:
     tile = TILES[state.tiles[state.index(at)]]
-    flowers = "1 flower" if tile.flowers == 1 else f"{tile.flowers} flowers"
-    return f"the {tile.colour} tile of {flowers}"
+    return word("tile", colour=tile.colour, flowers=tile.flowers)
 
 
 def narrate(state: State, action: Action) -> str:
     """The action in words, e.g. "Blue waters the red tile of 3 flowers (2 of 3)"."""
-    who = seat_name(state.current)
+    return english(narrate_message(state, action))
+
+
+def narrate_message(state: State, action: Action) -> Message:
+    """The log line as a message (``babylon.log.*``)."""
+    who = seat(state.current)
     if action.type == "scoreboard":
-        return f"{who} takes scoreboard {action.side}."
+        return log("scoreboard", seat=who, side=str(action.side))
     if action.type == "irrigate" and action.at is not None:
         p = preview(state, action)
-        filled = ": filled" if p["fills"] else ""
-        return (
-            f"{who} waters {_tile_words(state, action.at)} "
-            f"({p['gems']} of {p['flowers']}){filled}."
+        return log(
+            "irrigate",
+            seat=who,
+            tile=_tile_words(state, action.at),
+            gems=p["gems"],
+            flowers=p["flowers"],
+            filled="yes" if p["fills"] else "no",
         )
     if action.type == "undo":
-        return f"{who} takes back the last step, onto {_tile_words(state, path_end(state))}."
+        return log("undo", seat=who, tile=_tile_words(state, path_end(state)))
     if action.type == "harvest":
         p = preview(state, action)
-        length = len(state.path)
-        steps = "1 tile" if length == 1 else f"{length} tiles"
+        steps = len(state.path)
         if not p["winks"]:
-            return f"{who} waters a path of {steps}; nothing is filled."
-        colours = ", ".join(w["colour"] for w in p["winks"])
-        count = len(p["winks"])
-        tiles = "1 tile" if count == 1 else f"{count} tiles"
+            return log("harvest_nothing", seat=who, steps=steps)
         points = p["points"]
-        sign = "+" if points >= 0 else ""
-        text = f"{who} harvests {tiles} ({colours}) along a path of {steps}: {sign}{points} points."
-        if p["ends"]:
-            text += f" {who}'s scoreboard is full: the game is over."
-        return text
-    return f"{who} plays {action.type}."
+        return log(
+            "harvest",
+            seat=who,
+            count=len(p["winks"]),
+            colours=series([word(f"colour.{w['colour']}") for w in p["winks"]]),
+            steps=steps,
+            sign="+" if points >= 0 else "",
+            points=points,
+            ends="yes" if p["ends"] else "no",
+        )
+    return log("other", seat=who, action=action.type)

@@ -16,6 +16,7 @@ from engine.babylon.errors import IllegalAction
 from engine.babylon.floors import DEFAULT_FLOOR, FLOOR_IDS, floor
 from engine.babylon.scoreboards import BOARDS
 from engine.babylon.state import Draw, State, kind_index
+from engine.babylon.words import refusal
 
 OPTIONS: dict[str, Any] = {
     "floor": DEFAULT_FLOOR,
@@ -38,30 +39,29 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
         or isinstance(players, bool)
         or players not in PLAYERS
     ):
-        raise IllegalAction("Babylon Gardens is played by 2 to 4 players.")
+        raise IllegalAction(refusal("options.players"))
     if options is not None and not isinstance(options, Mapping):
-        raise IllegalAction("The options are a JSON object.")
+        raise IllegalAction(refusal("options.object"))
     given = dict(options or {})
     unknown = sorted(str(key)[:40] for key in given if key not in OPTIONS)
     if unknown:
-        raise IllegalAction(f"Babylon Gardens has no option {unknown[0]!r}.")
+        raise IllegalAction(refusal("options.unknown", option=repr(unknown[0])))
     out = {**OPTIONS, **given}
     if out["floor"] not in FLOOR_IDS:
-        names = ", ".join(FLOOR_IDS)
-        raise IllegalAction(f"The floor is one of {names}.")
+        raise IllegalAction(refusal("options.floor", floors=", ".join(FLOOR_IDS)))
     if out["scoreboards"] not in ("random", "choose"):
-        raise IllegalAction("Scoreboards are dealt at random or chosen by the players.")
+        raise IllegalAction(refusal("options.scoreboards"))
     if not isinstance(out["teams"], bool):
-        raise IllegalAction("Team mode is on or off.")
+        raise IllegalAction(refusal("options.teams"))
     if out["teams"] and players != 4:
-        raise IllegalAction("Team mode is for exactly 4 players (two teams of two).")
+        raise IllegalAction(refusal("options.teams_players"))
     first = out["first_player"]
     if first is not None and (
         not isinstance(first, int)
         or isinstance(first, bool)
         or not 0 <= first < players
     ):
-        raise IllegalAction(f"The first player must be a seat from 0 to {players - 1}.")
+        raise IllegalAction(refusal("options.first_player", last=players - 1))
     return out
 
 

@@ -17,15 +17,17 @@ from engine.ishtar.game import (
     legal_actions,
     replay,
     why_illegal,
+    why_illegal_message,
 )
 from engine.ishtar.layout import LayoutError
-from engine.ishtar.narration import narrate, preview
+from engine.ishtar.narration import narrate, narrate_message, preview
 from engine.ishtar.previews import legal_json, legal_with_previews
 from engine.ishtar.sampling import sample_state
 from engine.ishtar.scoring import final_scores
 from engine.ishtar.setup import check_options, new_game, public_setup
 from engine.ishtar.state import Action, State
 from engine.ishtar.views import view_for
+from engine.ishtar.words import messages
 
 ENGINE_VERSION = "1.2.0"
 """1.1.0: undo (state format 2; a turn with something to undo waits for ``end``).
@@ -53,7 +55,9 @@ __all__ = [
     "legal_actions",
     "legal_json",
     "legal_with_previews",
+    "messages",
     "narrate",
+    "narrate_message",
     "new_game",
     "preview",
     "public_setup",
@@ -61,4 +65,5 @@ __all__ = [
     "sample_state",
     "view_for",
     "why_illegal",
+    "why_illegal_message",
 ]

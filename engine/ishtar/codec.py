@@ -22,6 +22,7 @@ from engine.ishtar.errors import MalformedAction
 from engine.ishtar.geometry import geometry_for
 from engine.ishtar.layout import layout_to_json, parse_layout
 from engine.ishtar.state import PHASES, Action, PlacedTile, PlacedToken, State
+from engine.ishtar.words import refusal
 
 STATE_FORMAT = 3
 READABLE_FORMATS = (1, 2, 3)
@@ -68,55 +69,60 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _malformed(message: str) -> MalformedAction:
-    return MalformedAction(message)
+def _malformed(name: str, **params: Any) -> MalformedAction:
+    return MalformedAction(refusal(f"malformed.{name}", **params))
+
+
+SHOWN = 40
+"""At most this many characters of a client's own text are echoed in a refusal."""
 
 
 def _int(raw: Any, name: str) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise _malformed(f"{name} must be a whole number")
+        raise _malformed("whole_number", field=name)
     return raw
 
 
 def _hex(raw: Any, name: str) -> tuple[int, int]:
     if not isinstance(raw, (list, tuple)) or len(raw) != 2:
-        raise _malformed(f"{name} must be a pair [q, r]")
+        raise _malformed("pair", field=name)
     return (_int(raw[0], name), _int(raw[1], name))
 
 
 def _pay(raw: Any) -> tuple[str, ...]:
     if not isinstance(raw, (list, tuple)) or any(c not in GEM_COLOURS for c in raw):
-        raise _malformed("pay must be a list of gem colours: purple, red, white")
+        raise _malformed("pay")
     return tuple(sorted(raw, key=GEM_COLOURS.index))
 
 
 def decode_action(data: Any) -> Action:
     """An action from its JSON dict; raises MalformedAction if malformed."""
     if not isinstance(data, Mapping):
-        raise _malformed("an action is a JSON object")
+        raise _malformed("object")
     kind = data.get("type")
     if kind not in _FIELDS:
-        raise _malformed(f"unknown action type {kind!r}")
+        shown = kind[:SHOWN] if isinstance(kind, str) else kind
+        raise _malformed("type", type=repr(shown)[: SHOWN + 2])
     missing = [f for f in _FIELDS[kind] if f not in data]
     if missing:
-        raise _malformed(f"a {kind} action needs {', '.join(missing)}")
+        raise _malformed("missing", type=kind, fields=", ".join(missing))
     if kind == "choose":
         return Action("choose", pile=_int(data["pile"], "pile"), pay=_pay(data["pay"]))
     if kind == "place":
         rotation = _int(data["rotation"], "rotation")
         if not 0 <= rotation <= 5:
-            raise _malformed("rotation must be 0 to 5")
+            raise _malformed("rotation")
         return Action("place", at=_hex(data["at"], "at"), rotation=rotation)
     if kind == "skill":
         if data["skill"] not in SKILLS:
-            raise _malformed("skill must be a letter A to J")
+            raise _malformed("skill")
         return Action("skill", skill=data["skill"], pay=_pay(data["pay"]))
     if kind == "bloom":
         if data["token"] not in BLOOMING_TOKENS:
-            raise _malformed(f"token must be one of {', '.join(BLOOMING_TOKENS)}")
+            raise _malformed("token", tokens=", ".join(BLOOMING_TOKENS))
         cells = data["cells"]
         if not isinstance(cells, (list, tuple)) or not 1 <= len(cells) <= 2:
-            raise _malformed("cells must list one or two [q, r] pairs")
+            raise _malformed("cells")
         return Action(
             "bloom", token=data["token"], cells=tuple(_hex(c, "cells") for c in cells)
         )

@@ -19,6 +19,8 @@ from engine.ishtar.rules import bloom, choose, place, plant, reserve, special, u
 from engine.ishtar.rules.turn import settle
 from engine.ishtar.setup import set_up
 from engine.ishtar.state import ACTION_TYPES, Action, State
+from engine.ishtar.words import english, raw, refusal, word
+from engine.messages import Message
 
 _STEP: dict[str, ModuleType] = {
     "choose": choose,
@@ -29,23 +31,12 @@ _STEP: dict[str, ModuleType] = {
     "plant": plant,
 }
 
-_PHASE_WORDS: dict[str, str] = {
-    "choose": "choose a vegetation tile with the watering can",
-    "place": "place the vegetation tile",
-    "special": "take the special action or pass",
-    "bloom": "place the blooming token",
-    "reserve": "reserve a tree card",
-    "plant": "plant trees or end the turn",
-}
-
-
 _AFTER_SPECIAL = frozenset({"bloom", "reserve", "plant"})
 """Steps of a turn that come after its special action."""
 
-SPECIAL_IS_OVER = (
-    "this turn's special action is over: it comes once, right after the tile is placed "
-    "(one skill per turn, and it cannot be saved)"
-)
+SPECIAL_IS_OVER = refusal("special_over")
+"""Why a special action comes too late: "this turn's special action is over: it comes once,
+right after the tile is placed (one skill per turn, and it cannot be saved)"."""
 
 
 def current_player(state: State) -> int | None:
@@ -67,21 +58,29 @@ def legal_actions(state: State) -> list[Action]:
 
 def why_illegal(state: State, action: Action) -> str | None:
     """None if ``action`` is legal now, else a sentence saying why not."""
+    found = why_illegal_message(state, action)
+    return None if found is None else english(found)
+
+
+def why_illegal_message(state: State, action: Action) -> Message | None:
+    """None if ``action`` is legal now, else the message saying why not (``ishtar.reason.*``)."""
     if state.phase == "over":
-        return "the game is over"
+        return refusal("over")
     if action.type == "undo":
         return undo.reason(state)
     if action.type not in ACTION_TYPES[state.phase]:
         if action.type in ACTION_TYPES["special"] and state.phase in _AFTER_SPECIAL:
-            return SPECIAL_IS_OVER
-        return f"now is the time to {_PHASE_WORDS[state.phase]}, not to {action.type}"
-    reason: str | None = _STEP[state.phase].reason(state, action)
+            return refusal("special_over")
+        return refusal(
+            "wrong_step", phase=word(f"phase.{state.phase}"), action=raw(action.type)
+        )
+    reason: Message | None = _STEP[state.phase].reason(state, action)
     return reason
 
 
 def apply(state: State, action: Action) -> State:
     """The state after ``action``; ``state`` itself is never changed. Raises IllegalAction."""
-    reason = why_illegal(state, action)
+    reason = why_illegal_message(state, action)
     if reason is not None:
         raise IllegalAction(reason)
     return _advance(state, action)

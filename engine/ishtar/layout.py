@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from engine.ishtar.components import BOARDS, SIDES
 from engine.ishtar.errors import IllegalAction
 from engine.ishtar.hexgrid import LATTICE_STEPS, Hex, add, lattice_coords
+from engine.ishtar.words import raw, refusal
 
 
 class BoardPlacement(NamedTuple):
@@ -62,7 +63,7 @@ class LayoutError(IllegalAction):
 def preset_layout(players: int) -> Layout:
     """The shipped layout for ``players`` players (boards 1.., alternating sides)."""
     if players not in _PRESET_CENTRES:
-        raise LayoutError(f"Ishtar is played by 2 to 4 players, not {players}")
+        raise LayoutError(refusal("layout.players", players=raw(players)))
     return tuple(
         BoardPlacement(i + 1, _PRESET_SIDES[i], 0, centre)
         for i, centre in enumerate(_PRESET_CENTRES[players])
@@ -93,9 +94,7 @@ def parse_layout(raw: Iterable[Any]) -> Layout:
             placements.append(item)
             continue
         if not isinstance(item, Mapping):
-            raise LayoutError(
-                "each board of a layout is an object with board, side, rotation, at"
-            )
+            raise LayoutError(refusal("layout.board_object"))
         try:
             at = item["at"]
             placements.append(
@@ -107,43 +106,47 @@ def parse_layout(raw: Iterable[Any]) -> Layout:
                 )
             )
         except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise LayoutError(f"a board of the layout is malformed: {exc}") from exc
+            raise LayoutError(
+                refusal("layout.board_malformed", error=str(exc))
+            ) from exc
     return tuple(placements)
 
 
 def validate_layout(layout: Sequence[BoardPlacement], players: int) -> None:
     """Raise LayoutError with a readable reason unless ``layout`` is legal for ``players``."""
     if players not in _PRESET_CENTRES:
-        raise LayoutError(f"Ishtar is played by 2 to 4 players, not {players}")
+        raise LayoutError(refusal("layout.players", players=raw(players)))
     if len(layout) != players + 2:
         raise LayoutError(
-            f"{players} players use {players + 2} terrain boards, this layout has {len(layout)}"
+            refusal(
+                "layout.board_count",
+                players=players,
+                boards=players + 2,
+                given=len(layout),
+            )
         )
     seen_boards: set[int] = set()
     centres: set[Hex] = set()
     for p in layout:
         if p.board not in BOARDS:
-            raise LayoutError(
-                f"there is no terrain board {p.board}: boards are numbered 1 to 6"
-            )
+            raise LayoutError(refusal("layout.no_board", board=raw(p.board)))
         if p.board in seen_boards:
-            raise LayoutError(f"terrain board {p.board} is used twice")
+            raise LayoutError(refusal("layout.board_twice", board=p.board))
         seen_boards.add(p.board)
         if p.side not in SIDES:
-            raise LayoutError(
-                f"board {p.board}: side must be 'a' or 'b', not {p.side!r}"
-            )
+            raise LayoutError(refusal("layout.side", board=p.board, side=repr(p.side)))
         if not 0 <= p.rotation <= 5:
             raise LayoutError(
-                f"board {p.board}: rotation must be 0 to 5, not {p.rotation}"
+                refusal("layout.rotation", board=p.board, rotation=raw(p.rotation))
             )
         if lattice_coords(p.at) is None:
             raise LayoutError(
-                f"board {p.board}: centre {list(p.at)} is not on the board lattice "
-                "(boards would overlap or leave gaps)"
+                refusal("layout.lattice", board=p.board, at=str(list(p.at)))
             )
         if p.at in centres:
-            raise LayoutError(f"board {p.board} overlaps another board at {list(p.at)}")
+            raise LayoutError(
+                refusal("layout.overlap", board=p.board, at=str(list(p.at)))
+            )
         centres.add(p.at)
     _check_connected(centres)
 
@@ -160,9 +163,7 @@ def _check_connected(centres: set[Hex]) -> None:
                 reached.add(n)
                 frontier.append(n)
     if reached != centres:
-        raise LayoutError(
-            "the terrain boards are not all connected: every board must touch another"
-        )
+        raise LayoutError(refusal("layout.connected"))
 
 
 def resolve_layout(layout: Any, players: int, rng: random.Random) -> Layout:
@@ -172,9 +173,7 @@ def resolve_layout(layout: Any, players: int, rng: random.Random) -> Layout:
     elif layout == "random":
         result = random_layout(players, rng)
     elif isinstance(layout, str):
-        raise LayoutError(
-            f"unknown layout {layout!r}: use 'preset', 'random' or a list of boards"
-        )
+        raise LayoutError(refusal("layout.unknown", layout=repr(layout)))
     else:
         result = parse_layout(layout)
     validate_layout(result, players)

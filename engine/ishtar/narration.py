@@ -1,7 +1,9 @@
 """Words for clients: ``preview`` of a legal action and ``narrate`` for the game log.
 
-An undo is told with the step it takes back, so everyone reading the log sees what was
-undone ("Blue took back: placed a line tile and collected 1 red gem").
+Both say it as a message (docs/i18n.md, engine/ishtar/words.py): ``narrate_message`` is the
+log line's message, ``narrate`` its English. An undo is told with the step it takes back, so
+everyone reading the log sees what was undone ("Blue took back: placed a line tile and
+collected 1 red gem").
 """
 
 from __future__ import annotations
@@ -9,18 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ishtar.codec import encode_action
-from engine.ishtar.components import (
-    BLOOMING_TOKENS,
-    PLAYER_COLOURS,
-    SKILLS,
-    TILES,
-    TREE_CARDS,
-)
+from engine.ishtar.components import BLOOMING_TOKENS, TILES, TREE_CARDS
 from engine.ishtar.game import apply
 from engine.ishtar.rules import choose, place, special, undo
-from engine.ishtar.rules.gems import as_counts, describe
+from engine.ishtar.rules.gems import as_counts
 from engine.ishtar.state import Action, State
 from engine.ishtar.views import face_up_top, gems_json, tile_json
+from engine.ishtar.words import english, gems, log, word
+from engine.messages import Message, seat
 
 
 def preview(state: State, action: Action) -> dict[str, Any]:
@@ -42,7 +40,7 @@ def preview(state: State, action: Action) -> dict[str, Any]:
         }
         lost = special.assistant_lost(state, covered)
         if lost is not None:
-            found["no_assistant"] = lost
+            found.update(no_assistant(lost))
         return found
     if action.type == "plant" and action.card is not None:
         card = TREE_CARDS[action.card]
@@ -51,16 +49,29 @@ def preview(state: State, action: Action) -> dict[str, Any]:
         return {"cells": [list(h) for h in action.cells]}
     if action.type == "undo" and state.steps:
         last = state.steps[-1]
-        return {"undoes": encode_action(last), "text": _deed(_before_last(state), last)}
+        deed = _deed(_before_last(state), last)
+        return {"undoes": encode_action(last), "text": english(deed), "message": deed}
     return {}
+
+
+def no_assistant(lost: str) -> dict[str, Any]:
+    """A placement preview's note that its assistant icon gives nothing (``lost`` is
+    ``special.NO_SUPPLY`` or ``BED_TAKEN``): the English and its message."""
+    note = special.lost_message(lost)
+    return {"no_assistant": english(note), "no_assistant_message": note}
 
 
 def narrate(state: State, action: Action) -> str:
     """One line for the game log, from the state before ``action``."""
-    who = PLAYER_COLOURS[state.current].capitalize()
+    return english(narrate_message(state, action))
+
+
+def narrate_message(state: State, action: Action) -> Message:
+    """The log line as a message (``ishtar.log.move`` or ``ishtar.log.undo``)."""
+    who = seat(state.current)
     if action.type == "undo" and state.steps:
-        return f"{who} took back: {_deed(_before_last(state), state.steps[-1])}"
-    return f"{who} {_deed(state, action)}"
+        return log("undo", seat=who, deed=_deed(_before_last(state), state.steps[-1]))
+    return log("move", seat=who, deed=_deed(state, action))
 
 
 def _before_last(state: State) -> State:
@@ -68,45 +79,56 @@ def _before_last(state: State) -> State:
     return undo.rewind(state, apply)
 
 
-def _deed(state: State, action: Action) -> str:
+def _deed(state: State, action: Action) -> Message:
     """What the current player does with ``action``, without the subject."""
     t = action.type
     if t == "choose" and action.pile is not None:
         counts = as_counts(action.pay) or (0, 0, 0)
-        paid = "" if not action.pay else f" (paying {describe(counts)})"
         top = face_up_top(state, action.pile)
-        what = f"a {TILES[top].shape} tile" if top else "the face-down tile"
-        verb = (
-            "put the watering can on"
-            if state.can is None
-            else "moved the watering can to"
+        return log(
+            "deed.choose",
+            can="first" if state.can is None else "moved",
+            pile=choose.pile_label(action.pile),
+            paid=len(action.pay),
+            gems=gems(counts),
+            tile=word("a_tile", shape=TILES[top].shape)
+            if top
+            else word("face_down_tile"),
         )
-        return f"{verb} {choose.pile_label(action.pile)}{paid} and took {what}"
     if t == "place" and state.hand is not None:
-        shape = TILES[state.hand].shape
-        gems = preview(state, action)["gems"]
-        counts = (gems["purple"], gems["red"], gems["white"])
-        got = "" if not any(counts) else f" and collected {describe(counts)}"
-        lost = preview(state, action).get("no_assistant")
-        note = "" if lost is None else f" (no assistant possible: {lost})"
-        return f"placed a {shape} tile{got}{note}"
+        shown = preview(state, action)
+        found = shown["gems"]
+        counts = (found["purple"], found["red"], found["white"])
+        lost = shown.get("no_assistant_message")
+        params: dict[str, Any] = {
+            "shape": TILES[state.hand].shape,
+            "collected": sum(counts),
+            "gems": gems(counts),
+            "lost": "none" if lost is None else "lost",
+        }
+        if lost is not None:
+            params["why"] = lost
+        return log("deed.place", **params)
     if t == "discard" and state.hand is not None:
-        return f"could not place the {TILES[state.hand].shape} tile and discarded it"
+        return log("deed.discard", shape=TILES[state.hand].shape)
     if t == "assistant":
-        return "put an assistant on the new flowerbed"
+        return log("deed.assistant")
     if t == "skill" and action.skill is not None:
-        return f"unlocked skill {action.skill} ({SKILLS[action.skill].text})"
+        return log("deed.skill", skill=action.skill, text=word(f"skill.{action.skill}"))
     if t == "pass":
-        return "passed on the special action"
+        return log("deed.pass")
     if t == "bloom" and action.token is not None:
-        flowers = sum(BLOOMING_TOKENS[action.token])
-        return f"laid a blooming token with {flowers} flowers"
+        return log("deed.bloom", flowers=sum(BLOOMING_TOKENS[action.token]))
     if t == "reserve" and action.card is not None:
-        return f"reserved the {TREE_CARDS[action.card].name} tree card"
+        return log("deed.reserve", card=word(f"tree.{action.card}"))
     if t == "plant" and action.card is not None:
         card = TREE_CARDS[action.card]
-        article = "an" if card.name[0] in "AEIOU" else "a"
-        return f"planted {article} {card.name} for {describe(card.cost)} ({card.vp} VP)"
+        return log(
+            "deed.plant",
+            tree=word(f"a_tree.{action.card}"),
+            gems=gems(card.cost),
+            vp=card.vp,
+        )
     if t == "end":
-        return "ended the turn"
-    return t
+        return log("deed.end")
+    return log("deed.other", action=t)

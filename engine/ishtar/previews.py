@@ -5,7 +5,7 @@ The list is the same, value for value and in the same order, as
 but built fast where it is long: in the place step (one entry per legal placement, often 100
 to 300 of them). A placement's entry depends only on the layout's geometry (its action, the
 cells it covers), on which of its rock cells still hold a gem, and, for a tile with an
-assistant icon, on whether the assistant would be lost (``no_assistant``: rare, and checked
+assistant icon, on whether the assistant would be lost (``no_assistant`` and its message: rare, and checked
 exactly only where the tile's flowers touch an assistant's flowerbed). So each placement of
 each shape gets, once per geometry (in ``Geometry.memo``), its action and cells as JSON and the
 bit mask of its rock cells; its entries are memoised by the gems lying there (the gem cells as
@@ -28,7 +28,7 @@ from engine.ishtar.codec import encode_action
 from engine.ishtar.components import TILES
 from engine.ishtar.game import legal_actions
 from engine.ishtar.geometry import ROTATIONS, Geometry
-from engine.ishtar.narration import preview
+from engine.ishtar.narration import no_assistant, preview
 from engine.ishtar.rules import special, undo
 from engine.ishtar.rules.place import frontier, legal_placements
 from engine.ishtar.state import Action, Gems, State
@@ -132,7 +132,7 @@ class _Placement:
             "gems": _gems_json((counts[0], counts[1], counts[2])),
         }
         if lost is not None:
-            shown["no_assistant"] = lost
+            shown.update(no_assistant(lost))
         entry = self.entries[key] = {"action": self.action, "preview": shown}
         self.texts[key] = compact_json(entry)
         return entry

@@ -30,6 +30,7 @@ from engine.ishtar.errors import IllegalAction
 from engine.ishtar.geometry import geometry_for
 from engine.ishtar.layout import LayoutError, layout_to_json, resolve_layout
 from engine.ishtar.state import State
+from engine.ishtar.words import raw, refusal
 
 OPTIONS = ("layout", "first_player", "turn_end")
 """The options of a game (docs/games/ishtar/contract.md): the board layout, a fixed first
@@ -54,11 +55,11 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
         or isinstance(players, bool)
         or players not in PILE_REMOVALS
     ):
-        raise IllegalAction(f"Ishtar is played by 2 to 4 players, not {players}.")
+        raise IllegalAction(refusal("options.players", players=raw(players)))
     given = dict(options or {})
     unknown = sorted(set(given) - set(OPTIONS))
     if unknown:
-        raise IllegalAction(f"Ishtar has no option {unknown[0]!r}.")
+        raise IllegalAction(refusal("options.unknown", option=repr(unknown[0])))
     layout = given.get("layout")
     layout = "preset" if layout is None else layout
     resolve_layout(
@@ -70,11 +71,11 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
         or not isinstance(first, int)
         or not 0 <= first < players
     ):
-        raise IllegalAction(f"The first player must be a seat from 0 to {players - 1}.")
+        raise IllegalAction(refusal("options.first_player", last=players - 1))
     turn_end = given.get("turn_end")
     turn_end = "explicit" if turn_end is None else turn_end
     if turn_end not in TURN_ENDS:
-        raise IllegalAction("A turn ends 'explicit' (with end) or 'auto'.")
+        raise IllegalAction(refusal("options.turn_end"))
     return {"layout": layout, "first_player": first, "turn_end": turn_end}
 
 
@@ -111,7 +112,7 @@ def set_up(
 ) -> State:
     """The starting position (the options already checked; see `new_game`)."""
     if not isinstance(players, int) or players not in PILE_REMOVALS:
-        raise LayoutError(f"Ishtar is played by 2 to 4 players, not {players}")
+        raise LayoutError(refusal("layout.players", players=raw(players)))
     if first_player is not None and not 0 <= first_player < players:
         raise ValueError(f"first player must be a seat from 0 to {players - 1}")
     rng = random.Random(seed)

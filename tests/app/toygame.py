@@ -15,16 +15,35 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.games import Game, Options
+from engine.messages import Message, message, render
 
 GAME = "toy"
 ENGINE_VERSION = "1"
 COLOURS = ["blue", "yellow", "red", "green"]
 
+CATALOGUE = {
+    "toy.log.drew": "{seat} drew two cards",
+    "toy.log.played": "{seat} played {card}",
+    "toy.reason.over": "The game is over.",
+    "toy.reason.not_in_hand": "Card {card} is not in your hand.",
+    "toy.reason.not_now": "You cannot {action} now: it is time to {phase}.",
+}
+"""The toy game speaks English only: its one catalogue serves every language."""
+
+
+def messages(lang: str) -> dict[str, str]:
+    return dict(CATALOGUE)
+
+
+def _english(said: Message) -> str:
+    return render(CATALOGUE, said, "en", seat=lambda seat: COLOURS[seat].capitalize())
+
 
 class IllegalAction(ValueError):
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, said: Message | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.message = said
 
 
 class MalformedAction(IllegalAction):
@@ -104,19 +123,24 @@ def legal_actions(state: State) -> list[Action]:
 
 
 def why_illegal(state: State, action: Action) -> str | None:
+    said = why_illegal_message(state, action)
+    return None if said is None else _english(said)
+
+
+def why_illegal_message(state: State, action: Action) -> Message | None:
     if state.phase == "over":
-        return "The game is over."
+        return message("toy.reason.over")
     if action in legal_actions(state):
         return None
     if action.type == "play" and state.phase == "play":
-        return f"Card {action.card} is not in your hand."
-    return f"You cannot {action.type} now: it is time to {state.phase}."
+        return message("toy.reason.not_in_hand", card=str(action.card))
+    return message("toy.reason.not_now", action=action.type, phase=state.phase)
 
 
 def apply(state: State, action: Action) -> State:
-    reason = why_illegal(state, action)
-    if reason is not None:
-        raise IllegalAction(reason)
+    said = why_illegal_message(state, action)
+    if said is not None:
+        raise IllegalAction(_english(said), said)
     seat = state.current
     if action.type == "draw":
         hand = (*state.hands[seat], *state.deck[:2])
@@ -149,12 +173,14 @@ def preview(state: State, action: Action) -> dict[str, Any]:
 
 
 def narrate(state: State, action: Action) -> str:
-    who = COLOURS[state.current].capitalize()
-    return (
-        f"{who} drew two cards"
-        if action.type == "draw"
-        else f"{who} played {action.card}"
-    )
+    return _english(narrate_message(state, action))
+
+
+def narrate_message(state: State, action: Action) -> Message:
+    who = {"seat": state.current}
+    if action.type == "draw":
+        return message("toy.log.drew", seat=who)
+    return message("toy.log.played", seat=who, card=str(action.card))
 
 
 def final_scores(state: State) -> dict[str, Any]:

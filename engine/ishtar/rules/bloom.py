@@ -13,6 +13,8 @@ from engine.ishtar.rules.gardens import shares_assistant
 from engine.ishtar.rules.trees import free_grass
 from engine.ishtar.rules.turn import to_plant
 from engine.ishtar.state import Action, PlacedToken, State
+from engine.ishtar.words import raw, refusal
+from engine.messages import Message
 
 SIZES: dict[str, int] = {"single": 1, "double": 2}
 
@@ -50,29 +52,29 @@ def legal(state: State) -> list[Action]:
     ]
 
 
-def reason(state: State, action: Action) -> str | None:
+def reason(state: State, action: Action) -> Message | None:
     token = action.token
     if token not in BLOOMING_TOKENS:
-        return f"there is no blooming token {token}"
+        return refusal("no_token", token=raw(token))
     if token not in tokens_of_size(state):
         if len(BLOOMING_TOKENS[token]) != SIZES[state.bloom or "single"]:
-            return f"this skill gives a {state.bloom} blooming token"
-        return f"no {token} blooming token is left"
+            return refusal("token_size", size=raw(state.bloom))
+        return refusal("token_gone", token=token)
     if len(action.cells) != len(BLOOMING_TOKENS[token]):
-        return f"the {token} token covers {len(BLOOMING_TOKENS[token])} space(s)"
+        return refusal("token_spaces", token=token, n=len(BLOOMING_TOKENS[token]))
     index = state.geo.index
     if any(h not in index for h in action.cells):
-        return "that space is not on the terrain boards"
+        return refusal("off_board")
     cells = [index[h] for h in action.cells]
     free = set(free_grass(state))
     if any(c not in free for c in cells):
-        return "a blooming token goes on a free grass space (no tree, no token)"
+        return refusal("not_free_grass")
     if len(cells) == 2 and (
         cells[0] == cells[1] or cells[1] not in state.geo.neighbours[cells[0]]
     ):
-        return "the two spaces of a double token must be adjacent"
+        return refusal("not_adjacent")
     if shares_assistant(state, cells):
-        return "two assistants would share one flowerbed"
+        return refusal("assistants_share")
     return None
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from engine.ishtar.rules.gems import as_counts, covers, minus, payments, plus
 from engine.ishtar.state import Action, State, replace_at
+from engine.ishtar.words import raw, refusal, word
+from engine.messages import Message
 
 
 def destinations(state: State) -> list[tuple[int, int]]:
@@ -45,30 +47,30 @@ def cost_of(state: State, pile: int) -> int | None:
     return None
 
 
-def pile_label(pile: int) -> str:
+def pile_label(pile: int) -> Message:
     """How players name a pile: the carpet's spots are numbered 1 to 6 clockwise."""
-    return f"pile {pile + 1}"
+    return word("pile", n=pile + 1)
 
 
-def reason(state: State, action: Action) -> str | None:
+def reason(state: State, action: Action) -> Message | None:
     pile = action.pile
     if not isinstance(pile, int) or not 0 <= pile < len(state.piles):
-        return f"there is no pile index {pile}: indices run from 0 to {len(state.piles) - 1}"
+        return refusal("no_pile", pile=raw(pile), last=len(state.piles) - 1)
     if not state.piles[pile]:
-        return f"{pile_label(pile)} is empty"
+        return refusal("empty_pile", pile=pile_label(pile))
     cost = cost_of(state, pile)
     if cost is None:
-        return "the watering can must leave its pile"
+        return refusal("can_must_move")
     counts = as_counts(action.pay)
     if counts is None:
-        return "gems are purple, red or white"
+        return refusal("gem_colours")
     gems = state.gems[state.current]
     if sum(gems) < cost:
-        return f"not enough gems: this step costs {cost}"
+        return refusal("step_short", cost=cost)
     if len(action.pay) != cost:
-        return f"moving the watering can to {pile_label(pile)} costs {cost} gem{'s' * (cost != 1)}"
+        return refusal("step_cost", pile=pile_label(pile), cost=cost)
     if not covers(gems, counts):
-        return "you do not have the gems you offered"
+        return refusal("not_your_gems")
     return None
 
 

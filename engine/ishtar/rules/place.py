@@ -20,6 +20,8 @@ from engine.ishtar.rules.gardens import gardens, shares_assistant
 from engine.ishtar.rules.special import enter_special
 from engine.ishtar.rules.turn import to_plant
 from engine.ishtar.state import FRONTIER, Action, PlacedTile, State, replace_at
+from engine.ishtar.words import refusal
+from engine.messages import Message
 
 Masks = tuple[dict[int, int], dict[int, int]]
 
@@ -106,48 +108,44 @@ def placement_id(state: State, at: Hex, rotation: int) -> int | None:
     return None if index is None else index * ROTATIONS + rotation
 
 
-def reason(state: State, action: Action) -> str | None:
+def reason(state: State, action: Action) -> Message | None:
     placements = legal_placements(state)
     if action.type == "discard":
-        return (
-            None
-            if not placements
-            else "this tile can be placed, so it cannot be discarded"
-        )
+        return None if not placements else refusal("can_place")
     at, rotation = action.at, action.rotation
     if at is None or rotation is None or not 0 <= rotation < ROTATIONS:
-        return "a placement names a space and a rotation from 0 to 5"
+        return refusal("placement_fields")
     pid = placement_id(state, at, rotation)
     if pid is not None and pid in placements:
         return None
     return _explain(state, at, rotation)
 
 
-def _explain(state: State, at: Hex, rotation: int) -> str:
+def _explain(state: State, at: Hex, rotation: int) -> Message:
     """Why a placement the fast check refused is illegal, in the rulebook's words."""
     geo = state.geo
     assert state.hand is not None
     tile = TILES[state.hand]
     hexes = geo.cells_of(tile.shape, at, rotation)
     if any(h not in geo.index for h in hexes):
-        return "the tile would stick out of the terrain boards"
+        return refusal("sticks_out")
     cells = [geo.index[h] for h in hexes]
     for c in cells:
         if state.flowers[c] >= 0:
-            return "a vegetation tile cannot cover another vegetation tile"
+            return refusal("covers_tile")
         if geo.terrain[c] == "fountain":
-            return "a vegetation tile cannot cover a fountain"
+            return refusal("covers_fountain")
         if geo.terrain[c] == "tablet":
-            return "a vegetation tile cannot cover a sacred tablet"
+            return refusal("covers_tablet")
     fountain_mask, _ = frontier(state)
     if not any(c in fountain_mask for c in cells):
-        return "the tile must touch a fountain or a vegetation tile placed earlier"
+        return refusal("must_touch")
     m = 0
     for c in cells:
         m |= fountain_mask.get(c, 0)
     if m & (m - 1):
-        return "this tile would join the gardens of two fountains"
-    return "two assistants would share one flowerbed"
+        return refusal("two_fountains")
+    return refusal("assistants_share")
 
 
 def gems_under(state: State, cells: tuple[int, ...]) -> tuple[int, int, int]:

@@ -9,10 +9,12 @@ for it, so the player sees the planting land (and may undo it while no card was 
 from __future__ import annotations
 
 from engine.ishtar.components import TREE_CARDS
-from engine.ishtar.rules.gems import covers, describe, minus, plus
+from engine.ishtar.rules.gems import covers, minus, plus
 from engine.ishtar.rules.trees import free_grass, plantable_cards, take_from_market
 from engine.ishtar.rules.turn import end_turn
 from engine.ishtar.state import Action, State, replace_at
+from engine.ishtar.words import gems, raw, refusal
+from engine.messages import Message
 
 
 def legal(state: State) -> list[Action]:
@@ -26,28 +28,28 @@ def legal(state: State) -> list[Action]:
     return actions
 
 
-def reason(state: State, action: Action) -> str | None:
+def reason(state: State, action: Action) -> Message | None:
     if action.type == "end":
         return None
     card = action.card
     seat = state.current
     if card not in TREE_CARDS:
-        return f"there is no tree card {card}"
+        return refusal("no_card", card=raw(card))
     if card != state.reserved[seat]:
         if card not in state.market:
-            return f"tree card {card} is not in the market"
+            return refusal("not_in_market", card=raw(card))
         if card not in state.market_trees:
-            return "that tree card has no tree on it, so it cannot be bought"
+            return refusal("no_tree_to_buy")
     cost = TREE_CARDS[card].cost
     if not covers(state.gems[seat], cost):
-        return f"not enough gems: this tree costs {describe(cost)}"
+        return refusal("tree_short", gems=gems(cost))
     cell = state.geo.index.get(action.at) if action.at is not None else None
     if cell is None:
-        return "that space is not on the terrain boards"
+        return refusal("off_board")
     if state.flowers[cell] != 0:
-        return "a tree goes on a grass space of a vegetation tile"
+        return refusal("not_grass")
     if cell in state.trees:
-        return "there is already a tree on that space"
+        return refusal("tree_there")
     return None
 
 

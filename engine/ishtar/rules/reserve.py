@@ -9,17 +9,19 @@ from __future__ import annotations
 from engine.ishtar.rules.trees import take_from_market
 from engine.ishtar.rules.turn import to_plant
 from engine.ishtar.state import Action, State, replace_at
+from engine.ishtar.words import raw, refusal
+from engine.messages import Message
 
 
 def legal(state: State) -> list[Action]:
     return [Action("reserve", card=c) for c in state.market if c in state.market_trees]
 
 
-def reason(state: State, action: Action) -> str | None:
+def reason(state: State, action: Action) -> Message | None:
     if action.card not in state.market:
-        return f"tree card {action.card} is not in the market"
+        return refusal("not_in_market", card=raw(action.card))
     if action.card not in state.market_trees:
-        return "that tree card has no tree on it"
+        return refusal("no_tree_to_reserve")
     return None
 
 

@@ -14,6 +14,8 @@ from engine.ishtar.rules.gardens import gardens
 from engine.ishtar.rules.gems import as_counts, covers, minus, payments
 from engine.ishtar.rules.turn import to_plant
 from engine.ishtar.state import Action, State, replace_at
+from engine.ishtar.words import raw, refusal, word
+from engine.messages import Message
 
 
 def icon(state: State) -> tuple[str, int] | None:
@@ -27,30 +29,36 @@ def icon(state: State) -> tuple[str, int] | None:
     return None
 
 
-def assistant_reason(state: State) -> str | None:
+def assistant_reason(state: State) -> Message | None:
     found = icon(state)
     if found is None or found[0] not in ("a", "w"):
-        return "this tile has no assistant icon"
+        return refusal("no_assistant_icon")
     if state.assistants_supply[state.current] == 0:
-        return "you have no assistant in your supply"
+        return refusal("no_assistant_left")
     g = gardens(state)
     if g.bed[found[1]] in g.bed_assistant:
-        return "two assistants would share one flowerbed"
+        return refusal("assistants_share")
     return None
 
 
-NO_SUPPLY = "none left in the supply"
+NO_SUPPLY = "supply"
 """Why a tile's assistant icon would give nothing: the player's supply is empty."""
 
-BED_TAKEN = "that flowerbed has one"
+BED_TAKEN = "bed"
 """Why a tile's assistant icon would give nothing: its flowerbed already has an assistant."""
+
+
+def lost_message(lost: str) -> Message:
+    """The words of ``NO_SUPPLY`` or ``BED_TAKEN``: "none left in the supply", "that
+    flowerbed has one" (the note after "no assistant possible:")."""
+    return word(f"no_assistant.{lost}")
 
 
 def assistant_lost(state: State, cells: tuple[int, ...]) -> str | None:
     """Why the tile in hand, placed on ``cells``, would give no assistant for its icon.
 
     None when the tile has no assistant (or wild) icon, or when the assistant would be
-    possible; else ``NO_SUPPLY`` or ``BED_TAKEN``, the sentence after "no assistant possible:"
+    possible; else ``NO_SUPPLY`` or ``BED_TAKEN`` (`lost_message`: the note after "no assistant possible:")
     that the placement's preview and its log line carry (the assistant vanishing silently
     surprised players). The icon's flowerbed after placing is the tile's flower spaces joined
     to the icon's, through each other or through a flowerbed both touch, with the flowerbeds
@@ -95,27 +103,27 @@ def open_skills(state: State) -> list[str]:
     ]
 
 
-def skill_reason(state: State, action: Action) -> str | None:
+def skill_reason(state: State, action: Action) -> Message | None:
     found = icon(state)
     if found is None or found[0] not in ("s", "w"):
-        return "this tile has no skill icon"
+        return refusal("no_skill_icon")
     letter = action.skill
     if letter not in SKILLS:
-        return f"there is no skill {letter}: skills are A to J"
+        return refusal("no_skill", skill=raw(letter))
     owned = state.skills[state.current]
     if letter in owned:
-        return f"skill {letter} is already unlocked"
+        return refusal("skill_owned", skill=letter)
     below = SKILLS[letter].below
     if below is not None and below not in owned:
-        return f"skill {letter} needs skill {below} below it first"
+        return refusal("skill_below", skill=letter, below=below)
     gems = state.gems[state.current]
     if sum(gems) < SKILL_COST:
-        return f"not enough gems: a skill costs {SKILL_COST}"
+        return refusal("skill_short", cost=SKILL_COST)
     counts = as_counts(action.pay)
     if counts is None or len(action.pay) != SKILL_COST:
-        return f"a skill is paid with exactly {SKILL_COST} gems"
+        return refusal("skill_payment", cost=SKILL_COST)
     if not covers(gems, counts):
-        return "you do not have the gems you offered"
+        return refusal("not_your_gems")
     return None
 
 
@@ -133,7 +141,7 @@ def legal(state: State) -> list[Action]:
     return actions
 
 
-def reason(state: State, action: Action) -> str | None:
+def reason(state: State, action: Action) -> Message | None:
     if action.type == "assistant":
         return assistant_reason(state)
     if action.type == "skill":

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.ishtar.state import Action, State
+from engine.ishtar.words import refusal
+from engine.messages import Message
 
 UNDO = Action("undo")
 
@@ -29,13 +31,10 @@ def legal(state: State) -> list[Action]:
     return [UNDO] if state.steps else []
 
 
-def reason(state: State) -> str | None:
+def reason(state: State) -> Message | None:
     if state.steps:
         return None
-    return (
-        "there is nothing to undo: only the steps of your turn since you chose your tile "
-        "(or since a new tree card was revealed) can be taken back"
-    )
+    return refusal("nothing_to_undo")
 
 
 def reveals(before: State, after: State) -> bool:

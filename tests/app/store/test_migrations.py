@@ -202,3 +202,54 @@ def test_ishtar_games_begun_before_engine_1_2_keep_turns_that_end_by_themselves(
     migrate.downgrade(empty_database_url, "0012")
     downgraded = [json.loads(g["o"]) for g in asyncio.run(run(select))]
     assert downgraded == [json.loads(ishtar), json.loads(babylon)]
+
+
+def test_moves_logged_before_messages_keep_a_null_message(
+    empty_database_url: str,
+) -> None:
+    """Migration 0014: `moves.message` is a nullable JSONB column; the moves already logged
+    have none (their text stays), and the downgrade drops the column."""
+
+    async def run(statement: str, *args: object) -> list[asyncpg.Record]:
+        conn = await asyncpg.connect(asyncpg_dsn(empty_database_url))
+        try:
+            return await conn.fetch(statement, *args)
+        finally:
+            await conn.close()
+
+    migrate.upgrade(empty_database_url, "0013")
+    asyncio.run(
+        run(
+            "INSERT INTO rooms (id, game, options, players, seat_order, host_token_hash)"
+            " VALUES ('room0000000000aa', 'ishtar', '{}', 2, 'fixed', '\\x00'::bytea)"
+        )
+    )
+    asyncio.run(
+        run(
+            "WITH g AS (INSERT INTO games (room_id, engine, seed, setup, snapshot,"
+            " current_seat) VALUES ('room0000000000aa', 'ishtar 1.2.0', 7, '{}', '{}', 0)"
+            " RETURNING id)"
+            " INSERT INTO moves (game_id, seq, seat, action, move_id, text)"
+            " SELECT id, 1, 0, '{\"type\": \"end\"}', 'm1', 'Blue ended the turn' FROM g"
+        )
+    )
+    migrate.upgrade(empty_database_url, "0014")
+    (move,) = asyncio.run(run("SELECT text, message FROM moves"))
+    assert (move["text"], move["message"]) == ("Blue ended the turn", None)
+    (column,) = asyncio.run(
+        run(
+            "SELECT data_type, is_nullable FROM information_schema.columns"
+            " WHERE table_name = 'moves' AND column_name = 'message'"
+        )
+    )
+    assert (column["data_type"], column["is_nullable"]) == ("jsonb", "YES")
+    migrate.downgrade(empty_database_url, "0013")
+    assert (
+        asyncio.run(
+            run(
+                "SELECT 1 FROM information_schema.columns"
+                " WHERE table_name = 'moves' AND column_name = 'message'"
+            )
+        )
+        == []
+    )

@@ -219,7 +219,7 @@ def test_a_second_skill_is_refused_in_the_same_turn() -> None:
     assert all(a.type != "skill" for a in legal_actions(after))
     with pytest.raises(IllegalAction) as refused:
         apply(after, second)
-    assert refused.value.reason == SPECIAL_IS_OVER
+    assert refused.value.message == SPECIAL_IS_OVER
     # Taking the first one back leaves room for the other instead, not for both.
     back = apply(after, Action("undo"))
     assert back.phase == "special" and back.skills == state.skills
@@ -245,11 +245,11 @@ def test_a_wild_icon_gives_an_assistant_or_a_skill_not_both() -> None:
         apply(
             after, Action("skill", skill=skill.skill, pay=_pay_from(after.gems[seat]))
         )
-    assert refused.value.reason == SPECIAL_IS_OVER
+    assert refused.value.message == SPECIAL_IS_OVER
     after = apply(state, skill)
     with pytest.raises(IllegalAction) as refused:
         apply(after, Action("assistant"))
-    assert refused.value.reason == SPECIAL_IS_OVER
+    assert refused.value.message == SPECIAL_IS_OVER
 
 
 def test_the_placement_preview_says_when_an_assistant_icon_would_give_nothing() -> None:

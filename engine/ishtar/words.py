@@ -1,0 +1,64 @@
+"""Ishtar's words as messages (docs/i18n.md): the catalogues and the makers of messages.
+
+The catalogues are package data, ``engine/ishtar/i18n/{en,fr,nl}.json``, read once at import:
+``ishtar.log.*`` (the game log), ``ishtar.reason.*`` (every refusal a player can meet) and
+``ishtar.word.*`` (pieces and previews). The engine says everything as a message and renders
+its English (``narrate``, ``why_illegal``, an error's ``reason``) from it with `english`, so
+there is one source of English. A seat renders in English as its capitalised colour ("Blue").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.ishtar.components import GEM_COLOURS, PLAYER_COLOURS
+from engine.messages import LANGUAGES, Catalogue, Message, listed, load, message, render
+
+CATALOGUES: dict[str, Catalogue] = {
+    lang: load("engine.ishtar", lang) for lang in LANGUAGES
+}
+EN = CATALOGUES["en"]
+
+
+def messages(lang: str) -> dict[str, str]:
+    """The patterns of one language (``en``, ``fr``, ``nl``), by key; ValueError for another."""
+    found = CATALOGUES.get(lang)
+    if found is None:
+        raise ValueError(f"Ishtar speaks {', '.join(LANGUAGES)}, not {lang!r}")
+    return dict(found)
+
+
+def seat_colour(seat: int) -> str:
+    """A seat in the engine's English: its colour, capitalised."""
+    return PLAYER_COLOURS[seat].capitalize()
+
+
+def english(msg: Message) -> str:
+    """The English text of a message, as the log and the errors have always said it."""
+    return render(EN, msg, "en", seat=seat_colour)
+
+
+def log(name: str, **params: Any) -> Message:
+    return message(f"ishtar.log.{name}", **params)
+
+
+def refusal(name: str, **params: Any) -> Message:
+    return message(f"ishtar.reason.{name}", **params)
+
+
+def word(name: str, **params: Any) -> Message:
+    return message(f"ishtar.word.{name}", **params)
+
+
+def gems(counts: tuple[int, int, int]) -> Message:
+    """Gems by colour in words: "no gems", "2 red gems", "1 purple and 2 red gems"."""
+    parts = [
+        word("gem_count", n=n, colour=GEM_COLOURS[i]) for i, n in enumerate(counts) if n
+    ]
+    return word("gems", total=sum(counts), colours=listed(*parts))
+
+
+def raw(value: Any) -> Any:
+    """A param echoing a value the caller gave: a whole number as a number, else its text
+    as Python writes it (the English has always said ``None``, ``True``)."""
+    return value if type(value) is int else str(value)

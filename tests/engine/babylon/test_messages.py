@@ -1,0 +1,180 @@
+"""Babylon Gardens speaks in messages (docs/i18n.md): catalogues complete in en, fr and nl,
+every message the engine can say renders fully in each, and the English is unchanged."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import engine.babylon as babylon
+from engine.babylon import (
+    Action,
+    IllegalAction,
+    apply,
+    decode_action,
+    is_over,
+    legal_actions,
+    narrate,
+    narrate_message,
+    new_game,
+    why_illegal,
+    why_illegal_message,
+)
+from engine.babylon.components import PLAYER_COLOURS
+from engine.babylon.words import CATALOGUES, english
+from engine.messages import keys, render
+from tests.engine import wording
+from tests.engine.babylon.golden_games import GOLDEN_DIR
+from tests.engine.catalogue_checks import (
+    Sent,
+    french_typography,
+    same_arguments,
+    same_keys,
+    scan,
+)
+
+SEATS = ["Ana", "Bo", "Cy", "Di"]
+
+
+def _in(lang: str, message: dict[str, Any]) -> str:
+    colours = [colour.capitalize() for colour in PLAYER_COLOURS]
+    return render(CATALOGUES[lang], message, lang, seat=colours.__getitem__)
+
+
+def test_every_language_has_the_keys_and_arguments_of_english() -> None:
+    same_keys(CATALOGUES)
+    same_arguments(CATALOGUES)
+    french_typography(CATALOGUES["fr"])
+    assert babylon.messages("nl")["babylon.word.floor.roof"] == "Daktuin"
+    with pytest.raises(ValueError, match="not 'es'"):
+        babylon.messages("es")
+
+
+def _step_probes(state: babylon.State) -> list[Action]:
+    """Steps of every kind of wrong: back to the well, onto the path, two away, diagonal."""
+    well = state.floor.well
+    (r, c) = state.path[-1] if state.path else well
+    found = [Action("irrigate", at=well), Action("irrigate")]
+    found += [
+        Action("irrigate", at=(r + dr, c + dc))
+        for dr in (-2, -1, 0, 1, 2)
+        for dc in (-2, -1, 0, 1, 2)
+    ]
+    found += [Action("irrigate", at=at) for at in state.path]
+    return found
+
+
+def _playouts() -> Iterator[Sent]:
+    for players, seed, options in wording.BABYLON_GAMES[:12]:
+        rng = random.Random(seed)
+        state = new_game(players, seed, options)
+        while not is_over(state):
+            legal = legal_actions(state)
+            for action in legal:
+                yield f"seed {seed} {action}", narrate_message(state, action)
+            probes = [wording._babylon_probe(rng) for _ in range(wording.PROBES)]
+            for probe in probes + _step_probes(state):
+                found = why_illegal_message(state, probe)
+                if found is not None:
+                    yield f"seed {seed} probe", found
+            state = apply(state, rng.choice(legal))
+        yield "over", why_illegal_message(state, Action("harvest")) or {}
+
+
+def _refusals() -> Iterator[Sent]:
+    for players, options in wording.BAD_OPTIONS:
+        try:
+            babylon.check_options(players, options)
+        except IllegalAction as error:
+            yield f"options {options}", error.message
+    for data in wording.BAD_ACTIONS:
+        try:
+            decode_action(data)
+        except IllegalAction as error:
+            yield f"action {data}", error.message
+
+
+def test_every_message_the_engine_says_renders_fully_in_every_language() -> None:
+    sent = [*_playouts(), *_refusals()]
+    assert scan(CATALOGUES, sent, SEATS) == len(sent)
+    said = {key for _, message in sent for key in keys(message)}
+    assert {key for key in CATALOGUES["en"] if ".log." in key} - said == {
+        "babylon.log.other"
+    }
+    unmet = {key for key in CATALOGUES["en"] if ".reason." in key} - said
+    assert unmet == set(), sorted(unmet)
+
+
+def test_the_english_is_the_message_rendered_in_english() -> None:
+    state = new_game(3, 8, {"scoreboards": "choose"})
+    rng = random.Random(8)
+    for _ in range(80):
+        action = rng.choice(legal_actions(state))
+        assert narrate(state, action) == english(narrate_message(state, action))
+        probe = wording._babylon_probe(rng)
+        reason = why_illegal_message(state, probe)
+        assert why_illegal(state, probe) == (
+            None if reason is None else english(reason)
+        )
+        state = apply(state, action)
+    assert _in("en", babylon.why_illegal_message(state, Action("hop")) or {}) == (
+        "There is no action 'hop' in Babylon Gardens."
+    )
+
+
+def _golden() -> list[tuple[babylon.State, Action, str]]:
+    record = json.loads((GOLDEN_DIR / "game-lower-2p-seed101.json").read_text())
+    state = new_game(2, 101, record["setup"]["options"])
+    steps = []
+    for step in record["steps"][:12]:
+        action = decode_action(step["action"])
+        steps.append((state, action, step["log"]))
+        state = apply(state, action)
+    return steps
+
+
+def test_the_golden_log_lines_are_the_english_of_their_messages() -> None:
+    for state, action, line in _golden():
+        assert _in("en", narrate_message(state, action)) == line
+
+
+def test_a_french_and_a_dutch_log_read_in_their_language() -> None:
+    nbsp = "\u00a0"
+    steps = _golden()
+    french = [_in("fr", narrate_message(s, a)) for s, a, _ in steps]
+    assert (
+        french[0] == f"Blue arrose la tuile verte à 1 fleur (1 sur 1){nbsp}: remplie."
+    )
+    assert french[1] == (
+        f"Blue récolte 1 tuile (vert) le long d’un chemin de 1 tuile{nbsp}: +1 point."
+    )
+    dutch = [_in("nl", narrate_message(s, a)) for s, a, _ in steps]
+    assert dutch[1] == "Blue oogst 1 tegel (groen) langs een pad van 1 tegel: +1 punt."
+
+
+def test_an_illegal_action_carries_its_message() -> None:
+    state = new_game(2, 101)
+    with pytest.raises(IllegalAction) as refused:
+        apply(state, Action("harvest"))
+    assert refused.value.message == {
+        "key": "babylon.reason.harvest_empty",
+        "params": {},
+    }
+    assert refused.value.reason == "Water at least one tile before you harvest."
+    assert (
+        _in("fr", refused.value.message)
+        == "Arrosez au moins une tuile avant de récolter."
+    )
+
+
+def test_a_message_is_small() -> None:
+    """The longest harvest lists each colour in a nested series: still small on the wire."""
+    sizes = [
+        len(json.dumps(message, ensure_ascii=False).encode())
+        for _, message in _playouts()
+    ]
+    assert max(sizes) < 4096
