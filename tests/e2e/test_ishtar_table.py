@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.catalogues import LANG_SCRIPT, catalogue_body
 from tests.e2e.ishtar_positions import samples
 
 pytestmark = [pytest.mark.browser]
@@ -34,6 +35,7 @@ PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
 # The room page's game layout (templates/_game.html), the screen mounted in it by hand.
 HARNESS = """<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+__LANG__
 <link rel="stylesheet" href="/static/css/shell.css"><link rel="stylesheet" href="/static/css/replay.css"></head>
 <body class="__BODY__">
 <header class="topbar"><span class="brand-name">Ishtar <em>Online</em></span></header>
@@ -83,7 +85,7 @@ window.__harness = { mod, screen, sent, asked, view, legal, show };
 await new Promise((r) => setTimeout(r, 80));
 requestAnimationFrame(() => requestAnimationFrame(() => { document.body.dataset.ready = "1"; }));
 </script></body></html>
-""".replace("__REASON__", json.dumps(REASON))
+""".replace("__REASON__", json.dumps(REASON)).replace("__LANG__", LANG_SCRIPT)
 
 PLAY_BAR = """<div class="actionbar" id="actionbar" aria-live="polite">
       <div class="prompt"><strong id="prompt"></strong><span id="subprompt"></span></div>
@@ -109,7 +111,7 @@ class Handler(SimpleHTTPRequestHandler):
             page = page.replace("__BODY__", "page-replay" if replay else "page-room")
             self.reply(page.encode(), "text/html; charset=utf-8")
             return
-        body = SAMPLES.get(path)
+        body = SAMPLES.get(path) or catalogue_body(path)
         if body is None:
             super().do_GET()
             return
@@ -138,8 +140,10 @@ def static_server() -> Iterator[str]:
     server.server_close()
 
 
-def open_screen(page: Page, base: str, view: str, mode: str = "play") -> None:
-    page.goto(f"{base}/ishtar-harness.html?view={view}&mode={mode}")
+def open_screen(
+    page: Page, base: str, view: str, mode: str = "play", lang: str = "en"
+) -> None:
+    page.goto(f"{base}/ishtar-harness.html?view={view}&mode={mode}&lang={lang}")
     page.wait_for_selector("body[data-ready='1']", state="attached")
 
 

@@ -314,9 +314,9 @@ export class GameScreen {
 
   onKey(ev) {
     if (!this.view || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const t = ev.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
-    if (t && t.tagName === "BUTTON" && (ev.key === "Enter" || ev.key === " ")) return; // the button acts
+    const target = ev.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable)) return;
+    if (target && target.tagName === "BUTTON" && (ev.key === "Enter" || ev.key === " ")) return; // the button acts
     if (!this.mine()) return;
     const k = ev.key;
     const v = this.view;
