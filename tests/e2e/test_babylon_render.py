@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e import babylon_samples as samples
+from tests.e2e.catalogues import LANG_SCRIPT, catalogue_body
 
 pytestmark = [pytest.mark.browser]
 
@@ -29,6 +30,7 @@ REASON = "Diagonal steps are not allowed"
 # The room page's game layout (templates/_game.html), the screen mounted in it by hand.
 HARNESS = """<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+__LANG__
 <link rel="stylesheet" href="/static/css/shell.css"></head>
 <body class="page-room">
 <section class="game" id="game">
@@ -91,7 +93,12 @@ class Handler(SimpleHTTPRequestHandler):
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]
         if path == "/babylon-harness.html":
-            self.reply(HARNESS.encode(), "text/html; charset=utf-8")
+            page = HARNESS.replace("__LANG__", LANG_SCRIPT)
+            self.reply(page.encode(), "text/html; charset=utf-8")
+            return
+        catalogue = catalogue_body(path)
+        if catalogue is not None:
+            self.reply(catalogue, "application/json")
             return
         make = SAMPLES.get(path)
         if make is None:
@@ -123,9 +130,14 @@ def static_server() -> Iterator[str]:
 
 
 def open_screen(
-    page: Page, base: str, view: str, legal: str | None = None, mode: str = "play"
+    page: Page,
+    base: str,
+    view: str,
+    legal: str | None = None,
+    mode: str = "play",
+    lang: str = "en",
 ) -> None:
-    query = f"view={view}&mode={mode}" + (f"&legal={legal}" if legal else "")
+    query = f"view={view}&mode={mode}&lang={lang}" + (f"&legal={legal}" if legal else "")
     page.goto(f"{base}/babylon-harness.html?{query}")
     page.wait_for_selector("body[data-ready='1']", state="attached")
 
