@@ -137,7 +137,9 @@ def open_screen(
     mode: str = "play",
     lang: str = "en",
 ) -> None:
-    query = f"view={view}&mode={mode}&lang={lang}" + (f"&legal={legal}" if legal else "")
+    query = f"view={view}&mode={mode}&lang={lang}" + (
+        f"&legal={legal}" if legal else ""
+    )
     page.goto(f"{base}/babylon-harness.html?{query}")
     page.wait_for_selector("body[data-ready='1']", state="attached")
 
