@@ -8,6 +8,7 @@ choice, the replay, the final scores."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -19,6 +20,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e import babylon_samples as samples
+from tests.e2e.catalogues import LANG_SCRIPT, catalogue_body
 
 pytestmark = [pytest.mark.browser]
 
@@ -29,6 +31,7 @@ REASON = "Diagonal steps are not allowed"
 # The room page's game layout (templates/_game.html), the screen mounted in it by hand.
 HARNESS = """<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+__LANG__
 <link rel="stylesheet" href="/static/css/shell.css"></head>
 <body class="page-room">
 <section class="game" id="game">
@@ -91,7 +94,12 @@ class Handler(SimpleHTTPRequestHandler):
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]
         if path == "/babylon-harness.html":
-            self.reply(HARNESS.encode(), "text/html; charset=utf-8")
+            page = HARNESS.replace("__LANG__", LANG_SCRIPT)
+            self.reply(page.encode(), "text/html; charset=utf-8")
+            return
+        catalogue = catalogue_body(path)
+        if catalogue is not None:
+            self.reply(catalogue, "application/json")
             return
         make = SAMPLES.get(path)
         if make is None:
@@ -123,9 +131,16 @@ def static_server() -> Iterator[str]:
 
 
 def open_screen(
-    page: Page, base: str, view: str, legal: str | None = None, mode: str = "play"
+    page: Page,
+    base: str,
+    view: str,
+    legal: str | None = None,
+    mode: str = "play",
+    lang: str = "en",
 ) -> None:
-    query = f"view={view}&mode={mode}" + (f"&legal={legal}" if legal else "")
+    query = f"view={view}&mode={mode}&lang={lang}" + (
+        f"&legal={legal}" if legal else ""
+    )
     page.goto(f"{base}/babylon-harness.html?{query}")
     page.wait_for_selector("body[data-ready='1']", state="attached")
 
@@ -534,3 +549,77 @@ def test_a_sweep_across_the_board_asks_only_where_the_pointer_rests(
     x, y = centre(page, [0, 1])
     page.mouse.click(x, y)
     expect(page.locator("#bg-tooltip")).to_be_hidden()
+
+
+# ---- languages: the screen in French and in Dutch (issue 18, "Languages") ----------------
+
+
+def test_the_screen_reads_in_french_tooltip_button_and_the_final_table(
+    new_page: Callable[..., Page], static_server: str, artifacts: Path
+) -> None:
+    page = new_page(width=1280, height=860)
+    open_screen(page, static_server, "midturn", "midturn-legal", lang="fr")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    # the one legal step's preview: it fills its tile (a 1-flower tile, as in English above)
+    x, y = centre(page, [0, 1])
+    page.mouse.move(x, y)
+    tip = page.locator("#bg-tooltip.ok")
+    expect(tip).to_have_text(
+        re.compile(
+            r"^L’arroser\u00a0: 1/1 gouttes d’eau · remplie — un jeton (rouge|vert|jaune|violet) à la récolte$"
+        )
+    )
+    harvest = page.locator("[data-act='harvest']")
+    expect(harvest).to_contain_text("Finir le chemin et récolter")
+    expect(page.locator("[data-act='undo']")).to_contain_text("↶ Annuler l’étape")
+    expect(page.locator(".bg-players-panel h2")).to_have_text("Tableaux de score")
+    expect(page.locator("#bg-floor")).to_have_text("Jardin inférieur")
+    page.screenshot(path=str(artifacts / "babylon-fr-midturn.png"))
+
+    open_screen(page, static_server, "over", mode="replay", lang="fr")
+    page.evaluate(
+        """() => {
+          const h = window.__harness;
+          h.screen.renderScores(document.getElementById('score-table'), document.getElementById('winner'),
+            document.getElementById('tiebreak'), h.view, {seats: [{seat: 0, name: 'Ana'}, {seat: 1, name: 'Björn'}]});
+        }"""
+    )
+    rows = page.locator("#score-table tbody th[scope='row']").all_inner_texts()
+    assert rows[:3] == [
+        "Remplissage 1 par jeton",
+        "Couleur 5 par bordure assortie",
+        "Lignes",
+    ]
+    assert rows[-2:] == ["Jetons", "Total"]
+    assert set(rows[3:-2]) <= {"Ligne", "Colonne", "Diagonale ↘", "Diagonale ↗"}
+    total = samples.over_view()["scores"]["players"][1]["total"]
+    expect(page.locator("#winner")).to_have_text(f"Björn gagne avec {total} points")
+
+
+@pytest.mark.parametrize("lang", ["fr", "nl"])
+@pytest.mark.parametrize(
+    ("screen", "size"),
+    [
+        ("desktop", {"width": 1280, "height": 860}),
+        ("phone", {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}),
+    ],
+)
+def test_screenshots_in_french_and_dutch(
+    new_page: Callable[..., Page],
+    static_server: str,
+    artifacts: Path,
+    lang: str,
+    screen: str,
+    size: dict[str, Any],
+) -> None:
+    page = new_page(**size)
+    for view, legal in (("midturn", "midturn-legal"), ("choose", "choose-legal")):
+        open_screen(page, static_server, view, legal, lang=lang)
+        text = page.locator("body").inner_text()
+        assert not re.search(r"\bbabylon\.ui\.", text), text
+        assert page.evaluate(
+            "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        )
+        page.screenshot(
+            path=str(artifacts / f"babylon-{lang}-{view}-{screen}.png"), full_page=True
+        )

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.catalogues import LANG_SCRIPT, catalogue_body
 from tests.e2e.ishtar_positions import samples
 
 pytestmark = [pytest.mark.browser]
@@ -34,6 +35,7 @@ PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
 # The room page's game layout (templates/_game.html), the screen mounted in it by hand.
 HARNESS = """<!doctype html>
 <html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+__LANG__
 <link rel="stylesheet" href="/static/css/shell.css"><link rel="stylesheet" href="/static/css/replay.css"></head>
 <body class="__BODY__">
 <header class="topbar"><span class="brand-name">Ishtar <em>Online</em></span></header>
@@ -83,7 +85,7 @@ window.__harness = { mod, screen, sent, asked, view, legal, show };
 await new Promise((r) => setTimeout(r, 80));
 requestAnimationFrame(() => requestAnimationFrame(() => { document.body.dataset.ready = "1"; }));
 </script></body></html>
-""".replace("__REASON__", json.dumps(REASON))
+""".replace("__REASON__", json.dumps(REASON)).replace("__LANG__", LANG_SCRIPT)
 
 PLAY_BAR = """<div class="actionbar" id="actionbar" aria-live="polite">
       <div class="prompt"><strong id="prompt"></strong><span id="subprompt"></span></div>
@@ -109,7 +111,7 @@ class Handler(SimpleHTTPRequestHandler):
             page = page.replace("__BODY__", "page-replay" if replay else "page-room")
             self.reply(page.encode(), "text/html; charset=utf-8")
             return
-        body = SAMPLES.get(path)
+        body = SAMPLES.get(path) or catalogue_body(path)
         if body is None:
             super().do_GET()
             return
@@ -138,8 +140,10 @@ def static_server() -> Iterator[str]:
     server.server_close()
 
 
-def open_screen(page: Page, base: str, view: str, mode: str = "play") -> None:
-    page.goto(f"{base}/ishtar-harness.html?view={view}&mode={mode}")
+def open_screen(
+    page: Page, base: str, view: str, mode: str = "play", lang: str = "en"
+) -> None:
+    page.goto(f"{base}/ishtar-harness.html?view={view}&mode={mode}&lang={lang}")
     page.wait_for_selector("body[data-ready='1']", state="attached")
 
 
@@ -618,3 +622,101 @@ def test_the_final_table_keeps_the_tie_break_rows_apart(
     expect(ties).to_contain_text("Trees planted")
     expect(points).not_to_contain_text("Trees planted")
     expect(points).not_to_contain_text("Gems left")
+
+
+# ---- languages: the screen in French and in Dutch (issue 18, "Languages") ----------------
+
+FR_SHAPE = {"line": "Ligne", "chevron": "Chevron", "triangle": "Triangle"}
+
+
+def test_the_screen_reads_in_french_cards_buttons_and_the_final_table(
+    new_page: Callable[..., Page], static_server: str, artifacts: Path
+) -> None:
+    page = new_page(**DESKTOP)
+    open_screen(page, static_server, "choose", lang="fr")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    expect(page.locator("#prompt")).to_have_text("Choisissez une tuile Végétation")
+    expect(page.locator(".carpet-panel h2")).to_have_text("Tapis")
+    view = page.evaluate("() => window.__harness.view")
+    options = [a for a in legal(page) if a["action"]["type"] == "choose"]
+    i, pile = next(
+        (i, p)
+        for i, p in enumerate(view["carpet"]["piles"])
+        if p["top"] and any(a["action"]["pile"] == i for a in options)
+    )
+    page.hover(f".pile[data-pile='{i}']")
+    card = page.locator("#ish-tip")
+    expect(card.locator(".tip-title")).to_have_text(
+        f"Pile {i + 1} · {FR_SHAPE[pile['top']['shape']]}"
+    )
+    expect(card).to_contain_text("Pour l’atteindre\u00a0:")
+    cheapest = min(
+        (a["action"]["pay"] for a in options if a["action"]["pile"] == i), key=len
+    )
+    expect(card.locator(f"[data-act='take-{i}']")).to_have_text(
+        "Choisir cette pile" if cheapest else "Prendre cette tuile"
+    )
+    page.screenshot(path=str(artifacts / "ishtar-fr-choose.png"))
+
+    # a skill's card: its French title and description
+    open_screen(page, static_server, "special", lang="fr")
+    page.hover("#me .skill[data-skill='F']")
+    expect(card.locator(".tip-title")).to_have_text("Compétence F · Pas gratuit")
+    expect(card).to_contain_text(
+        "à chaque tour, le premier pas payant de l’arrosoir est gratuit"
+    )
+    expect(page.locator("[data-act='pass']")).to_contain_text("Passer")
+    page.screenshot(path=str(artifacts / "ishtar-fr-special.png"))
+
+    # the final table's categories and tie-break rows
+    open_screen(page, static_server, "over", lang="fr")
+    page.evaluate(
+        """() => {
+          const h = window.__harness;
+          h.screen.renderScores(document.getElementById('score-table'), document.getElementById('winner'),
+            document.getElementById('tiebreak'), h.view, { seats: [{ seat: 0, name: 'Ana' }, { seat: 1, name: 'Björn' }] });
+        }"""
+    )
+    rows = page.locator("#score-table tbody.points th[scope='row']").all_inner_texts()
+    assert rows[:3] == ["Arbres", "Fleurs", "Fontaines"]
+    assert rows[-1] == "Total"
+    assert all(r.startswith("Compétence ") for r in rows[3:-1]), rows
+    ties = page.locator("#score-table tbody.tiebreaks th[scope='row']")
+    assert ties.all_inner_texts() == ["Arbres plantés", "Gemmes restantes"]
+    expect(
+        page.locator("#score-table tbody.tiebreaks th[scope='rowgroup']")
+    ).to_have_text("Départages (non ajoutés au total)")
+    scores = page.evaluate("() => window.__harness.view.scores")
+    names = ["Ana", "Björn"]
+    winners = [names[w] for w in scores["winners"]]
+    best = next(p["total"] for p in scores["players"] if p["seat"] in scores["winners"])
+    expect(page.locator("#winner")).to_have_text(
+        f"{winners[0]} est le Jardinier du Roi avec {best} points"
+        if len(winners) == 1
+        else f"{' et '.join(winners)} se partagent la victoire avec {best} points"
+    )
+
+
+@pytest.mark.parametrize("lang", ["fr", "nl"])
+@pytest.mark.parametrize(
+    ("screen", "size"), [("desktop", DESKTOP | {"height": 860}), ("phone", PHONE)]
+)
+def test_screenshots_in_french_and_dutch_keep_the_bar_and_panels_whole(
+    new_page: Callable[..., Page],
+    static_server: str,
+    artifacts: Path,
+    lang: str,
+    screen: str,
+    size: dict[str, Any],
+) -> None:
+    page = new_page(**size)
+    for view in ("choose", "lost-assistant", "special"):
+        open_screen(page, static_server, view, lang=lang)
+        # no key shows as itself: every text the screen drew is in this language
+        text = page.locator("body").inner_text()
+        assert not re.search(r"\bishtar\.ui\.", text), text
+        # the longer words stay inside the page: nothing scrolls sideways
+        assert page.evaluate(
+            "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        )
+        page.screenshot(path=str(artifacts / f"ishtar-{lang}-{view}-{screen}.png"))

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
+from tests.e2e.catalogues import catalogue_body
 from tests.e2e.sample_views import midgame_view
 
 pytestmark = [pytest.mark.browser]
@@ -24,14 +25,16 @@ SAMPLES = {"/sample/midgame.json": midgame_view}
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
-    """Files of the repository, plus the sample views at /sample/<name>.json."""
+    """Files of the repository, plus the sample views at /sample/<name>.json and the
+    languages' catalogues at /i18n/<lang>.json."""
 
     def do_GET(self) -> None:
         make = SAMPLES.get(self.path)
-        if make is None:
+        body = catalogue_body(self.path.partition("?")[0])
+        if make is None and body is None:
             super().do_GET()
             return
-        body = json.dumps(make()).encode()
+        body = body if make is None else json.dumps(make()).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))

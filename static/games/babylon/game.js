@@ -14,11 +14,21 @@ import * as panels from "./panels.js";
 import { BoardRenderer } from "./render.js";
 import { scoreboardSvg } from "./scoreboard.js";
 import { arrowTarget, atKey, indexLegal, pathEnd } from "./steps.js";
-import { harvestGlow, tileWords } from "./words.js";
+import { tm } from "../../js/i18n.js";
+import { colourName, harvestGlow, list, t, tileWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
 const WHY_DELAY_MS = 90;
+
+/**
+ * The engine's reason as the server gave it: a message ({key, params}, with its English
+ * `text` or `reason` beside it), or plain English text from an older server.
+ */
+function reasonText(reason) {
+  if (typeof reason === "string") return reason;
+  return tm(reason.message || reason, reason.reason || reason.text || "");
+}
 
 export class GameScreen {
   constructor(ctx) {
@@ -139,26 +149,24 @@ export class GameScreen {
       const who = v.current !== null && v.current !== undefined ? this.ctx.name(v.current) : "";
       const spectator = v.viewer === null || v.viewer === undefined;
       const n = (v.path || []).length;
-      const doing = v.phase === "scoreboard"
-        ? "is choosing a scoreboard"
-        : n ? `is watering a path of ${n} tile${n === 1 ? "" : "s"}` : "is starting a path";
-      return bar.say(`${who} ${doing}`, spectator ? "You are watching this game." : "Waiting for their move.");
+      const doing = v.phase === "scoreboard" ? "scoreboard" : n ? "path" : "start";
+      return bar.say(t("babylon.ui.doing", { name: who, doing, n }), t(spectator ? "babylon.ui.watching" : "babylon.ui.waiting"));
     }
     bar.begin("mine");
     if (v.phase === "scoreboard") {
-      return bar.say("Choose your scoreboard", "Pick a side of a board nobody holds; its coloured borders score 5 per matching wink.");
+      return bar.say(t("babylon.ui.chooser"), t("babylon.ui.chooser.sub"));
     }
     const n = (v.path || []).length;
-    const keys = this.ix.irrigateList.length > 1 ? `1–${this.ix.irrigateList.length}` : "1";
-    const how = COARSE ? "Tap a highlighted tile to water it." : `Click a highlighted tile, or press an arrow key or ${keys}.`;
-    if (!n) bar.say("Start your path at the well", `${how} Each step puts a water gem on the tile.`);
-    else if (this.ix.irrigateList.length) bar.say(`Your path: ${n} tile${n === 1 ? "" : "s"}`, `${how} A tile with as many gems as flowers is harvested when the path ends.`);
-    else bar.say(`Your path: ${n} tile${n === 1 ? "" : "s"}`, "The path cannot go further: end it to harvest.");
+    const steps = this.ix.irrigateList.length;
+    const how = COARSE ? "tap" : "click";
+    if (!n) bar.say(t("babylon.ui.path.start"), t(`babylon.ui.path.start.${how}`, { keys: steps }));
+    else if (steps) bar.say(t("babylon.ui.path", { n }), t(`babylon.ui.path.more.${how}`, { keys: steps }));
+    else bar.say(t("babylon.ui.path", { n }), t("babylon.ui.path.end"));
     if (this.ix.harvest) bar.add(this.harvestButton(this.ix.harvest));
     if (this.ix.undo) {
-      const b = bar.button("↶ Undo step", () => this.send(this.ix.undo), "undo", { kbd: "U" });
+      const b = bar.button(t("babylon.ui.undo"), () => this.send(this.ix.undo), "undo", { kbd: "U" });
       const at = this.ix.undo.preview?.at;
-      b.title = at ? `Take back the step onto row ${at[0] + 1}, column ${at[1] + 1}` : "Take back the last step";
+      b.title = at ? t("babylon.ui.undo.at", { row: at[0] + 1, column: at[1] + 1 }) : t("babylon.ui.undo.last");
       bar.add(b);
     }
     if (hadFocus) bar.element.querySelector(".btn.primary, .choice")?.focus({ preventScroll: true });
@@ -168,28 +176,33 @@ export class GameScreen {
   harvestButton(entry) {
     const p = entry.preview || {};
     const label = el("span", "bg-harvest");
-    label.append(el("span", "", "End path and harvest"));
+    label.append(el("span", "", esc(t("babylon.ui.harvest"))));
     const winks = p.winks || [];
     const what = el("span", "bg-harvest-what");
     if (winks.length) {
       const dots = el("span", "bg-wink-row");
       for (const w of winks) {
         const d = el("span", `bg-wink ${w.colour}`);
-        d.title = `${w.colour} wink in slot ${w.slot}`;
+        d.title = t("babylon.ui.wink.slot", { colour: w.colour, slot: w.slot });
         dots.append(d);
       }
-      what.append(dots, el("span", "", `+${p.points ?? 0} pts`));
+      what.append(dots, el("span", "", esc(t("babylon.ui.harvest.points", { n: p.points ?? 0 }))));
     } else {
-      what.append(el("span", "", "nothing filled"));
+      what.append(el("span", "", esc(t("babylon.ui.harvest.nothing"))));
     }
-    if (p.ends) what.append(el("span", "bg-ends", "ends the game"));
+    if (p.ends) what.append(el("span", "bg-ends", esc(t("babylon.ui.harvest.ends"))));
     label.append(what);
-    const b = this.bar.button(label, () => this.send(entry), "harvest", { kbd: "Enter", primary: true });
+    const b = this.bar.button(label, () => this.send(entry), "harvest", { kbd: t("babylon.ui.key.enter"), primary: true });
     const words = winks.length
-      ? `${winks.length} wink${winks.length === 1 ? "" : "s"} (${winks.map((w) => w.colour).join(", ")}), ${p.points ?? 0} points${p.ends ? "; this ends the game" : ""}`
-      : "no tile is filled: no harvest";
-    b.title = `End the path: ${words}`;
-    b.setAttribute("aria-label", `End path and harvest: ${words}`);
+      ? t("babylon.ui.harvest.words", {
+        n: winks.length,
+        colours: list(winks.map((w) => colourName(w.colour))),
+        points: p.points ?? 0,
+        ends: p.ends ? "yes" : "no",
+      })
+      : t("babylon.ui.harvest.none");
+    b.title = t("babylon.ui.harvest.title", { words });
+    b.setAttribute("aria-label", t("babylon.ui.harvest.label", { words }));
     return b;
   }
 
@@ -200,17 +213,18 @@ export class GameScreen {
     box.hidden = !sides.length;
     box.replaceChildren();
     if (!sides.length) return;
-    box.append(el("h2", "", "Choose your scoreboard"));
+    box.append(el("h2", "", esc(t("babylon.ui.chooser"))));
     const grid = el("div", "bg-sides");
     sides.forEach((entry, i) => {
       const side = entry.action.side;
       const b = el("button", "bg-side");
       b.type = "button";
       b.dataset.act = `side-${side}`;
-      if (this.catalogue) b.append(scoreboardSvg({ catalogue: this.catalogue, side, compact: true, label: `Side ${side}` }));
+      if (this.catalogue) b.append(scoreboardSvg({ catalogue: this.catalogue, side, compact: true, label: t("babylon.ui.side", { side }) }));
       b.append(el("span", "", `${esc(side)}${i < 9 ? ` <kbd>${i + 1}</kbd>` : ""}`));
       const borders = this.catalogue?.sides?.[side]?.borders || [];
-      b.title = `Side ${side}: borders on ${borders.map((x) => `${x.slot} ${x.colour}`).join(", ")}`;
+      const on = list(borders.map((x) => t("babylon.ui.border", { slot: x.slot, colour: x.colour })));
+      b.title = t("babylon.ui.side.borders", { side, borders: on });
       b.addEventListener("click", () => this.send(entry));
       grid.append(b);
     });
@@ -244,15 +258,15 @@ export class GameScreen {
     if (this.mine() && v.phase === "irrigate") {
       if (entry) {
         const p = entry.preview || {};
-        const text = `Water it: ${p.gems}/${p.flowers} gems${p.fills ? " · fills — a " + esc(p.colour || "") + " wink at the harvest" : ""}`;
-        return this.tooltip(text, x, y, "ok");
+        const text = t(p.fills ? "babylon.ui.tip.fills" : "babylon.ui.tip.water", { gems: p.gems, n: p.flowers, colour: p.colour || "none" });
+        return this.tooltip(esc(text), x, y, "ok");
       }
       const reason = this.reasonFor(at);
-      const text = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : "Checking…";
+      const text = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : t("babylon.ui.tip.checking");
       return this.tooltip(esc(text), x, y, "bad");
     }
-    const t = this.renderer.tileAt(at);
-    if (t) return this.tooltip(esc(tileWords(t)), x, y, "");
+    const tile = this.renderer.tileAt(at);
+    if (tile) return this.tooltip(esc(tileWords(tile)), x, y, "");
     return this.tooltip(null);
   }
 
@@ -279,7 +293,7 @@ export class GameScreen {
   reasonFor(at) {
     const k = `${this.version}|${atKey(at)}`;
     const known = this.why.get(k);
-    if (typeof known === "string") return known;
+    if (known && known !== true) return reasonText(known);
     if (known) return null;
     clearTimeout(this.whyTimer);
     this.whyTimer = setTimeout(() => {
@@ -287,7 +301,7 @@ export class GameScreen {
       if (this.why.size > 200) this.why.clear(); // one game's worth; never grows without bound
       this.why.set(k, true);
       const settle = (reason) => {
-        this.why.set(k, reason || "Not a step you can take now.");
+        this.why.set(k, reason || { key: "babylon.ui.tip.illegal" });
         if (this.hover && atKey(this.hover) === atKey(at)) this.updateTooltip();
       };
       this.ctx.why({ type: "irrigate", at }).then(settle, () => settle(null));
@@ -314,9 +328,9 @@ export class GameScreen {
 
   onKey(ev) {
     if (!this.view || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const t = ev.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
-    if (t && t.tagName === "BUTTON" && (ev.key === "Enter" || ev.key === " ")) return; // the button acts
+    const target = ev.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable)) return;
+    if (target && target.tagName === "BUTTON" && (ev.key === "Enter" || ev.key === " ")) return; // the button acts
     if (!this.mine()) return;
     const k = ev.key;
     const v = this.view;
@@ -345,12 +359,12 @@ export class GameScreen {
       }
       return;
     }
-    const target = arrowTarget(v, k);
-    if (target) {
+    const square = arrowTarget(v, k);
+    if (square) {
       ev.preventDefault();
-      const entry = this.ix.irrigate.get(atKey(target));
+      const entry = this.ix.irrigate.get(atKey(square));
       if (entry) return this.send(entry);
-      this.hover = target; // show the engine's reason there
+      this.hover = square; // show the engine's reason there
       this.renderOverlay();
     }
   }

@@ -9,14 +9,16 @@ import { playerColour } from "../../js/colours.js";
 import { el, esc } from "../../js/dom.js";
 import { NECTAR } from "./paint.js";
 import { lineName, scoreboardSvg } from "./scoreboard.js";
+import { floorName, t } from "./words.js";
 
-export const PANELS = `
+/** The side column's sections (built when the screen mounts, in the page's language). */
+export const PANELS = () => `
 <section class="panel bg-players-panel">
-  <h2>Scoreboards</h2>
+  <h2>${esc(t("babylon.ui.panel.scoreboards"))}</h2>
   <div class="bg-players" id="bg-players"></div>
 </section>
 <section class="panel bg-garden-panel">
-  <h2>Garden <span class="muted small" id="bg-floor"></span></h2>
+  <h2>${esc(t("babylon.ui.panel.garden"))} <span class="muted small" id="bg-floor"></span></h2>
   <div class="bg-garden" id="bg-garden"></div>
 </section>`;
 
@@ -32,12 +34,12 @@ export function tileInfo(id, catalogue) {
 
 /** A small chip for a tile: its colour and its flower count. */
 export function tileChip(id, catalogue) {
-  const t = tileInfo(id, catalogue);
-  const chip = el("span", `bg-chip ${t.colour || ""}`);
+  const info = tileInfo(id, catalogue);
+  const chip = el("span", `bg-chip ${info.colour || ""}`);
   chip.dataset.tile = id;
-  chip.append(el("span", "bg-chip-dot"), el("span", "", `${t.flowers}`));
-  chip.title = `${t.colour || "?"} tile, ${t.flowers} flower${t.flowers === 1 ? "" : "s"} (${id})`;
-  chip.querySelector(".bg-chip-dot").style.background = NECTAR[t.colour]?.fill || "#999";
+  chip.append(el("span", "bg-chip-dot"), el("span", "", `${info.flowers}`));
+  chip.title = t("babylon.ui.chip", { colour: info.colour || "none", n: info.flowers, id });
+  chip.querySelector(".bg-chip-dot").style.background = NECTAR[info.colour]?.fill || "#999";
   return chip;
 }
 
@@ -65,13 +67,13 @@ export function renderPlayers(box, view, ui) {
     art.style.setProperty("--pc", playerColour(p.colour));
     const head = el("header");
     const dot = el("span", `dot${ui.connected?.has(p.seat) ? " on" : ""}`);
-    dot.title = ui.connected?.has(p.seat) ? "connected" : "not connected";
-    const name = el("span", "pname", esc(ui.name(p.seat)) + (mine ? ' <span class="muted small">(you)</span>' : ""));
+    dot.title = t(ui.connected?.has(p.seat) ? "babylon.ui.connected" : "babylon.ui.disconnected");
+    const name = el("span", "pname", esc(ui.name(p.seat)) + (mine ? ` <span class="muted small">${esc(t("babylon.ui.you"))}</span>` : ""));
     head.append(seatMark(p.colour), name, dot);
-    if (current) head.append(el("span", "turnmark", "to play"));
-    if (winners.has(p.seat)) head.append(el("span", "turnmark win", "★ wins"));
-    const total = el("span", "bg-total", `${p.score?.total ?? 0}<small> pts</small>`);
-    total.title = "Points so far";
+    if (current) head.append(el("span", "turnmark", esc(t("babylon.ui.toplay"))));
+    if (winners.has(p.seat)) head.append(el("span", "turnmark win", esc(t("babylon.ui.wins"))));
+    const total = el("span", "bg-total", `${p.score?.total ?? 0}<small> ${esc(t("babylon.ui.pts"))}</small>`);
+    total.title = t("babylon.ui.total.title");
     head.append(total);
     art.append(head);
 
@@ -84,10 +86,10 @@ export function renderPlayers(box, view, ui) {
         score: p.score,
         ghost: mine && current ? ui.ghost : [],
         next: current,
-        label: `${ui.name(p.seat)}'s scoreboard, side ${p.side}: ${(p.winks || []).length} winks, ${p.score?.total ?? 0} points`,
+        label: t("babylon.ui.board.label", { name: ui.name(p.seat), side: p.side, winks: (p.winks || []).length, points: p.score?.total ?? 0 }),
       }));
     } else {
-      body.append(el("div", "bg-noboard muted small", p.side ? "…" : view.phase === "scoreboard" ? "Choosing a scoreboard…" : "No scoreboard yet"));
+      body.append(el("div", "bg-noboard muted small", p.side ? "…" : esc(t(view.phase === "scoreboard" ? "babylon.ui.board.choosing" : "babylon.ui.board.none"))));
     }
     const facts = el("dl", "bg-facts");
     const fact = (term, value, title) => {
@@ -97,23 +99,25 @@ export function renderPlayers(box, view, ui) {
       facts.append(dt, dd);
     };
     const s = p.score || {};
-    fact("Side", esc(p.side || "–"));
-    fact("Winks", `${(p.winks || []).length}<small>/25</small>`);
-    fact("Fill", String(s.fill ?? 0), "1 point per wink");
-    fact("Colour", String(s.colour ?? 0), "5 points per wink on a border of its colour");
-    const lines = (s.lines_detail || []).map((d) => `${lineName(d.line)}: ${d.points}`).join(", ");
-    fact("Lines", String(s.lines ?? 0), lines || "Runs of one colour along the 4 lines: 5 per wink, 10 on a full line");
+    // the board's size and its lines are the catalogue's: a retuned board reads right
+    const slots = cat?.spiral?.length || 25;
+    fact(esc(t("babylon.ui.fact.side")), esc(p.side || "–"));
+    fact(esc(t("babylon.ui.fact.winks")), `${(p.winks || []).length}<small>/${slots}</small>`);
+    fact(esc(t("babylon.ui.fact.fill")), String(s.fill ?? 0), t("babylon.ui.fact.fill.title"));
+    fact(esc(t("babylon.ui.fact.colour")), String(s.colour ?? 0), t("babylon.ui.fact.colour.title"));
+    const lines = (s.lines_detail || []).map((d) => t("babylon.ui.fact.line", { line: lineName(d.line), n: d.points })).join(", ");
+    fact(esc(t("babylon.ui.fact.lines")), String(s.lines ?? 0), lines || t("babylon.ui.fact.lines.title", { n: cat?.lines?.length || 4 }));
     const final = finals?.get(p.seat);
-    if (final && final.total !== s.total) fact("Final", String(final.total));
+    if (final && final.total !== s.total) fact(esc(t("babylon.ui.fact.final")), String(final.total));
     body.append(facts);
     art.append(body);
     const notes = [];
     if (view.teams) {
-      const team = view.teams.find((t) => t.includes(p.seat));
+      const team = view.teams.find((seats) => seats.includes(p.seat));
       const mate = team?.find((x) => x !== p.seat);
-      if (mate !== undefined) notes.push(`team with ${esc(ui.name(mate))}`);
+      if (mate !== undefined) notes.push(esc(t("babylon.ui.team.with", { name: ui.name(mate) })));
     }
-    if (view.first_player === p.seat) notes.push("first player");
+    if (view.first_player === p.seat) notes.push(esc(t("babylon.ui.first")));
     if (notes.length) art.append(el("div", "bg-meta muted small", notes.join(" · ")));
     box.append(art);
   }
@@ -122,7 +126,8 @@ export function renderPlayers(box, view, ui) {
 /** The floor's name, the piles (sizes only), the discard piles (newest first), the draws. */
 export function renderGarden(box, floorBox, view, ui) {
   const cat = ui.catalogue;
-  floorBox.textContent = view.floor?.name || (cat?.floors || []).find((f) => f.id === view.floor?.id)?.name || "";
+  const english = view.floor?.name || (cat?.floors || []).find((f) => f.id === view.floor?.id)?.name || "";
+  floorBox.textContent = view.floor?.id ? floorName(view.floor.id, english) : english;
   box.replaceChildren();
   const piles = el("div", "bg-piles");
   for (const kind of ["single", "multi"]) {
@@ -130,26 +135,26 @@ export function renderGarden(box, floorBox, view, ui) {
     pile.dataset.pile = kind;
     const n = view.piles?.[kind] ?? 0;
     const back = el("span", "bg-back", `<b>${n}</b>`);
-    back.title = `${n} ${kind}-flower tile${n === 1 ? "" : "s"} face down`;
-    pile.append(back, el("span", "bg-pile-name", kind === "single" ? "Single flower" : "Multi flower"));
+    back.title = t("babylon.ui.pile.back", { kind, n });
+    pile.append(back, el("span", "bg-pile-name", esc(t(kind === "single" ? "babylon.ui.pile.single" : "babylon.ui.pile.multi"))));
     const discards = (view.discards?.[kind] || []).slice().reverse();
-    const list = el("div", "bg-discards");
-    list.dataset.discards = kind;
-    if (!discards.length) list.append(el("span", "muted small", "no discards"));
-    for (const id of discards.slice(0, 12)) list.append(tileChip(id, cat));
-    if (discards.length > 12) list.append(el("span", "muted small", `+${discards.length - 12}`));
-    list.title = `Discard pile, face up, newest first (${discards.length})`;
-    pile.append(list);
+    const shown = el("div", "bg-discards");
+    shown.dataset.discards = kind;
+    if (!discards.length) shown.append(el("span", "muted small", esc(t("babylon.ui.discards.none"))));
+    for (const id of discards.slice(0, 12)) shown.append(tileChip(id, cat));
+    if (discards.length > 12) shown.append(el("span", "muted small", `+${discards.length - 12}`));
+    shown.title = t("babylon.ui.discards.title", { n: discards.length });
+    pile.append(shown);
     piles.append(pile);
   }
   box.append(piles);
   if ((view.draws || []).length) {
     const draws = el("div", "bg-draws small");
-    draws.append(el("span", "muted", "First player draw: "));
+    draws.append(el("span", "muted", esc(t("babylon.ui.draws"))));
     for (const d of view.draws) {
-      const t = tileInfo(d.tile, cat);
-      const item = el("span", "bg-draw", `${esc(ui.name(d.seat))} ${t.flowers}`);
-      item.title = `${ui.name(d.seat)} drew ${d.tile} (${t.flowers} flowers)${d.round > 1 ? `, round ${d.round}` : ""}`;
+      const info = tileInfo(d.tile, cat);
+      const item = el("span", "bg-draw", `${esc(ui.name(d.seat))} ${info.flowers}`);
+      item.title = t("babylon.ui.draw", { name: ui.name(d.seat), tile: d.tile, n: info.flowers, round: d.round || 1 });
       draws.append(item);
     }
     box.append(draws);

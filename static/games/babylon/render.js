@@ -6,6 +6,7 @@
  * action bar. Redraws are batched with requestAnimationFrame (`invalidate()`). No rules here.
  */
 
+import { t } from "../../js/i18n.js";
 import * as paint from "./paint.js";
 import { SpriteCache } from "./sprites.js";
 
@@ -19,6 +20,7 @@ export class BoardRenderer {
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d");
     this.view = null;
+    this.fillsLabel = t("babylon.ui.fills"); // the badge on a step that fills its tile
     this.tiles = new Map(); // "r,c" -> tile of the view
     this.cam = { k: 1, x: 0, y: 0 };
     this.insetTop = 0;
@@ -279,14 +281,16 @@ export class BoardRenderer {
         ctx.fillText(m.label, kx + TILE * 0.085, ky + TILE * 0.08);
       }
       if (m.fills) {
-        paint.roundRect(ctx, x + TILE * 0.08, y + TILE * 0.06, TILE * 0.34, TILE * 0.14, TILE * 0.07);
+        // the badge grows with its word ("fills", "remplit", "vult"), up to half the tile
+        ctx.font = `700 ${TILE * 0.095}px system-ui, sans-serif`;
+        const w = Math.min(TILE * 0.5, Math.max(TILE * 0.34, ctx.measureText(this.fillsLabel).width + TILE * 0.08));
+        paint.roundRect(ctx, x + TILE * 0.08, y + TILE * 0.06, w, TILE * 0.14, TILE * 0.07);
         ctx.fillStyle = "#1f9d4a";
         ctx.fill();
         ctx.fillStyle = "#fff";
-        ctx.font = `700 ${TILE * 0.095}px system-ui, sans-serif`;
         ctx.textAlign = "center";
         ctx.textBaseline = "middle";
-        ctx.fillText("fills", x + TILE * 0.25, y + TILE * 0.135);
+        ctx.fillText(this.fillsLabel, x + TILE * 0.08 + w / 2, y + TILE * 0.135, w - TILE * 0.04);
       }
     }
   }

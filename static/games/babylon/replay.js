@@ -57,13 +57,13 @@ export class ReplayScreen {
 
   onHover(at) {
     const tip = $("bg-tooltip");
-    const t = at && this.renderer.tileAt(at);
-    if (!t) {
+    const tile = at && this.renderer.tileAt(at);
+    if (!tile) {
       tip.hidden = true;
       return;
     }
     const [x, y] = this.renderer.tileToCanvas(at);
-    tip.innerHTML = esc(tileWords(t));
+    tip.innerHTML = esc(tileWords(tile));
     tip.className = "tooltip";
     tip.hidden = false;
     tip.style.left = `${x + 24}px`;

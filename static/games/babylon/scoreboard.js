@@ -8,6 +8,7 @@
  */
 
 import { NECTAR } from "./paint.js";
+import { colourName, t } from "./words.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 20;
@@ -29,15 +30,11 @@ function cellsOf(spiral) {
   return m;
 }
 
-const LINE_NAMES = {
-  row: "Row",
-  column: "Column",
-  "diagonal-down": "Diagonal ↘",
-  "diagonal-up": "Diagonal ↗",
-};
+const LINES = ["row", "column", "diagonal-down", "diagonal-up"];
 
+/** A line's name ("Row", "Diagonal ↘"), in the page's language. */
 export function lineName(line) {
-  return LINE_NAMES[line] || line;
+  return LINES.includes(line) ? t(`babylon.ui.line.${line}`) : line;
 }
 
 /**
@@ -59,7 +56,7 @@ export function scoreboardSvg(o) {
     viewBox: `${-pad} ${-pad} ${size + 2 * pad} ${size + 2 * pad}`,
     class: `scoreboard${o.compact ? " compact" : ""}`,
     role: "img",
-    "aria-label": o.label || `Scoreboard ${o.side || ""}`,
+    "aria-label": o.label || t("babylon.ui.scoreboard", { side: o.side || "" }),
   });
   const centre = (slot) => {
     const rc = cells.get(slot);
@@ -109,14 +106,14 @@ export function scoreboardSvg(o) {
     w.append(svg("circle", { cx: cx + 0.5, cy: cy + 0.8, r: 6.2, fill: "rgba(0,0,0,0.25)" }));
     w.append(svg("circle", { cx, cy, r: 6.2, fill: fill(colour), stroke: dark(colour), "stroke-width": 0.9 }));
     w.append(svg("ellipse", { cx: cx - 2, cy: cy - 2.4, rx: 2.4, ry: 1.4, fill: "#fff", "fill-opacity": 0.6, transform: `rotate(-30 ${cx - 2} ${cy - 2.4})` }));
-    w.append(svg("title", {}, `${slot}: ${colour}`));
+    w.append(svg("title", {}, t("babylon.ui.slot", { slot, colour: colourName(colour) })));
     root.append(w);
     if (matched.has(slot)) {
       const [sx, sy] = [cx + CELL * 0.36, cy - CELL * 0.36];
       const star = svg("g", { class: "matched", "data-slot": slot });
       star.append(svg("circle", { cx: sx, cy: sy, r: 3.4, fill: "#d8a62b", stroke: "#fff", "stroke-width": 0.8 }));
       star.append(svg("text", { x: sx, y: sy + 1.6, "text-anchor": "middle", "font-size": 4.2, "font-weight": 700, fill: "#fff", "font-family": "system-ui, sans-serif" }, "5"));
-      star.append(svg("title", {}, "Colour border matched: 5 points"));
+      star.append(svg("title", {}, t("babylon.ui.matched")));
       root.append(star);
     }
   });
@@ -124,7 +121,7 @@ export function scoreboardSvg(o) {
     const [cx, cy] = centre(slot);
     const w = svg("g", { class: "ghost", "data-slot": slot, "data-colour": colour });
     w.append(svg("circle", { cx, cy, r: 6.2, fill: fill(colour), "fill-opacity": 0.45, stroke: dark(colour), "stroke-width": 0.9, "stroke-dasharray": "2 1.4" }));
-    w.append(svg("title", {}, `${slot}: ${colour} — this harvest`));
+    w.append(svg("title", {}, t("babylon.ui.slot.ghost", { slot, colour: colourName(colour) })));
     root.append(w);
   }
   if (o.next && winks.length < cells.size) {
@@ -142,11 +139,11 @@ export function scoreboardSvg(o) {
     const lx = ex + ((ex - px) / CELL) * CELL * 0.78;
     const ly = ey + ((ey - py) / CELL) * CELL * 0.78;
     const pts = details.get(line.line)?.points ?? 0;
-    const t = svg("g", { class: `line-points${pts ? " scored" : ""}`, "data-line": line.line });
-    t.append(svg("circle", { cx: lx, cy: ly, r: 6.4, fill: pts ? "#1d3a66" : "#f3e7cb", stroke: pts ? "#d8a62b" : "#c9ad78", "stroke-width": 0.8 }));
-    t.append(svg("text", { x: lx, y: ly + 2.4, "text-anchor": "middle", "font-size": pts >= 100 ? 5 : 6.6, "font-weight": 700, fill: pts ? "#fff" : "#a8926c", "font-family": "system-ui, sans-serif" }, String(pts)));
-    t.append(svg("title", {}, `${lineName(line.line)}: ${pts} point${pts === 1 ? "" : "s"}`));
-    root.append(t);
+    const mark = svg("g", { class: `line-points${pts ? " scored" : ""}`, "data-line": line.line });
+    mark.append(svg("circle", { cx: lx, cy: ly, r: 6.4, fill: pts ? "#1d3a66" : "#f3e7cb", stroke: pts ? "#d8a62b" : "#c9ad78", "stroke-width": 0.8 }));
+    mark.append(svg("text", { x: lx, y: ly + 2.4, "text-anchor": "middle", "font-size": pts >= 100 ? 5 : 6.6, "font-weight": 700, fill: pts ? "#fff" : "#a8926c", "font-family": "system-ui, sans-serif" }, String(pts)));
+    mark.append(svg("title", {}, t("babylon.ui.line.points", { line: lineName(line.line), n: pts })));
+    root.append(mark);
   }
   return root;
 }

@@ -7,6 +7,8 @@
  * Gardens' screen".
  */
 
+import { esc } from "../../js/dom.js";
+import { t } from "../../js/i18n.js";
 import { GameScreen } from "./game.js";
 import * as paint from "./paint.js";
 import { PANELS } from "./panels.js";
@@ -41,12 +43,8 @@ function stylesheet() {
 export async function mount(ctx) {
   await stylesheet();
   const replay = ctx.mode === "replay";
-  ctx.stage.innerHTML = STAGE(
-    replay
-      ? "The garden at the move shown. Left and right arrows step through the moves."
-      : "The garden. Arrow keys or 1–4 water the next tile of your path, Enter ends it and harvests, U or Backspace undoes a step.",
-  );
-  ctx.panels.innerHTML = PANELS;
+  ctx.stage.innerHTML = STAGE(esc(t(replay ? "babylon.ui.board.replay" : "babylon.ui.board.play")));
+  ctx.panels.innerHTML = PANELS();
   const screen = replay ? new ReplayScreen(ctx) : new GameScreen(ctx);
   screen.renderScores = (table, winner, tiebreak, view, room) => drawScores(table, winner, tiebreak, view, room);
   return screen;

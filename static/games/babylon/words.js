@@ -1,31 +1,41 @@
 /**
  * What Babylon Gardens' screen says in words and reads off a view: a tile ("red, 3 flowers,
  * 1 of 3 gems"), the room's options for the lobby, and which tiles the last harvest took
- * (for the board's brief glow).
+ * (for the board's brief glow). Every word comes from this game's catalogue (`babylon.ui.*`,
+ * static/games/babylon/i18n/), so the screen reads in English, French or Dutch.
  */
 
-export const FLOOR_NAMES = {
-  lower: "Lower Garden",
-  middle: "Middle Garden",
-  higher: "Higher Garden",
-  roof: "Roof Garden",
-  ishtar: "Ishtar's Garden",
-  tammuz: "Tammuz's Garden",
-};
+import { has, list, t } from "../../js/i18n.js";
+
+export { list, t };
+
+/** A floor's name ("Lower Garden", "Jardin inférieur"), else the engine's English `fallback`. */
+export function floorName(id, fallback = "") {
+  const key = `babylon.ui.floor.${id}`;
+  return has(key) ? t(key) : fallback || String(id ?? "");
+}
+
+/** A nectar colour's name, as an adjective of a wink ("red", "rouge", "rood"). */
+export function colourName(colour) {
+  const key = `babylon.ui.colour.${colour}`;
+  return has(key) ? t(key) : String(colour ?? "?");
+}
 
 /** "Red tile · 3 flowers · 1/3 gems". */
-export function tileWords(t) {
-  const colour = t.colour ? t.colour.charAt(0).toUpperCase() + t.colour.slice(1) : "A";
-  return `${colour} tile · ${t.flowers} flower${t.flowers === 1 ? "" : "s"} · ${t.gems}/${t.flowers} gems`;
+export function tileWords(tile) {
+  return t("babylon.ui.tile.words", { colour: tile.colour || "none", n: tile.flowers, gems: tile.gems });
 }
 
 /** The options in the lobby's words: "Lower Garden · random scoreboards · teams". */
 export function describeOptions(options = {}) {
-  const parts = [FLOOR_NAMES[options.floor || "lower"] || String(options.floor)];
-  parts.push(options.scoreboards === "choose" ? "scoreboards chosen" : "random scoreboards");
-  if (options.teams) parts.push("teams");
-  if (options.first_player !== null && options.first_player !== undefined) parts.push(`seat ${options.first_player + 1} starts`);
-  return parts.join(" · ");
+  const seat = options.first_player;
+  return t("babylon.ui.options", {
+    floor: floorName(options.floor || "lower"),
+    scoreboards: options.scoreboards === "choose" ? "choose" : "random",
+    teams: options.teams ? "yes" : "no",
+    first: seat === null || seat === undefined ? "random" : "seat",
+    seat: seat === null || seat === undefined ? 0 : seat + 1,
+  });
 }
 
 /**

@@ -4,6 +4,8 @@
  * match the board) and gem icons (inline SVG, for text).
  */
 
+import { esc } from "../../js/dom.js";
+import { t } from "../../js/i18n.js";
 import * as hex from "./hex.js";
 import * as paint from "./paint.js";
 
@@ -13,10 +15,11 @@ const GEM_SVG = {
   white: ["#f4f1ea", "#8c8676", "#ffffff"],
 };
 
-/** An inline SVG gem for text, e.g. `${gemIcon("red")}`. */
-export function gemIcon(colour, title = colour) {
+/** An inline SVG gem for text, e.g. `${gemIcon("red")}`; `title` its name ("red gem"). */
+export function gemIcon(colour, title = t(`ishtar.ui.gem.${colour}`)) {
   const [fill, dark, light] = GEM_SVG[colour] || GEM_SVG.purple;
-  return `<svg class="gem-icon" viewBox="0 0 20 20" role="img" aria-label="${title} gem"><title>${title}</title>`
+  const name = esc(title);
+  return `<svg class="gem-icon" viewBox="0 0 20 20" role="img" aria-label="${name}"><title>${name}</title>`
     + `<path d="M5 3h10l4 6-9 9-9-9z" fill="${fill}" stroke="${dark}" stroke-width="1.6" stroke-linejoin="round"/>`
     + `<path d="M1 9h18M5 3l3 6 2 9M15 3l-3 6-2 9" fill="none" stroke="${dark}" stroke-width="0.8"/>`
     + `<path d="M6 4h3.5l-1.8 4z" fill="${light}" opacity="0.85"/></svg>`;

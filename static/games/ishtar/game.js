@@ -17,20 +17,21 @@ import { BoardRenderer } from "./render.js";
 import { cardButton, tileCard, tokenCard } from "./tilecard.js";
 import * as tips from "./tips.js";
 import { bloomCells, bloomEntry, indexLegal, placeKey } from "./turn.js";
-import { tileWords, tokenWords } from "./words.js";
+import { tm } from "../../js/i18n.js";
+import { skillName, skillText, t, tHtml, tileWords, tokenWords, treeName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 
-const DOING = {
-  choose: "choosing a tile",
-  place: "placing a tile",
-  special: "choosing a special action",
-  bloom: "laying a blooming token",
-  reserve: "reserving a tree card",
-  plant: "planting trees",
-};
-
 const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
+
+/**
+ * The engine's reason as the server gave it: a message ({key, params}, with its English
+ * `text` or `reason` beside it), or plain English text from an older server.
+ */
+function reasonText(reason) {
+  if (typeof reason === "string") return reason;
+  return tm(reason.message || reason, reason.reason || reason.text || "");
+}
 
 // Which tile cell sits under the pointer: the middle one for lines and chevrons.
 const GRIP = { line: 1, chevron: 1, triangle: 0 };
@@ -132,7 +133,7 @@ export class GameScreen {
 
   /** Said in the banner after whose turn it is. */
   turnNote(view) {
-    return view.end_triggered ? "last round" : null;
+    return view.end_triggered ? t("ishtar.ui.lastround") : null;
   }
 
   destroy() {
@@ -184,7 +185,7 @@ export class GameScreen {
    */
   placeHere(onClick, ready) {
     if (!ready && !COARSE) return null;
-    const b = this.button("Place here", onClick, "place-here", { kbd: "Enter", primary: true });
+    const b = this.button(t("ishtar.ui.place.here"), onClick, "place-here", { kbd: t("ishtar.ui.key.enter"), primary: true });
     b.disabled = !ready;
     return b;
   }
@@ -207,7 +208,7 @@ export class GameScreen {
     panels.renderMarket($("market"), $("deck"), this.view, ui);
     const seated = this.view.viewer !== null && this.view.viewer !== undefined;
     $("me-panel").hidden = !seated;
-    $("players-title").textContent = seated ? "The other gardeners" : "Gardeners";
+    $("players-title").textContent = t(seated ? "ishtar.ui.panel.others" : "ishtar.ui.panel.gardeners");
     panels.renderPlayers($("players"), this.view, ui, seated ? $("me") : null);
   }
 
@@ -244,8 +245,8 @@ export class GameScreen {
       bar.element.classList.add("idle");
       const who = v.current !== null ? this.name(v.current) : "";
       const spectator = v.viewer === null || v.viewer === undefined;
-      say(`${who} is ${DOING[v.phase] || "playing"}`, spectator ? "You are watching this game." : "Waiting for their move.");
-      if (v.phase === "place" && v.hand) choices.append(this.handTile(v.hand, 0, "The tile being placed"));
+      say(t("ishtar.ui.doing", { name: who, phase: v.phase }), t(spectator ? "ishtar.ui.watching" : "ishtar.ui.waiting"));
+      if (v.phase === "place" && v.hand) choices.append(this.handTile(v.hand, 0, t("ishtar.ui.hand.placed")));
       return;
     }
     bar.element.classList.add("mine");
@@ -259,7 +260,7 @@ export class GameScreen {
     }[v.phase];
     if (handler) handler();
     else {
-      say("Your move");
+      say(t("ishtar.ui.yourmove"));
       for (const e of this.legal) choices.append(this.button(e.action.type, () => this.send(e)));
     }
     if (this.ix.undo) choices.append(this.undoButton());
@@ -267,10 +268,11 @@ export class GameScreen {
 
   /** Take back the last step of this turn (offered by the server while nothing was revealed). */
   undoButton() {
-    const b = this.button("↶ Undo", () => this.send(this.ix.undo), "undo", { kbd: "U" });
-    const what = this.ix.undo.preview?.text;
-    // already in words (the engine's own line for the step), so a plain title is enough
-    b.title = what ? `Take back: ${what}` : "Take back your last step";
+    const b = this.button(t("ishtar.ui.undo"), () => this.send(this.ix.undo), "undo", { kbd: "U" });
+    const preview = this.ix.undo.preview || {};
+    // the engine's own line for the step (its message, else its English text)
+    const what = tm(preview.message, preview.text || "");
+    b.title = what ? t("ishtar.ui.undo.what", { what }) : t("ishtar.ui.undo.last");
     return b;
   }
 
@@ -284,7 +286,7 @@ export class GameScreen {
     box.dataset.act = "hand";
     const big = COARSE ? [72, 56] : [92, 68];
     box.append(art.tileCanvas(tile, tile.shape, big[0], big[1], rotation));
-    box.setAttribute("aria-label", `${title}: ${tileWords(tile)}`);
+    box.setAttribute("aria-label", t("ishtar.ui.hand.label", { title, tile: tileWords(tile) }));
     tips.tip(box, () => tileCard({ tile, shape: tile.shape, title, rotation }));
     return box;
   }
@@ -296,16 +298,16 @@ export class GameScreen {
   barChoose(say, choices) {
     const first = this.view.carpet.can === null || this.view.carpet.can === undefined;
     if (this.ui.pile === null) {
-      say("Choose a vegetation tile", first ? "Put the watering can on any pile: click it or press 1–6." : "Click a pile on the carpet (or press 1–6). Its gem cost is shown under it.");
+      say(t("ishtar.ui.choose"), t(first ? "ishtar.ui.choose.first" : "ishtar.ui.choose.hint"));
       return;
     }
     const options = this.ix.choose.get(this.ui.pile);
     const chosen = options[this.ui.pay];
     const n = chosen.action.pay.length;
-    say(`Pile ${this.ui.pile + 1}: pay ${n} gem${n === 1 ? "" : "s"}`, options.length > 1 ? "Pick the gems you pay, then take the tile." : "Take the tile, or pick another pile.");
+    say(t("ishtar.ui.choose.pay", { pile: this.ui.pile + 1, n }), t(options.length > 1 ? "ishtar.ui.choose.ways" : "ishtar.ui.choose.take"));
     const tile = chosen.preview?.tile;
-    if (tile) choices.append(this.handTile(tile, 0, `The top tile of pile ${this.ui.pile + 1}`));
-    choices.append(el("span", "choice-label", "Pay"));
+    if (tile) choices.append(this.handTile(tile, 0, t("ishtar.ui.hand.top", { pile: this.ui.pile + 1 })));
+    choices.append(el("span", "choice-label", esc(t("ishtar.ui.pay"))));
     if (options.length > 1) {
       options.forEach((o, i) => {
         const lab = el("span", "", art.gemRow(o.action.pay));
@@ -314,70 +316,67 @@ export class GameScreen {
     } else {
       choices.append(el("span", "paying", art.gemRow(chosen.action.pay)));
     }
-    choices.append(this.button("Take the tile", () => this.send(chosen), "confirm", { kbd: "Enter", primary: true }));
-    choices.append(this.button("Cancel", () => { this.ui.pile = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
+    choices.append(this.button(t("ishtar.ui.choose.confirm"), () => this.send(chosen), "confirm", { kbd: t("ishtar.ui.key.enter"), primary: true }));
+    choices.append(this.button(t("ishtar.ui.cancel"), () => { this.ui.pile = null; this.renderAll(); }, "cancel", { kbd: t("ishtar.ui.key.esc") }));
   }
 
   barPlace(say, choices) {
     const hand = this.view.hand;
     if (!this.ix.placeList.length && this.ix.discard) {
-      say("This tile fits nowhere", "It is discarded: no gems, no special action.");
-      choices.append(this.button("Discard the tile", () => this.send(this.ix.discard), "discard", { primary: true }));
+      say(t("ishtar.ui.place.nowhere"), t("ishtar.ui.place.nowhere.sub"));
+      choices.append(this.button(t("ishtar.ui.place.discard.tile"), () => this.send(this.ix.discard), "discard", { primary: true }));
       return;
     }
     const here = this.ix.placeList.filter((e) => e.action.rotation === this.ui.rotation).length;
     const chosen = this.chosenPlacement();
     say(
-      chosen ? "Place here?" : here ? "Place your tile" : "No spot in this rotation: rotate",
-      here
-        ? (COARSE
-          ? "Tap a spot to try it — green fits, red does not — then “Place here” (or tap it again). ⟳ rotates."
-          : "Green fits, red does not. R or the mouse wheel rotates; click to place. N jumps to the next legal spot.")
-        : "No legal spot in this rotation: rotate the tile (R or ⟳).",
+      t(chosen ? "ishtar.ui.place.confirm" : here ? "ishtar.ui.place" : "ishtar.ui.place.none"),
+      t(here ? (COARSE ? "ishtar.ui.place.hint.tap" : "ishtar.ui.place.hint.click") : "ishtar.ui.place.none.sub"),
     );
-    if (hand) choices.append(this.handTile(hand, this.ui.rotation, "The tile in hand"));
+    if (hand) choices.append(this.handTile(hand, this.ui.rotation, t("ishtar.ui.hand")));
     const confirm = this.placeHere(() => this.send(chosen), !!chosen);
     if (confirm) choices.append(confirm);
-    choices.append(this.button("⟳ Rotate", () => this.rotate(1), "rotate", { kbd: "R" }));
-    choices.append(this.button("Next spot", () => this.nextPlacement(), "next", { kbd: "N" }));
-    if (this.ix.discard) choices.append(this.button("Discard", () => this.send(this.ix.discard), "discard"));
+    choices.append(this.button(t("ishtar.ui.rotate"), () => this.rotate(1), "rotate", { kbd: "R" }));
+    choices.append(this.button(t("ishtar.ui.place.next"), () => this.nextPlacement(), "next", { kbd: "N" }));
+    if (this.ix.discard) choices.append(this.button(t("ishtar.ui.place.discard"), () => this.send(this.ix.discard), "discard"));
   }
 
   barSpecial(say, choices) {
     const icon = this.iconOfPlacedTile();
-    const what = { a: "Assistant", s: "Skill", w: "Wild" }[icon] || "Special action";
     if (this.ui.skill) {
       const options = this.ix.skills.get(this.ui.skill);
       const chosen = options[this.ui.skillPay];
-      say(`Unlock skill ${this.ui.skill}`, this.skillText(this.ui.skill));
+      say(t("ishtar.ui.special.unlock", { letter: this.ui.skill }), this.skillText(this.ui.skill));
       if (options.length > 1) {
-        choices.append(el("span", "choice-label", "Pay"));
+        choices.append(el("span", "choice-label", esc(t("ishtar.ui.pay"))));
         options.forEach((o, i) => {
           const lab = el("span", "", art.gemRow(o.action.pay));
           choices.append(this.button(lab, () => { this.ui.skillPay = i; this.renderActionBar(); }, `pay-${i}`, { pressed: i === this.ui.skillPay }));
         });
       }
-      choices.append(this.button("Unlock", () => this.send(chosen), "confirm", { kbd: "Enter", primary: true }));
-      choices.append(this.button("Back", () => { this.ui.skill = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
+      choices.append(this.button(t("ishtar.ui.special.confirm"), () => this.send(chosen), "confirm", { kbd: t("ishtar.ui.key.enter"), primary: true }));
+      choices.append(this.button(t("ishtar.ui.back"), () => { this.ui.skill = null; this.renderAll(); }, "cancel", { kbd: t("ishtar.ui.key.esc") }));
       return;
     }
-    say(`${what}: your special action`, this.ix.skills.size ? "Unlock a skill on your board (2 gems), place an assistant, or pass." : "Take it or pass.");
-    if (this.ix.assistant) choices.append(this.button("Place an assistant", () => this.send(this.ix.assistant), "assistant", { kbd: "A" }));
+    // the price of a skill is the server's: the gems of its cheapest legal payment
+    const price = Math.min(...[...this.ix.skills.values()].map((o) => o[0].action.pay.length));
+    say(t("ishtar.ui.special", { icon: icon || "none" }), this.ix.skills.size ? t("ishtar.ui.special.sub", { n: price }) : t("ishtar.ui.special.sub.pass"));
+    if (this.ix.assistant) choices.append(this.button(t("ishtar.ui.special.assistant"), () => this.send(this.ix.assistant), "assistant", { kbd: "A" }));
     for (const letter of this.ix.skills.keys()) {
-      const b = this.button(`${letter} · ${panels.SKILL_TITLES[letter] || "skill"}`, () => this.pickSkill(letter), `skill-${letter}`);
+      const b = this.button(t("ishtar.ui.special.skill", { letter, name: skillName(letter) }), () => this.pickSkill(letter), `skill-${letter}`);
       b.setAttribute("aria-description", this.skillText(letter));
       choices.append(b);
     }
-    if (this.ix.pass) choices.append(this.button("Pass", () => this.send(this.ix.pass), "pass", { kbd: "P" }));
+    if (this.ix.pass) choices.append(this.button(t("ishtar.ui.special.pass"), () => this.send(this.ix.pass), "pass", { kbd: "P" }));
   }
 
   barBloom(say, choices) {
     if (!this.ui.token) {
-      say("Lay a blooming token", "Pick a token, then the grass space(s) to bloom.");
+      say(t("ishtar.ui.bloom"), t("ishtar.ui.bloom.sub"));
       for (const token of this.ix.bloom.keys()) {
         const b = this.button(art.tokenCanvas(token, 26), () => this.pickToken(token), `token-${token}`);
         b.setAttribute("aria-label", tokenWords(token));
-        tips.tip(b, () => tokenCard(token, null, cardButton("Lay this token", () => { tips.close(); this.pickToken(token); }, `lay-${token}`)), { onTap: () => this.pickToken(token) });
+        tips.tip(b, () => tokenCard(token, null, cardButton(t("ishtar.ui.bloom.lay"), () => { tips.close(); this.pickToken(token); }, `lay-${token}`)), { onTap: () => this.pickToken(token) });
         choices.append(b);
       }
       return;
@@ -385,42 +384,42 @@ export class GameScreen {
     const entries = this.ix.bloom.get(this.ui.token);
     const double = entries[0].action.cells.length > 1;
     const step = this.ui.bloomPicked.length;
-    const tap = COARSE ? "Tap" : "Click";
-    say(tokenWords(this.ui.token), double && step === 1 ? `Now ${tap.toLowerCase()} the second grass space next to it.` : `${tap} a highlighted grass space${COARSE ? ", then “Place here”" : " (or Enter on the cursor)"}.`);
+    const how = COARSE ? "tap" : "click";
+    say(tokenWords(this.ui.token), t(double && step === 1 ? `ishtar.ui.bloom.second.${how}` : `ishtar.ui.bloom.space.${how}`));
     const last = !double || step === 1;
     const here = last ? this.placeHere(() => this.confirmPending(), !!this.ui.pending) : null;
     if (here) choices.append(here);
-    choices.append(this.button("Back", () => { this.ui.token = null; this.ui.bloomPicked = []; this.ui.pending = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
+    choices.append(this.button(t("ishtar.ui.back"), () => { this.ui.token = null; this.ui.bloomPicked = []; this.ui.pending = null; this.renderAll(); }, "cancel", { kbd: t("ishtar.ui.key.esc") }));
   }
 
   barReserve(say, choices) {
-    say("Reserve a tree card", "Click a card of the market; you can plant it later.");
+    say(t("ishtar.ui.reserve"), t("ishtar.ui.reserve.sub"));
     for (const [card, entry] of this.ix.reserve) {
       const c = this.view.market.find((m) => m.card === card);
-      choices.append(this.button(`${c ? c.name : card}`, () => this.send(entry), `reserve-${card}`));
+      choices.append(this.button(c ? treeName(c) : `#${card}`, () => this.send(entry), `reserve-${card}`));
     }
   }
 
   barPlant(say, choices) {
     if (this.ui.card !== null) {
       const c = this.cardInfo(this.ui.card);
-      say(`Plant ${c ? c.name : "the tree"}`, COARSE ? "Tap a highlighted free grass space, then “Place here”." : "Click a highlighted free grass space (or N / arrows and Enter).");
+      say(c ? t("ishtar.ui.plant.card", { name: treeName(c) }) : t("ishtar.ui.plant.tree"), t(COARSE ? "ishtar.ui.plant.sub.tap" : "ishtar.ui.plant.sub.click"));
       const here = this.placeHere(() => this.confirmPending(), !!this.ui.pending);
       if (here) choices.append(here);
-      choices.append(this.button("Back", () => { this.ui.card = null; this.ui.pending = null; this.renderAll(); }, "cancel", { kbd: "Esc" }));
-      choices.append(this.button("End turn", () => this.send(this.ix.end), "end", { kbd: "E" }));
+      choices.append(this.button(t("ishtar.ui.back"), () => { this.ui.card = null; this.ui.pending = null; this.renderAll(); }, "cancel", { kbd: t("ishtar.ui.key.esc") }));
+      choices.append(this.button(t("ishtar.ui.end"), () => this.send(this.ix.end), "end", { kbd: "E" }));
       return;
     }
     say(
-      this.ix.plant.size ? "Plant trees, or end your turn" : "End your turn",
-      this.ix.plant.size ? "Click a highlighted tree card to plant it." : "Nothing (more) you can plant: end the turn when you are ready.",
+      t(this.ix.plant.size ? "ishtar.ui.plant" : "ishtar.ui.plant.end"),
+      t(this.ix.plant.size ? "ishtar.ui.plant.sub" : "ishtar.ui.plant.end.sub"),
     );
     for (const card of this.ix.plant.keys()) {
       const c = this.cardInfo(card);
-      const lab = el("span", "", `${esc(c ? c.name : `#${card}`)} · ${c ? c.vp : "?"} VP`);
+      const lab = el("span", "", esc(t("ishtar.ui.plant.button", { name: c ? treeName(c) : `#${card}`, vp: c ? c.vp : "?" })));
       choices.append(this.button(lab, () => this.pickCard(card), `plant-${card}`));
     }
-    if (this.ix.end) choices.append(this.button("End turn", () => this.send(this.ix.end), "end", { kbd: "E", primary: true }));
+    if (this.ix.end) choices.append(this.button(t("ishtar.ui.end"), () => this.send(this.ix.end), "end", { kbd: "E", primary: true }));
   }
 
   cardInfo(id) {
@@ -431,7 +430,7 @@ export class GameScreen {
 
   skillText(letter) {
     const s = (this.catalogue?.skills || []).find((x) => x.skill === letter);
-    return s ? s.text : "";
+    return skillText(letter, s ? s.text : "");
   }
 
   iconOfPlacedTile() {
@@ -486,8 +485,8 @@ export class GameScreen {
     const cells = hex.tileCells(hand.shape, at, this.ui.rotation);
     const gems = entry
       ? cells.filter((c) => {
-          const t = this.renderer.cells.get(hex.keyOf(c));
-          return t && t.terrain === "rock" && t.gem;
+          const cellAt = this.renderer.cells.get(hex.keyOf(c));
+          return cellAt && cellAt.terrain === "rock" && cellAt.gem;
         })
       : [];
     const noAssistant = !!entry?.preview?.no_assistant;
@@ -502,14 +501,18 @@ export class GameScreen {
       const preview = ghost.entry.preview || {};
       const gems = preview.gems || {};
       const total = Object.values(gems).reduce((a, b) => a + b, 0);
-      let html = total ? `Collects ${art.gemsHtml(gems)}` : "Fits here · no gems";
-      // the engine says when the tile's assistant icon would give nothing here
-      if (preview.no_assistant) html += `<span class="tip-warn" data-warn="no-assistant">No assistant possible: ${esc(preview.no_assistant)}</span>`;
-      if (this.touchPreview && this.chosenPlacement()) html += `<span class="tip-hint">Tap again or “Place here” to place</span>`;
+      let html = total ? tHtml("ishtar.ui.tip.collects", {}, { gems: art.gemsHtml(gems) }) : esc(t("ishtar.ui.tip.fits"));
+      // the engine says when the tile's assistant icon would give nothing here: its message
+      // in the page's language when it sends one, else its English words
+      if (preview.no_assistant) {
+        const why = tm(preview.no_assistant_message, preview.no_assistant);
+        html += `<span class="tip-warn" data-warn="no-assistant">${esc(t("ishtar.ui.tip.noassistant", { why }))}</span>`;
+      }
+      if (this.touchPreview && this.chosenPlacement()) html += `<span class="tip-hint">${esc(t("ishtar.ui.tip.again"))}</span>`;
       return this.tooltip(html, x, y, preview.no_assistant ? "ok warn" : "ok");
     }
     const reason = this.reasonFor(ghost.at, ghost.rotation);
-    const text = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : "Checking…";
+    const text = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : t("ishtar.ui.tip.checking");
     return this.tooltip(esc(text), x, y, "bad");
   }
 
@@ -548,10 +551,10 @@ export class GameScreen {
   reasonFor(at, rotation) {
     const k = `${this.version}|${placeKey(at, rotation)}`;
     const known = this.why.get(k);
-    if (typeof known === "string") return known;
+    if (known && known !== true) return reasonText(known);
     if (known) return null;
     const onBoard = hex.tileCells(this.view.hand.shape, at, rotation).every((c) => this.renderer.isOnBoard(c));
-    if (!onBoard) return "The tile must lie entirely on the terrain boards.";
+    if (!onBoard) return t("ishtar.ui.tip.offboard");
     clearTimeout(this.whyTimer);
     this.whyTimer = setTimeout(() => {
       if (this.why.has(k)) return;
@@ -559,11 +562,11 @@ export class GameScreen {
       this.why.set(k, true);
       this.ctx.why(move).then(
         (reason) => {
-          this.why.set(k, reason || "Not a legal spot for this tile.");
+          this.why.set(k, reason || { key: "ishtar.ui.tip.illegal" });
           this.renderOverlay();
         },
         () => {
-          this.why.set(k, "Not a legal spot for this tile.");
+          this.why.set(k, { key: "ishtar.ui.tip.illegal" });
           this.renderOverlay();
         },
       );
@@ -740,9 +743,9 @@ export class GameScreen {
 
   onKey(ev) {
     if (!this.view || ev.ctrlKey || ev.metaKey) return;
-    const t = ev.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
-    if (t && t.tagName === "BUTTON" && (ev.key === "Enter" || ev.key === " ")) return; // the button acts
+    const target = ev.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable)) return;
+    if (target && target.tagName === "BUTTON" && (ev.key === "Enter" || ev.key === " ")) return; // the button acts
     const k = ev.key;
     if (k === "+" || k === "=") return this.zoom(1.25);
     if (k === "-" || k === "_") return this.zoom(0.8);

@@ -7,29 +7,17 @@
  */
 
 import { el, esc, playerName } from "../../js/dom.js";
+import { list, tm } from "../../js/i18n.js";
 import * as art from "./art.js";
 import { playerColour } from "./paint.js";
 import { cardButton, infoCard, tileCard, tokenCard } from "./tilecard.js";
 import * as tips from "./tips.js";
-import { payWords, plural, SHAPE, tileWords, tokenWords } from "./words.js";
+import { costWords, payWords, shapeName, skillName, skillText, t, tHtml, tileWords, tokenWords, treeName } from "./words.js";
 
-// Short titles for the skill board cells; the full text comes from the catalogue.
-const SKILL_TITLE = {
-  A: "Gems",
-  B: "Tablets",
-  C: "Fountains",
-  D: "Trees",
-  E: "Flowers",
-  F: "Free step",
-  G: "Bloom",
-  H: "Recall",
-  I: "Reserve",
-  J: "Double bloom",
-};
+// The skill board: the short titles and descriptions are the catalogue's
+// (`ishtar.ui.skill.<letter>.name` / `.text`).
 const UPPER = ["A", "B", "C", "D", "E"];
 const LOWER = ["F", "G", "H", "I", "J"];
-
-export const SKILL_TITLES = SKILL_TITLE;
 
 // ---- carpet ------------------------------------------------------------------------------
 
@@ -39,19 +27,23 @@ const SPOTS = [[31, 19], [69, 19], [84, 50], [69, 81], [31, 81], [16, 50]];
 /** The card of pile `i` (tips.js): its top tile drawn large, what taking it costs. */
 function pileCard(view, i, options, onPile) {
   const pile = view.carpet.piles[i];
-  const lines = [`${esc(pile.cup)} cup · ${plural(pile.size, "tile")} left`];
-  if (view.carpet.can === i) lines.push("The watering can stands here.");
+  const lines = [esc(t("ishtar.ui.pile.left", { cup: pile.cup, n: pile.size }))];
+  if (view.carpet.can === i) lines.push(esc(t("ishtar.ui.pile.can")));
   let button = null;
   if (options) {
     const cheapest = options[0].action.pay;
-    lines.push(cheapest.length
-      ? `To reach it: <b>${art.gemRow(cheapest)} ${esc(payWords(cheapest))}</b>${options.length > 1 ? ` (${options.length} ways to pay)` : ""}`
-      : "To reach it: <b>free</b>");
-    button = cardButton(cheapest.length ? "Choose this pile" : "Take this tile", () => { tips.close(); onPile(i); }, `take-${i}`);
+    const cost = cheapest.length
+      ? `<b>${art.gemRow(cheapest)} ${esc(payWords(cheapest))}</b>`
+      : `<b>${esc(t("ishtar.ui.pay.free"))}</b>`;
+    lines.push(tHtml(options.length > 1 ? "ishtar.ui.pile.reach.ways" : "ishtar.ui.pile.reach", { n: options.length }, { cost }));
+    button = cardButton(t(cheapest.length ? "ishtar.ui.pile.choose" : "ishtar.ui.pile.take"), () => { tips.close(); onPile(i); }, `take-${i}`);
   } else if (pile.size === 0) {
-    lines.push("Empty.");
+    lines.push(esc(t("ishtar.ui.pile.empty")));
   }
-  const title = `Pile ${i + 1}${pile.top ? ` · ${SHAPE[pile.top.shape] || pile.top.shape}` : pile.size ? " · face down" : ""}`;
+  const n = i + 1;
+  const title = pile.top
+    ? t("ishtar.ui.pile.title.shape", { n, shape: shapeName(pile.top.shape) })
+    : t(pile.size ? "ishtar.ui.pile.title.down" : "ishtar.ui.pile.title", { n });
   if (!pile.size) return infoCard({ title, lines });
   return tileCard({ tile: pile.top, shape: pile.cup, title, lines, button });
 }
@@ -72,25 +64,23 @@ export function renderCarpet(box, view, ui) {
     if (pile.size > 0) b.append(art.tileCanvas(pile.top, pile.cup, size, size));
     else b.classList.add("empty");
     b.append(el("span", "size", String(pile.size)));
-    const what = pile.size === 0 ? "empty" : pile.top ? tileWords(pile.top) : "top tile face down";
-    let label = `Pile ${i + 1}: ${pile.cup}, ${plural(pile.size, "tile")}, ${what}`;
-    if (carpet.can === i) {
-      b.append(art.canCanvas(30));
-      label += ", the watering can stands here";
-    }
+    const what = pile.size === 0 ? t("ishtar.ui.pile.what.empty") : pile.top ? tileWords(pile.top) : t("ishtar.ui.pile.what.down");
+    const said = { n: i + 1, cup: pile.cup, size: pile.size, what, can: carpet.can === i ? "yes" : "no", cost: "none", price: "" };
+    if (carpet.can === i) b.append(art.canCanvas(30));
     if (options) {
       const cheapest = options[0];
       const cost = cheapest.action.pay.length;
-      b.append(el("span", cost ? "cost" : "cost free", cost ? `${art.gemRow(cheapest.action.pay)}` : "free"));
+      b.append(el("span", cost ? "cost" : "cost free", cost ? `${art.gemRow(cheapest.action.pay)}` : esc(t("ishtar.ui.pay.free"))));
       b.append(el("span", "key", String(i + 1)));
       b.classList.add("legal");
-      label += cost ? `, costs ${payWords(cheapest.action.pay)}` : ", free";
+      said.cost = cost ? "paid" : "free";
+      said.price = cost ? payWords(cheapest.action.pay) : "";
     } else {
       b.tabIndex = -1;
       b.setAttribute("aria-disabled", "true");
     }
     if (selectedPile === i) b.classList.add("selected");
-    b.setAttribute("aria-label", label);
+    b.setAttribute("aria-label", t("ishtar.ui.pile.label", said));
     tips.tip(b, () => pileCard(view, i, ix.choose.get(i), onPile), { onTap: options ? () => onPile(i) : null });
     box.append(b);
   });
@@ -100,14 +90,14 @@ export function renderCarpet(box, view, ui) {
     for (let k = 0; k < p.assistants_carpet; k += 1) pawns.append(art.pawnCanvas(p.colour, 14, 16));
   });
   const tokens = el("div", "row tokens");
-  for (const [t, n] of Object.entries(carpet.blooming_tokens || {})) {
+  for (const [tk, n] of Object.entries(carpet.blooming_tokens || {})) {
     if (!n) continue;
     const item = el("span", "token");
     item.tabIndex = 0;
-    item.dataset.token = t;
-    item.append(art.tokenCanvas(t, 16), el("span", "", `×${n}`));
-    item.setAttribute("aria-label", `${tokenWords(t)}: ${n} left`);
-    tips.tip(item, () => tokenCard(t, n));
+    item.dataset.token = tk;
+    item.append(art.tokenCanvas(tk, 16), el("span", "", `×${n}`));
+    item.setAttribute("aria-label", t("ishtar.ui.token.left", { token: tokenWords(tk), n }));
+    tips.tip(item, () => tokenCard(tk, n));
     tokens.append(item);
   }
   centre.append(pawns, tokens);
@@ -123,7 +113,7 @@ export function renderMarket(box, deckBox, view, ui) {
   for (const card of view.market) {
     box.append(treeCard(card, ix, selectedCard, onCard));
   }
-  deckBox.textContent = `${view.deck_size} in deck · ${view.trees_left} trees left`;
+  deckBox.textContent = t("ishtar.ui.market.deck", { deck: view.deck_size, trees: view.trees_left });
 }
 
 function treeCard(card, ix, selectedCard, onCard) {
@@ -133,36 +123,38 @@ function treeCard(card, ix, selectedCard, onCard) {
   b.type = "button";
   b.dataset.card = String(card.card);
   b.append(art.treeCanvas(26));
-  b.append(el("span", "vp", `${card.vp}<small> VP</small>`));
+  b.append(el("span", "vp", `${card.vp}<small> ${esc(t("ishtar.ui.vp"))}</small>`));
   const costList = [];
   for (const c of ["purple", "red", "white"]) for (let k = 0; k < (card.cost[c] || 0); k += 1) costList.push(c);
   b.append(el("span", "cost", art.gemRow(costList)));
-  b.append(el("span", "name", esc(card.name)));
-  let label = `${card.name}: ${card.vp} victory points, costs ${describeCost(card.cost)}${card.tree ? "" : ", no tree left on it"}`;
-  const lines = [`<b>${card.vp} victory points</b> at the end`, `Costs ${art.gemRow(costList)} ${esc(payWords(costList))}`];
-  if (!card.tree) lines.push("No tree left on it: it cannot be bought.");
+  const name = treeName(card);
+  b.append(el("span", "name", esc(name)));
+  const can = plant ? "plant" : reserve ? "reserve" : "no";
+  const label = t("ishtar.ui.card.label", { name, vp: card.vp, cost: costWords(card.cost), tree: card.tree ? "yes" : "no", can });
+  const lines = [
+    tHtml("ishtar.ui.card.vp", {}, { vp: `<b>${esc(t("ishtar.ui.vp.count", { n: card.vp }))}</b>` }),
+    tHtml("ishtar.ui.card.costs", {}, { cost: `${art.gemRow(costList)} ${esc(payWords(costList))}` }),
+  ];
+  if (!card.tree) lines.push(esc(t("ishtar.ui.card.bare")));
   let button = null;
   if (plant || reserve) {
     b.classList.add("legal");
-    b.append(el("span", "tag", plant ? "Plant" : "Reserve"));
-    label += plant ? " — you can plant it" : " — you can reserve it";
-    lines.push(plant ? "You can plant it now." : "You can reserve it now.");
-    button = cardButton(plant ? "Plant it" : "Reserve it", () => { tips.close(); onCard(card.card); }, `card-${card.card}`);
+    b.append(el("span", "tag", esc(t(plant ? "ishtar.ui.card.tag.plant" : "ishtar.ui.card.tag.reserve"))));
+    lines.push(esc(t(plant ? "ishtar.ui.card.can.plant" : "ishtar.ui.card.can.reserve")));
+    button = cardButton(t(plant ? "ishtar.ui.card.plant" : "ishtar.ui.card.reserve"), () => { tips.close(); onCard(card.card); }, `card-${card.card}`);
   } else {
     b.tabIndex = ix.count ? -1 : 0;
   }
   if (selectedCard === card.card) b.classList.add("selected");
   b.setAttribute("aria-label", label);
-  tips.tip(b, () => infoCard({ title: card.name, lines, picture: art.treeCanvas(40), button }), {
+  tips.tip(b, () => infoCard({ title: name, lines, picture: art.treeCanvas(40), button }), {
     onTap: plant || reserve ? () => onCard(card.card) : null,
   });
   return b;
 }
 
-export function describeCost(cost) {
-  const parts = ["purple", "red", "white"].filter((c) => cost[c]).map((c) => `${cost[c]} ${c}`);
-  return parts.join(", ") || "nothing";
-}
+/** A tree card's cost in words ("1 purple gem and 2 red gems", "nothing"). */
+export const describeCost = costWords;
 
 // ---- players -----------------------------------------------------------------------------
 
@@ -178,7 +170,7 @@ export function renderPlayers(box, view, ui, meBox = null) {
     tips.closeWithin(meBox);
     meBox.innerHTML = "";
   }
-  const skillText = new Map((catalogue?.skills || []).map((s) => [s.skill, s.text]));
+  const skillTexts = new Map((catalogue?.skills || []).map((s) => [s.skill, skillText(s.skill, s.text)]));
   const cards = new Map((catalogue?.tree_cards || []).map((c) => [c.card, c]));
   for (const cardInMarket of view.market) cards.set(cardInMarket.card, cardInMarket);
   const connected = new Set(presence?.connected_seats || []);
@@ -194,14 +186,15 @@ export function renderPlayers(box, view, ui, meBox = null) {
     if (view.current === p.seat) panel.classList.add("current");
     const head = el("header");
     const dot = el("span", `dot${connected.has(p.seat) ? " on" : ""}`);
-    dot.setAttribute("aria-label", connected.has(p.seat) ? "connected" : "not connected");
-    head.append(art.pawnCanvas(p.colour, 18, 20), el("span", "pname", esc(playerName(room, p.seat)) + (mine ? " <span class=\"muted small\">(you)</span>" : "")), dot);
-    if (view.current === p.seat) head.append(el("span", "turnmark", "to play"));
-    if (view.first_player === p.seat) head.append(el("span", "firstmark", "1st"));
+    dot.setAttribute("aria-label", t(connected.has(p.seat) ? "ishtar.ui.connected" : "ishtar.ui.disconnected"));
+    head.append(art.pawnCanvas(p.colour, 18, 20), el("span", "pname", esc(playerName(room, p.seat)) + (mine ? ` <span class="muted small">${esc(t("ishtar.ui.you"))}</span>` : "")), dot);
+    if (view.current === p.seat) head.append(el("span", "turnmark", esc(t("ishtar.ui.toplay"))));
+    if (view.first_player === p.seat) head.append(el("span", "firstmark", esc(t("ishtar.ui.first"))));
     if (standing) {
-      const chip = el("span", "score-chip", `${standing.get(p.seat)} VP`);
-      chip.dataset.score = String(standing.get(p.seat));
-      chip.setAttribute("aria-label", view.scores ? `${standing.get(p.seat)} points` : `${standing.get(p.seat)} points if the game ended now`);
+      const points = standing.get(p.seat);
+      const chip = el("span", "score-chip", esc(t("ishtar.ui.vp.short", { n: points })));
+      chip.dataset.score = String(points);
+      chip.setAttribute("aria-label", t(view.scores ? "ishtar.ui.points" : "ishtar.ui.points.now", { n: points }));
       head.append(chip);
     }
     panel.append(head);
@@ -217,37 +210,40 @@ export function renderPlayers(box, view, ui, meBox = null) {
     }
     row.append(gems);
     const sup = el("span", "pawns");
-    sup.setAttribute("aria-label", `${plural(p.assistants_supply, "assistant")} in supply, ${p.assistants_carpet} on the carpet`);
-    sup.append(el("span", "label", "supply"));
+    sup.setAttribute("aria-label", t("ishtar.ui.assistants.label", { supply: p.assistants_supply, carpet: p.assistants_carpet }));
+    sup.append(el("span", "label", esc(t("ishtar.ui.assistants.supply"))));
     for (let k = 0; k < p.assistants_supply; k += 1) sup.append(art.pawnCanvas(p.colour));
     if (!p.assistants_supply) sup.append(el("span", "muted small", "–"));
     const car = el("span", "pawns");
-    car.append(el("span", "label", "carpet"));
+    car.append(el("span", "label", esc(t("ishtar.ui.assistants.carpet"))));
     for (let k = 0; k < p.assistants_carpet; k += 1) car.append(art.pawnCanvas(p.colour));
     if (!p.assistants_carpet) car.append(el("span", "muted small", "–"));
     row.append(sup, car);
     panel.append(row);
 
-    panel.append(skillBoard(p, mine ? ix : null, skillText, selectedSkill, onSkill));
+    panel.append(skillBoard(p, mine ? ix : null, skillTexts, selectedSkill, onSkill));
 
     const cardsRow = el("div", "row");
     const planted = p.tree_cards || [];
     const list = el("span", "cards");
-    list.append(el("span", "label", "trees"));
-    if (!planted.length && p.reserved == null) list.append(el("span", "muted small", "none yet"));
+    list.append(el("span", "label", esc(t("ishtar.ui.trees.label"))));
+    if (!planted.length && p.reserved == null) list.append(el("span", "muted small", esc(t("ishtar.ui.trees.none"))));
     for (const id of planted) {
       const c = cards.get(id);
-      const chip = el("span", "mini-card", c ? `${esc(c.name)} · ${c.vp}` : `#${id}`);
+      const chip = el("span", "mini-card", c ? `${esc(treeName(c))} · ${c.vp}` : `#${id}`);
       chip.tabIndex = 0;
       // Face down on the physical table, but bought face up in view of everyone: the online
       // table shows it (docs/games/ishtar/rules.md, "Tree cards in front of the players").
-      tips.tip(chip, () => infoCard({ title: c ? c.name : `Card ${id}`, lines: [c ? `${c.vp} victory points` : "", "Planted: bought face up from the market, in view of everyone."] }));
+      tips.tip(chip, () => infoCard({
+        title: c ? treeName(c) : t("ishtar.ui.card.title", { n: id }),
+        lines: [c ? esc(t("ishtar.ui.vp.count", { n: c.vp })) : "", esc(t("ishtar.ui.card.planted"))],
+      }));
       list.append(chip);
     }
     if (p.reserved != null) {
       const c = cards.get(p.reserved);
       const plantable = mine && ix.plant.get(p.reserved);
-      const chip = el(plantable ? "button" : "span", "mini-card reserved", `reserved: ${c ? `${esc(c.name)} · ${c.vp}` : `#${p.reserved}`}`);
+      const chip = el(plantable ? "button" : "span", "mini-card reserved", esc(t("ishtar.ui.card.reserved", { card: c ? `${treeName(c)} · ${c.vp}` : `#${p.reserved}` })));
       if (plantable) {
         chip.type = "button";
         chip.dataset.card = String(p.reserved);
@@ -274,57 +270,60 @@ function runningScores(view) {
 function fountainsRow(view, seat) {
   const s = view.scores || view.standing;
   const row = el("div", "row fountains");
-  row.append(el("span", "label", "fountains"));
+  row.append(el("span", "label", esc(t("ishtar.ui.fountains.label"))));
   const holders = new Map();
   for (const q of s.players) for (const f of q.fountains || []) holders.set(f.at.join(","), (holders.get(f.at.join(",")) || 0) + 1);
   const held = s.players.find((q) => q.seat === seat)?.fountains || [];
-  if (!held.length) row.append(el("span", "muted small", "none held"));
+  if (!held.length) row.append(el("span", "muted small", esc(t("ishtar.ui.fountains.none"))));
   for (const f of held) {
-    const shared = holders.get(f.at.join(",")) > 1;
-    const chip = el("span", `fountain-chip ${f.colour}`, `${art.gemIcon(f.colour, `${f.colour} fountain`)} ${f.vp} VP${shared ? " · shared" : ""}`);
-    chip.setAttribute("aria-label", `holds the ${f.colour} fountain, ${f.vp} points${shared ? " (shared)" : ""}`);
+    const shared = holders.get(f.at.join(",")) > 1 ? "yes" : "no";
+    const said = { colour: f.colour, vp: f.vp, shared };
+    const chip = el("span", `fountain-chip ${f.colour}`, `${art.gemIcon(f.colour, t("ishtar.ui.fountain.name", said))} ${esc(t("ishtar.ui.fountain.chip", said))}`);
+    chip.setAttribute("aria-label", t("ishtar.ui.fountain.label", said));
     row.append(chip);
   }
   return row;
 }
 
-function skillBoard(p, ix, skillText, selectedSkill, onSkill) {
+function skillBoard(p, ix, skillTexts, selectedSkill, onSkill) {
   const grid = el("div", "skills");
   grid.setAttribute("role", "group");
-  grid.setAttribute("aria-label", "Skill board");
+  grid.setAttribute("aria-label", t("ishtar.ui.skill.board"));
   const unlocked = p.skills || {};
   const cell = (letter, upper, below) => {
     const options = ix ? ix.skills.get(letter) : null;
     const isOn = Object.prototype.hasOwnProperty.call(unlocked, letter);
     const b = el(options ? "button" : "div", `skill${upper ? " upper" : ""}`);
     b.dataset.skill = letter;
-    b.append(el("b", "", letter), el("span", "", SKILL_TITLE[letter]));
-    const text = skillText.get(letter) || SKILL_TITLE[letter];
-    let label = `Skill ${letter}: ${text}`;
+    const name = skillName(letter);
+    b.append(el("b", "", letter), el("span", "", esc(name)));
+    const text = skillText(letter, skillTexts.get(letter) || name);
     const lines = [esc(text)];
+    let state = "none";
     if (isOn) {
       b.classList.add("unlocked");
       b.append(el("span", "paid", art.gemRow(unlocked[letter] || [])));
-      label += " — unlocked";
-      lines.push(`Unlocked, with ${art.gemRow(unlocked[letter] || [])} on it.`);
+      state = "unlocked";
+      lines.push(tHtml("ishtar.ui.skill.unlocked", {}, { gems: art.gemRow(unlocked[letter] || []) }));
     } else if (upper && below && !Object.prototype.hasOwnProperty.call(unlocked, below)) {
       b.classList.add("locked");
-      label += ` — needs ${below} first`;
-      lines.push(`Needs skill ${below} (below it) first.`);
+      state = "locked";
+      lines.push(esc(t("ishtar.ui.skill.needs", { below })));
     }
     let button = null;
     if (options) {
       b.type = "button";
       b.classList.add("legal");
-      label += " — you can unlock it now";
-      lines.push("You can unlock it now, for 2 gems.");
-      button = cardButton("Unlock it", () => { tips.close(); onSkill(letter); }, `unlock-${letter}`);
+      state = "legal";
+      // the price is the server's: the gems of the cheapest legal way to unlock it
+      lines.push(esc(t("ishtar.ui.skill.can", { n: options[0].action.pay.length })));
+      button = cardButton(t("ishtar.ui.skill.unlock"), () => { tips.close(); onSkill(letter); }, `unlock-${letter}`);
       if (selectedSkill === letter) b.classList.add("selected");
     } else {
       b.tabIndex = 0;
     }
-    b.setAttribute("aria-label", label);
-    tips.tip(b, () => infoCard({ title: `Skill ${letter} · ${SKILL_TITLE[letter]}`, lines, button }), { onTap: options ? () => onSkill(letter) : null });
+    b.setAttribute("aria-label", t("ishtar.ui.skill.label", { letter, text, state, below: below || "" }));
+    tips.tip(b, () => infoCard({ title: t("ishtar.ui.skill.title", { letter, name }), lines, button }), { onTap: options ? () => onSkill(letter) : null });
     return b;
   };
   UPPER.forEach((l, i) => grid.append(cell(l, true, LOWER[i])));
@@ -334,17 +333,14 @@ function skillBoard(p, ix, skillText, selectedSkill, onSkill) {
 
 // ---- final scores ------------------------------------------------------------------------
 
-const CATEGORY = {
-  trees: "Trees",
-  flowers: "Flowers",
-  fountains: "Fountains",
-};
+const CATEGORIES = ["trees", "flowers", "fountains"];
 
+/** A category's name in the final table ("Trees", "Skill A · Gems"). */
 function categoryName(k) {
-  if (CATEGORY[k]) return CATEGORY[k];
+  if (CATEGORIES.includes(k)) return t(`ishtar.ui.score.${k}`);
   const m = /^skill_([A-E])$/.exec(k);
-  if (m) return `Skill ${m[1]} · ${SKILL_TITLE[m[1]]}`;
-  return k.replace(/_/g, " ");
+  if (m) return t("ishtar.ui.skill.title", { letter: m[1], name: skillName(m[1]) });
+  return k.replace(/_/g, " "); // a category this screen does not know yet: its id
 }
 
 export function renderScores(table, winnerBox, tieBox, view, room) {
@@ -369,27 +365,28 @@ export function renderScores(table, winnerBox, tieBox, view, room) {
   }
   // The categories that add up to the total, then, apart and labelled, the tie-break rows
   // (counts, not points: docs/games/ishtar/rules.md, the end of the game).
-  html += `</tr></thead><tbody class="points"><tr class="group"><th scope="rowgroup" colspan="${players.length + 1}">Points</th></tr>`;
+  html += `</tr></thead><tbody class="points"><tr class="group"><th scope="rowgroup" colspan="${players.length + 1}">${esc(t("ishtar.ui.score.points"))}</th></tr>`;
   for (const k of cats) {
     html += `<tr><th scope="row">${esc(categoryName(k))}</th>`;
     for (const p of players) html += `<td>${p.categories?.[k] ?? 0}</td>`;
     html += "</tr>";
   }
-  html += `<tr class="total"><th scope="row">Total</th>${players
+  html += `<tr class="total"><th scope="row">${esc(t("ishtar.ui.score.total"))}</th>${players
     .map((p) => `<td class="${winners.has(p.seat) ? "win" : ""}">${p.total}</td>`)
     .join("")}</tr></tbody>`;
-  html += `<tbody class="tiebreaks"><tr class="group"><th scope="rowgroup" colspan="${players.length + 1}">Tie-breaks <span class="muted small">(not added to the total)</span></th></tr>`;
-  html += `<tr><th scope="row">Trees planted</th>${players.map((p) => `<td>${p.trees_planted ?? ""}</td>`).join("")}</tr>`;
-  html += `<tr><th scope="row">Gems left</th>${players.map((p) => `<td>${p.gems_left ?? ""}</td>`).join("")}</tr></tbody>`;
+  html += `<tbody class="tiebreaks"><tr class="group"><th scope="rowgroup" colspan="${players.length + 1}">${esc(t("ishtar.ui.score.tiebreaks"))} <span class="muted small">${esc(t("ishtar.ui.score.tiebreaks.note"))}</span></th></tr>`;
+  html += `<tr><th scope="row">${esc(t("ishtar.ui.score.planted"))}</th>${players.map((p) => `<td>${p.trees_planted ?? ""}</td>`).join("")}</tr>`;
+  html += `<tr><th scope="row">${esc(t("ishtar.ui.score.gemsleft"))}</th>${players.map((p) => `<td>${p.gems_left ?? ""}</td>`).join("")}</tr></tbody>`;
   table.innerHTML = html;
   const names = [...winners].map((w) => playerName(room, w));
   const best = players.find((p) => winners.has(p.seat));
   winnerBox.textContent = names.length > 1
-    ? `${names.join(" and ")} share the victory with ${best?.total} points`
+    ? t("ishtar.ui.score.shared", { names: list(names), n: best?.total ?? 0 })
     : names.length
-      ? `${names[0]} is the Gardener of the King with ${best?.total} points`
+      ? t("ishtar.ui.score.winner", { name: names[0], n: best?.total ?? 0 })
       : "";
-  tieBox.textContent = s.tiebreak || "";
+  // the engine's sentence: its message when it sends one, else its English text
+  tieBox.textContent = tm(s.tiebreak_message, s.tiebreak || "");
   tieBox.hidden = !s.tiebreak;
 }
 

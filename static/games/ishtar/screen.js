@@ -6,6 +6,8 @@
  * docs/client.md's "The screen interface".
  */
 
+import { esc } from "../../js/dom.js";
+import { t } from "../../js/i18n.js";
 import { attachInput } from "./input.js";
 import * as art from "./art.js";
 import { GameScreen } from "./game.js";
@@ -16,41 +18,43 @@ import { drawVignette } from "./vignette.js";
 
 const $ = (id) => document.getElementById(id);
 
-const ZOOM_TOOLS = `
-  <button class="tool" type="button" id="zoom-in" title="Zoom in (+)">+</button>
-  <button class="tool" type="button" id="zoom-out" title="Zoom out (−)">−</button>
-  <button class="tool" type="button" id="zoom-fit" title="Fit the board (0)">⤢</button>`;
+const attr = (key) => esc(t(key));
 
-const PLAY_STAGE = `
-<canvas id="board" tabindex="0" aria-label="Game board. Arrow keys move the cursor, R rotates, Enter confirms, N jumps to the next legal spot."></canvas>
+const ZOOM_TOOLS = () => `
+  <button class="tool" type="button" id="zoom-in" title="${attr("ishtar.ui.zoom.in")}">+</button>
+  <button class="tool" type="button" id="zoom-out" title="${attr("ishtar.ui.zoom.out")}">−</button>
+  <button class="tool" type="button" id="zoom-fit" title="${attr("ishtar.ui.zoom.fit")}">⤢</button>`;
+
+const PLAY_STAGE = () => `
+<canvas id="board" tabindex="0" aria-label="${attr("ishtar.ui.board.play")}"></canvas>
 <div class="tooltip" id="tooltip" role="status" hidden></div>
-<div class="board-tools" role="toolbar" aria-label="Board view">
-  <button class="tool" type="button" id="rotate-btn" title="Rotate the tile (R)" hidden>⟳</button>${ZOOM_TOOLS}
+<div class="board-tools" role="toolbar" aria-label="${attr("ishtar.ui.board.tools")}">
+  <button class="tool" type="button" id="rotate-btn" title="${attr("ishtar.ui.rotate.title")}" hidden>⟳</button>${ZOOM_TOOLS()}
 </div>`;
 
-const REPLAY_STAGE = `
-<canvas id="board" tabindex="0" aria-label="Game board at the move shown. Left and right arrows step through the moves."></canvas>
-<div class="board-tools" role="toolbar" aria-label="Board view">${ZOOM_TOOLS}
+const REPLAY_STAGE = () => `
+<canvas id="board" tabindex="0" aria-label="${attr("ishtar.ui.board.replay")}"></canvas>
+<div class="board-tools" role="toolbar" aria-label="${attr("ishtar.ui.board.tools")}">${ZOOM_TOOLS()}
 </div>`;
 
 // The viewer's own panel (a seated player), the carpet, the tree market and the other
 // gardeners: drawn by panels.js, live and in replay. The own panel comes first so that one's
 // gems, assistants and skills are in sight while choosing a tile.
-const PANELS = `
+const PANELS = () => `
 <section class="panel me-panel" id="me-panel" hidden>
-  <h2>Your garden</h2>
+  <h2>${attr("ishtar.ui.panel.me")}</h2>
   <div class="players" id="me"></div>
 </section>
 <section class="panel carpet-panel">
-  <h2>Carpet</h2>
+  <h2>${attr("ishtar.ui.panel.carpet")}</h2>
   <div class="carpet" id="carpet"></div>
 </section>
 <section class="panel">
-  <h2>Tree market <span class="muted small" id="deck"></span></h2>
+  <h2>${attr("ishtar.ui.panel.market")} <span class="muted small" id="deck"></span></h2>
   <div class="market" id="market"></div>
 </section>
 <section class="panel">
-  <h2 id="players-title">Gardeners</h2>
+  <h2 id="players-title">${attr("ishtar.ui.panel.gardeners")}</h2>
   <div class="players" id="players"></div>
 </section>`;
 
@@ -75,8 +79,8 @@ function stylesheet() {
 export async function mount(ctx) {
   await stylesheet();
   const replay = ctx.mode === "replay";
-  ctx.stage.innerHTML = replay ? REPLAY_STAGE : PLAY_STAGE;
-  ctx.panels.innerHTML = PANELS;
+  ctx.stage.innerHTML = replay ? REPLAY_STAGE() : PLAY_STAGE();
+  ctx.panels.innerHTML = PANELS();
   return replay ? new ReplayScreen(ctx) : new GameScreen(ctx);
 }
 
@@ -87,7 +91,7 @@ export function seatIcon(colour, size) {
 
 /** The room's options in the lobby's words: "classic layout" or "random layout". */
 export function describeOptions(options) {
-  return `${options.layout === "random" ? "random" : "classic"} layout`;
+  return t(options.layout === "random" ? "ishtar.ui.layout.random" : "ishtar.ui.layout.classic");
 }
 
 /** The little garden of the home page. */
@@ -176,8 +180,8 @@ class ReplayScreen {
 
   onKey(ev) {
     if (!this.view || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const t = ev.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+    const target = ev.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
     const act = { "+": () => this.zoom(1.25), "-": () => this.zoom(0.8), 0: () => this.renderer.fit() }[ev.key];
     if (act) {
       ev.preventDefault();

@@ -7,7 +7,7 @@
 
 import { el, esc } from "../../js/dom.js";
 import * as art from "./art.js";
-import { spaceWords, tileWords, tileFlowers, tokenWords, SHAPE } from "./words.js";
+import { shapeName, spaceWords, t, tileWords, tileFlowers, tokenWords } from "./words.js";
 
 /** A button inside a card (the touch path: the card is read, then this acts). */
 export function cardButton(label, onClick, act) {
@@ -31,7 +31,7 @@ export function tileCard({ tile, shape, title, lines = [], button = null, rotati
   const pic = art.tileCanvas(tile, shape, 176, 128, rotation);
   pic.classList.add("tip-tile");
   pic.setAttribute("role", "img");
-  pic.setAttribute("aria-label", tile ? tileWords(tile) : `a face-down ${shape} tile`);
+  pic.setAttribute("aria-label", tile ? tileWords(tile) : t("ishtar.ui.tile.facedown.label", { shape }));
   box.append(pic);
   if (tile) {
     const list = el("ul", "tip-spaces");
@@ -40,9 +40,9 @@ export function tileCard({ tile, shape, title, lines = [], button = null, rotati
       list.append(li);
     });
     box.append(list);
-    box.append(el("p", "tip-line muted", `${SHAPE[tile.shape] || tile.shape} · ${tileFlowers(tile)} flower${tileFlowers(tile) === 1 ? "" : "s"} in all`));
+    box.append(el("p", "tip-line muted", esc(t("ishtar.ui.tile.total", { shape: shapeName(tile.shape), n: tileFlowers(tile) }))));
   } else {
-    box.append(el("p", "tip-line", "Face down: you take it without seeing it first."));
+    box.append(el("p", "tip-line", esc(t("ishtar.ui.tile.facedown"))));
   }
   for (const line of lines) box.append(el("p", "tip-line", line));
   if (button) box.append(button);
@@ -64,7 +64,7 @@ export function tokenCard(token, count, button = null) {
   return infoCard({
     title: tokenWords(token),
     picture: art.tokenCanvas(token, 44),
-    lines: count === null ? [] : [`${count} left on the carpet`],
+    lines: count === null ? [] : [esc(t("ishtar.ui.token.carpet", { n: count }))],
     button,
   });
 }

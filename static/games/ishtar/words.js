@@ -1,35 +1,36 @@
 /**
  * Ishtar's pieces in words, for the cards of tips.js, the tooltips and the labels: a tile and
- * its spaces ("2 flowers with the assistant icon"), a blooming token, a price in gems. Only
- * what the view and the legal actions say; no rule is decided here.
+ * its spaces ("2 flowers with the assistant icon"), a blooming token, a price in gems. Every
+ * word comes from this game's catalogue (`ishtar.ui.*`, static/games/ishtar/i18n/), so the
+ * same piece reads in English, French or Dutch; no sentence is put together here from
+ * English fragments. Only what the view and the legal actions say; no rule is decided here.
  */
 
-const ICON = {
-  a: "the assistant icon: place an assistant on it",
-  s: "the skill icon: unlock a skill",
-  w: "the wild icon: an assistant or a skill",
-};
+import { esc } from "../../js/dom.js";
+import { has, list, t } from "../../js/i18n.js";
 
-const ICON_SHORT = { a: "assistant icon", s: "skill icon", w: "wild icon" };
+export { t };
 
-export const SHAPE = { line: "Line", chevron: "Chevron", triangle: "Triangle" };
+const COLOURS = ["purple", "red", "white"];
 
-export function plural(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
+/** A shape's name as a message param ("Line", "Ligne", "Lijn"). */
+export function shapeName(shape) {
+  const key = `ishtar.ui.shape.${shape}`;
+  return has(key) ? t(key) : String(shape);
 }
 
 /** One space of a tile: "grass", "2 flowers", "1 flower with the skill icon". */
 export function spaceWords(space, { short = false } = {}) {
-  if (space.kind !== "flower") return short ? "grass" : "grass (a tree may grow here)";
-  const flowers = plural(space.flowers || 1, "flower");
-  if (!space.icon) return flowers;
-  return `${flowers} with ${short ? `the ${ICON_SHORT[space.icon]}` : ICON[space.icon]}`;
+  if (space.kind !== "flower") return t(short ? "ishtar.ui.space.grass" : "ishtar.ui.space.grass.long");
+  const n = space.flowers || 1;
+  if (!space.icon) return t("ishtar.ui.space.flowers", { n });
+  return t(short ? "ishtar.ui.space.icon" : "ishtar.ui.space.icon.long", { n, icon: space.icon });
 }
 
 /** "Chevron tile: 2 flowers with the assistant icon, 1 flower, grass". */
 export function tileWords(tile) {
-  const head = `${SHAPE[tile.shape] || tile.shape} tile${tile.start ? " (a starting tile)" : ""}`;
-  return `${head}: ${tile.spaces.map((s) => spaceWords(s, { short: true })).join(", ")}`;
+  const spaces = tile.spaces.map((s) => spaceWords(s, { short: true })).join(", ");
+  return t(tile.start ? "ishtar.ui.tile.words.start" : "ishtar.ui.tile.words", { shape: tile.shape, spaces });
 }
 
 /** The flowers of a tile in all. */
@@ -37,20 +38,56 @@ export function tileFlowers(tile) {
   return tile.spaces.reduce((n, s) => n + (s.kind === "flower" ? s.flowers || 1 : 0), 0);
 }
 
-/** A blooming token: "F1F2" → "1 flower and 2 flowers, on two spaces side by side". */
+/** A blooming token: "F1F2" → "A blooming token of 1 flower and 2 flowers, on two …". */
 export function tokenWords(token) {
   const counts = (token.match(/F(\d)/g) || []).map((f) => Number(f.slice(1)));
-  const parts = counts.map((n) => plural(n, "flower"));
-  if (counts.length === 1) return `A blooming token of ${parts[0]} on one grass space`;
-  return `A blooming token of ${parts.join(" and ")}, on two grass spaces side by side`;
+  if (counts.length === 1) return t("ishtar.ui.token.single", { n: counts[0] });
+  return t("ishtar.ui.token.double", { a: counts[0], b: counts[1] });
 }
 
-/** A payment in words: ["purple","red"] → "1 purple and 1 red gem"; [] → "free". */
-export function payWords(pay) {
-  if (!pay || !pay.length) return "free";
+/** A payment in words: ["purple","red"] → "1 purple gem and 1 red gem"; [] → `none`. */
+export function payWords(pay, none = "ishtar.ui.pay.free") {
+  if (!pay || !pay.length) return t(none);
   const counts = {};
   for (const c of pay) counts[c] = (counts[c] || 0) + 1;
-  const parts = ["purple", "red", "white"].filter((c) => counts[c]).map((c) => `${counts[c]} ${c}`);
-  const last = parts.pop();
-  return `${parts.length ? `${parts.join(", ")} and ${last}` : last} gem${pay.length > 1 ? "s" : ""}`;
+  return list(COLOURS.filter((c) => counts[c]).map((c) => t(`ishtar.ui.gems.${c}`, { n: counts[c] })));
+}
+
+/** A tree card's cost ({purple: 1, red: 2}) in words, "nothing" when free. */
+export function costWords(cost) {
+  const pay = [];
+  for (const c of COLOURS) for (let k = 0; k < (cost?.[c] || 0); k += 1) pay.push(c);
+  return payWords(pay, "ishtar.ui.pay.nothing");
+}
+
+/** A tree card's name: the catalogue's, by card number, else the engine's English name. */
+export function treeName(card) {
+  const key = `ishtar.ui.tree.${card.card}`;
+  return has(key) ? t(key) : card.name;
+}
+
+/** A skill's short title ("Gems") and its description, with the game's numbers as params. */
+export function skillName(letter) {
+  const key = `ishtar.ui.skill.${letter}.name`;
+  return has(key) ? t(key) : letter;
+}
+
+export function skillText(letter, fallback = "") {
+  const key = `ishtar.ui.skill.${letter}.text`;
+  return has(key) ? t(key) : fallback;
+}
+
+// Private-use characters around an HTML param's name: they survive the formatter and
+// `esc`, then the param's markup takes their place.
+const OPEN = "\uE000";
+const CLOSE = "\uE001";
+
+/**
+ * Catalogue `key` as HTML: `params` are text (escaped), `markup` are trusted HTML fragments
+ * (gem icons, bold) put in the pattern's `{name}` places. The sentence stays the catalogue's.
+ */
+export function tHtml(key, params = {}, markup = {}) {
+  const slots = Object.fromEntries(Object.keys(markup).map((k) => [k, `${OPEN}${k}${CLOSE}`]));
+  const text = esc(t(key, { ...params, ...slots }));
+  return text.replace(new RegExp(`${OPEN}([^${CLOSE}]*)${CLOSE}`, "g"), (_, k) => markup[k] ?? "");
 }
