@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from app.play.positions import Position, Positions
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 from app.play.rooms import Rooms
 from app.play.rules import Rules
 from app.store.rows import Event, RoomRow
@@ -181,5 +181,7 @@ def decode(rules: Rules, move: dict[str, Any]) -> Any:
         raise ServiceError("malformed_action", reason) from None
     except Exception:
         raise ServiceError(
-            "malformed_action", "The move is not an action of this game."
+            "malformed_action",
+            "The move is not an action of this game.",
+            message=msg("error.malformed_action.not_an_action"),
         ) from None
