@@ -164,12 +164,25 @@ class Reading:
         game = await self.game(room_id)
         position = await self.position(game.game_id)
         action = decode(game.rules, move)
+        # The reason as a message too, when the game's engine words it so (docs/i18n.md).
+        worded = getattr(game.rules, "why_illegal_message", None)
+        message: dict[str, Any] | None = None
         try:
             reason = game.rules.why_illegal(position.state, action)
+            if reason is not None and callable(worded):
+                message = worded(position.state, action)
         except Exception:
             log.exception("engine failed on why_illegal(%s)", move)
             reason = "The engine could not judge this move."
-        return {"version": position.version, "legal": reason is None, "reason": reason}
+            message = msg("error.internal.judge")
+        answer: dict[str, Any] = {
+            "version": position.version,
+            "legal": reason is None,
+            "reason": reason,
+        }
+        if message is not None:
+            answer["message"] = message
+        return answer
 
 
 def decode(rules: Rules, move: dict[str, Any]) -> Any:

@@ -9,7 +9,7 @@ import * as api from "./api.js";
 import { ActionBar } from "./actionbar.js";
 import { playerColour } from "./colours.js";
 import { el, playerName } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tm } from "./i18n.js";
 import { appendLog, firstShown, prependLog } from "./log.js";
 import { ScoresDialog } from "./scores.js";
 
@@ -43,7 +43,9 @@ export class GameFrame {
       panels: $("game-panels"),
       bar: this.bar,
       send: (action) => this.send(action),
-      why: (action) => api.whyIllegal(this.roomId, action, this.getToken()).then((res) => res?.reason ?? null),
+      // the engine's reason, in the page's language when it sends it as a message
+      why: (action) =>
+        api.whyIllegal(this.roomId, action, this.getToken()).then((res) => (res?.reason == null ? null : tm(res.message, res.reason))),
       catalogue: api.getCatalogue(this.game),
       name: (seat) => playerName(this.room, seat),
       showScores: () => this.showScores(),

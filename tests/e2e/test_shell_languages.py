@@ -170,5 +170,12 @@ def test_a_game_in_french_and_dutch_wide_and_on_a_phone(
         expect(page.locator(".log-panel h2")).to_contain_text(
             {"fr": "Journal de la partie", "nl": "Spelverloop"}[lang]
         )
+        # the banner is read whole, on a phone too (the switch shows codes there)
+        banner = page.locator("#turn-banner")
+        assert banner.evaluate("b => b.scrollWidth <= b.clientWidth"), "cut off"
+        shown = page.locator("#lang-switch option:checked").inner_text()
+        assert shown == (
+            lang.upper() if size else {"fr": "Français", "nl": "Nederlands"}[lang]
+        )
         name = "phone" if size else "wide"
         page.screenshot(path=str(artifacts / f"lang-game-{lang}-{name}.png"))

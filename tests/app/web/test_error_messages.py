@@ -124,3 +124,23 @@ def test_a_chat_rate_limit_says_whose_window_in_its_message(per: str) -> None:
 )
 def test_a_revoked_seat_is_told_in_a_message(now: SeatRow | None) -> None:
     assert english(revoked_message(now)) == revoked_reason(now)
+
+
+async def test_why_carries_the_engines_message_when_it_words_one(
+    http: httpx.AsyncClient, rules: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.app.clients import open_room
+
+    room_id, _host, _tokens = await open_room(http, 2, first_player=0)
+    why = f"/api/rooms/{room_id}/why"
+    illegal = {"move": {"type": "play", "card": 1}}
+    assert "message" not in (await http.post(why, json=illegal)).json()
+    worded = {"key": "toy.reason.not_held", "params": {"card": 1}}
+    monkeypatch.setattr(
+        rules, "why_illegal_message", lambda state, action: worded, raising=False
+    )
+    answer = (await http.post(why, json=illegal)).json()
+    assert answer["legal"] is False and answer["reason"]
+    assert answer["message"] == worded
+    legal = (await http.post(why, json={"move": {"type": "draw"}})).json()
+    assert legal["legal"] is True and "message" not in legal
