@@ -18,7 +18,7 @@ SQL: app/store/bot_rooms.py).
 from __future__ import annotations
 
 from app.play.limits import SharedRoomLimit
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 from app.store.bot_rooms import BotRoomStore
 from app.store.rows import RoomRow
 
@@ -58,4 +58,5 @@ class BotRoomQuota:
                 f" (at most {self.limit}): wait until one ends, or seat a person"
                 " here, before filling another room with bots.",
                 extra={"limit": self.limit},
+                message=msg("error.too_many_bot_rooms.held", held=held, max=self.limit),
             )

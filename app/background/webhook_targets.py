@@ -19,7 +19,7 @@ import ipaddress
 import socket
 from urllib.parse import urlsplit, urlunsplit
 
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 
 MAX_URL = 2048
 
@@ -140,8 +140,23 @@ def check_url(url: str, allow_private: bool = False) -> str:
     return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", parts.query, ""))
 
 
+# Each refusal of a webhook URL, and its message's key (static/i18n/*.json).
+BAD_KEYS = {
+    "A webhook URL is at most 2048 characters, without spaces.": "too_long",
+    "The webhook URL cannot be read: check its host.": "unreadable",
+    "A webhook URL starts with https:// (or http://).": "scheme",
+    "A webhook URL needs a host.": "no_host",
+    "Put no user or password in a webhook URL; use a secret path.": "credentials",
+    "The port of the webhook URL is not a number from 1 to 65535.": "port_number",
+    "A webhook URL uses port 80, 443, or one from 1024 to 65535.": "port",
+    "A webhook URL must point to a public address.": "private",
+}
+
+
 def _bad(reason: str) -> ServiceError:
-    return ServiceError("bad_webhook", reason)
+    key = BAD_KEYS.get(reason)
+    words = msg(f"error.bad_webhook.{key}") if key else None
+    return ServiceError("bad_webhook", reason, message=words)
 
 
 async def resolve(host: str, port: int, allow_private: bool) -> Address:

@@ -33,6 +33,7 @@ from app.play.protocol import (
     ServiceError,
     dumps,
     error_message,
+    msg,
     presence_message,
     room_message,
     sync_message,
@@ -165,7 +166,9 @@ class Hub:
         channel.conns.discard(conn)
         channel.chat.forget(conn)
         conn.seat, conn.number = None, None
-        error = ServiceError("bad_token", revoked_reason(now))
+        error = ServiceError(
+            "bad_token", revoked_reason(now), message=revoked_message(now)
+        )
         conn.put(error_message(error, version=conn.version))
         conn.put(Close(4401))
 
@@ -468,6 +471,15 @@ def revoked_reason(now: SeatRow | None) -> str:
         f"The host handed your seat to {now.name}, who plays it from now on; your link no "
         f"longer plays here. {watching}"
     )
+
+
+def revoked_message(now: SeatRow | None) -> dict[str, Any]:
+    """`revoked_reason` as a message, for the reader's language (static/i18n)."""
+    if now is None or (now.token_hash is None and now.bot_level is None):
+        return msg("error.bad_token.left")
+    if now.bot_level is not None:
+        return msg("error.bad_token.to_bot", level=now.bot_level)
+    return msg("error.bad_token.to_person", name=now.name)
 
 
 def article(word: str) -> str:

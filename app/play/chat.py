@@ -22,7 +22,7 @@ from collections import OrderedDict, deque
 from typing import Any
 
 from app.play import tokens
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 from app.play.rooms import Rooms
 from app.play.seat_checks import is_host
 from app.store.chat import SPECTATORS, TABLE, ChatLine, ChatStore, Page, Refused
@@ -55,6 +55,10 @@ REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
 INVISIBLE_CATEGORIES = frozenset({"Zs", "Cf", "Mn", "Me"})
 
 
+# What a cleaned text is, for the refusals' messages ("{what, select, name {A name} …}").
+SUBJECTS = {"A chat message": "chat_message", "A name": "name"}
+
+
 def clean_text(raw: str, what: str = "A chat message", limit: int = MAX_TEXT) -> str:
     """The text as stored: bidi controls removed, trimmed; refused (`malformed`) when it
     holds control characters, shows nothing, or is longer than `limit` characters.
@@ -66,19 +70,28 @@ def clean_text(raw: str, what: str = "A chat message", limit: int = MAX_TEXT) ->
     ...
     app.play.protocol.ServiceError: A chat message may not contain control characters or line breaks.
     """
+    subject = SUBJECTS.get(what, "text")
     for ch in raw:
         if unicodedata.category(ch) in REFUSED_CATEGORIES:
             raise ServiceError(
                 "malformed",
                 f"{what} may not contain control characters or line breaks.",
+                message=msg("error.malformed.control_characters", what=subject),
             )
     text = "".join(ch for ch in raw if ch not in BIDI_CONTROLS).strip()
     if all(unicodedata.category(ch) in INVISIBLE_CATEGORIES for ch in text):
-        raise ServiceError("malformed", f"{what} is empty.")
+        raise ServiceError(
+            "malformed",
+            f"{what} is empty.",
+            message=msg("error.malformed.empty", what=subject),
+        )
     if len(text) > limit:
         raise ServiceError(
             "malformed",
             f"{what} has at most {limit} characters (this one has {len(text)}).",
+            message=msg(
+                "error.malformed.too_long", what=subject, limit=limit, length=len(text)
+            ),
         )
     return text
 
@@ -95,6 +108,14 @@ def visible_channels(spectator: bool, finished: bool) -> tuple[str, ...]:
     return (TABLE, SPECTATORS) if spectator or finished else (TABLE,)
 
 
+# Whose window a chat refusal counts in, for its message ("{per, select, …}").
+PER_KEYS = {
+    "per connection": "connection",
+    "from your address": "address",
+    "per seat": "seat",
+}
+
+
 def retry_error(wait_s: float, per: str) -> ServiceError:
     """`rate_limited` with when to retry (in the reason and as `retry_after_s`)."""
     retry = math.ceil(max(wait_s, 0.1) * 10) / 10
@@ -103,6 +124,13 @@ def retry_error(wait_s: float, per: str) -> ServiceError:
         f"At most {PER_WINDOW} chat messages in {WINDOW_S:g} s {per}; "
         f"retry in {retry:g} s.",
         extra={"retry_after_s": retry},
+        message=msg(
+            "error.rate_limited.chat",
+            count=PER_WINDOW,
+            window=WINDOW_S,
+            per=PER_KEYS.get(per, "other"),
+            retry=retry,
+        ),
     )
 
 
@@ -195,12 +223,19 @@ class Chat:
                 "Spectators write in the spectators' channel."
                 if spectator
                 else "Players write in the table's channel; the spectators' is theirs.",
+                message=msg(
+                    "error.forbidden.chat_spectators"
+                    if spectator
+                    else "error.forbidden.chat_players"
+                ),
             )
         clean = clean_text(text)
         if seat is not None:
             if name is not None:
                 raise ServiceError(
-                    "malformed", "A player's chat name is their seat's: send no name."
+                    "malformed",
+                    "A player's chat name is their seat's: send no name.",
+                    message=msg("error.malformed.chat_name"),
                 )
             author = seat.name
         else:
@@ -225,6 +260,7 @@ class Chat:
                 raise ServiceError(
                     "spectator_chat_off",
                     "The host has turned spectator chat off in this room.",
+                    message=msg("error.spectator_chat_off.room"),
                 )
             raise retry_error(appended.retry_after_s, "per seat")
         for counted in (window, by_address):
@@ -264,7 +300,9 @@ class Chat:
         room = await self.rooms.room(room_id)
         if not self._host(room, bearer, seat):
             raise ServiceError(
-                "forbidden", "Only the host can turn spectator chat on or off."
+                "forbidden",
+                "Only the host can turn spectator chat on or off.",
+                message=msg("error.forbidden.host_chat"),
             )
         await self.store.set_spectators(room.id, open_)
         return {"spectators": open_}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from app.play.protocol import ServiceError, TimeControl
+from app.play.protocol import ServiceError, TimeControl, msg
 from app.store.rows import iso
 from app.store.time_controls import TimeControlStore
 
@@ -24,11 +24,15 @@ def check(game: Game, control: TimeControl) -> TimeControl:
     a refusal if the room's game cannot honour it (a bot policy without bots)."""
     if control.policy == "bot" and not game.bots:
         raise ServiceError(
-            "no_bots", f"{game.title} has no bots yet: choose policy 'wait'."
+            "no_bots",
+            f"{game.title} has no bots yet: choose policy 'wait'.",
+            message=msg("error.no_bots.policy", game=game.title),
         )
     if control.policy == "bot" and control.bot not in (None, *game.bots):
         raise ServiceError(
-            "malformed", f"A bot level is one of {', '.join(game.bots)}."
+            "malformed",
+            f"A bot level is one of {', '.join(game.bots)}.",
+            message=msg("error.malformed.bot_level", levels={"list": list(game.bots)}),
         )
     if control.policy == "bot" and control.bot is None:
         return control.model_copy(update={"bot": game.bots[0]})

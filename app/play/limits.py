@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.play.protocol import ServiceError, dumps
+from app.play.protocol import ServiceError, dumps, msg
 from app.store.room_limits import RoomLimitStore
 
 
@@ -59,7 +59,16 @@ class RateLimits:
         else:
             self._buckets.move_to_end(key)
         if not bucket.take():
-            raise ServiceError("rate_limited", f"Too many {what}; slow down and retry.")
+            raise too_many(what)
+
+
+def too_many(what: str) -> ServiceError:
+    """`rate_limited` for too many `what` ("requests", "replay requests")."""
+    return ServiceError(
+        "rate_limited",
+        f"Too many {what}; slow down and retry.",
+        message=msg("error.rate_limited.too_many", what=what.replace(" ", "_")),
+    )
 
 
 class SharedRoomLimit:
@@ -84,7 +93,7 @@ class SharedRoomLimit:
             await self.prune()
         digest = self.address_hash(await self.shared_key(), address)
         if not await self.store.count(digest, self.per_minute):
-            raise ServiceError("rate_limited", f"Too many {what}; slow down and retry.")
+            raise too_many(what)
 
     async def prune(self) -> int:
         """Delete the counts no check reads any more; how many rows went."""
@@ -148,7 +157,11 @@ class BodyLimit:
                 seen += len(message.get("body", b""))
                 if seen > max_bytes:
                     too_large = True
-                    raise ServiceError("too_large", "The request body is too large.")
+                    raise ServiceError(
+                        "too_large",
+                        "The request body is too large.",
+                        message=msg("error.too_large.body", max=max_bytes),
+                    )
             return message
 
         try:
@@ -161,7 +174,9 @@ class BodyLimit:
     async def _refuse(self, send: Send, max_bytes: int) -> None:
         body = dumps(
             ServiceError(
-                "too_large", f"The request body is over {max_bytes} bytes."
+                "too_large",
+                f"The request body is over {max_bytes} bytes.",
+                message=msg("error.too_large.body", max=max_bytes),
             ).body()
         ).encode()
         await send(

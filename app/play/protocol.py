@@ -98,6 +98,12 @@ class ServiceError(Exception):
         return {"error": error}
 
 
+def msg(key: str, **params: Any) -> dict[str, Any]:
+    """A refusal's `message` (docs/i18n.md): catalogue `key` with `params`, which the
+    client renders in the reader's language (keys in static/i18n/*.json)."""
+    return {"key": key, "params": params}
+
+
 def describe_errors(errors: Sequence[Mapping[str, Any]]) -> str:
     """One readable sentence from pydantic's errors (the first problem only)."""
     if not errors:
@@ -183,10 +189,15 @@ class CreateRoom(BaseModel):
             raise ServiceError(
                 "malformed",
                 f"Unknown field {sorted(loose)[0]!r}: options go in 'options'.",
+                message=msg("error.malformed.loose_option", field=sorted(loose)[0]),
             )
         options = self.options if self.options is not None else loose
         if len(options) > MAX_OPTION_FIELDS:
-            raise ServiceError("bad_options", "Too many options.")
+            raise ServiceError(
+                "bad_options",
+                "Too many options.",
+                message=msg("error.bad_options.too_many"),
+            )
         return options
 
 
@@ -256,9 +267,17 @@ def parse_client_message(text: str) -> ClientMessage:
     try:
         data = orjson.loads(text)
     except ValueError:
-        raise ServiceError("malformed", "The message is not valid JSON.") from None
+        raise ServiceError(
+            "malformed",
+            "The message is not valid JSON.",
+            message=msg("error.malformed.not_json"),
+        ) from None
     if not isinstance(data, dict):
-        raise ServiceError("malformed", "A message must be a JSON object.")
+        raise ServiceError(
+            "malformed",
+            "A message must be a JSON object.",
+            message=msg("error.malformed.not_object"),
+        )
     kind = data.get("type")
     model = _CLIENT_TYPES.get(kind) if isinstance(kind, str) else None
     if model is None:
@@ -266,6 +285,7 @@ def parse_client_message(text: str) -> ClientMessage:
             "unknown_type",
             f"Unknown message type {kind!r}; expected hello, move, ping, chat"
             " or chat_settings.",
+            message=msg("error.unknown_type.type", type=str(kind)),
         )
     try:
         message: ClientMessage = model.model_validate(data)

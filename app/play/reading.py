@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from app.play.positions import Position, Positions
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 from app.play.rooms import Rooms
 from app.play.rules import Rules
 from app.store.rows import Event, RoomRow
@@ -164,12 +164,25 @@ class Reading:
         game = await self.game(room_id)
         position = await self.position(game.game_id)
         action = decode(game.rules, move)
+        # The reason as a message too, when the game's engine words it so (docs/i18n.md).
+        worded = getattr(game.rules, "why_illegal_message", None)
+        message: dict[str, Any] | None = None
         try:
             reason = game.rules.why_illegal(position.state, action)
+            if reason is not None and callable(worded):
+                message = worded(position.state, action)
         except Exception:
             log.exception("engine failed on why_illegal(%s)", move)
             reason = "The engine could not judge this move."
-        return {"version": position.version, "legal": reason is None, "reason": reason}
+            message = msg("error.internal.judge")
+        answer: dict[str, Any] = {
+            "version": position.version,
+            "legal": reason is None,
+            "reason": reason,
+        }
+        if message is not None:
+            answer["message"] = message
+        return answer
 
 
 def decode(rules: Rules, move: dict[str, Any]) -> Any:
@@ -181,5 +194,7 @@ def decode(rules: Rules, move: dict[str, Any]) -> Any:
         raise ServiceError("malformed_action", reason) from None
     except Exception:
         raise ServiceError(
-            "malformed_action", "The move is not an action of this game."
+            "malformed_action",
+            "The move is not an action of this game.",
+            message=msg("error.malformed_action.not_an_action"),
         ) from None

@@ -18,7 +18,7 @@ import hmac
 from typing import Any
 
 from app.play import tokens
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 from app.play.rooms import Rooms
 from app.store.records import RecordStore, RematchSeat
 
@@ -44,11 +44,15 @@ class Rematches:
         room, seat = await self.rooms.identify(room_id, bearer)
         if seat is None or bearer is None:
             raise ServiceError(
-                "forbidden", "Only a player of this game can ask for a rematch."
+                "forbidden",
+                "Only a player of this game can ask for a rematch.",
+                message=msg("error.forbidden.rematch"),
             )
         if room.status != "finished":
             raise ServiceError(
-                "game_not_over", "A rematch can be asked for once the game is over."
+                "game_not_over",
+                "A rematch can be asked for once the game is over.",
+                message=msg("error.game_not_over.rematch"),
             )
         new_id = await self.store.rematch_of(room.id)
         if new_id is None:
@@ -72,7 +76,9 @@ class Rematches:
         number = await self.store.claim_seat(seat.id, tokens.hash_token(token))
         if number is None:
             raise ServiceError(
-                "seat_taken", "Your seat in the rematch is held by someone else."
+                "seat_taken",
+                "Your seat in the rematch is held by someone else.",
+                message=msg("error.seat_taken.rematch"),
             )
         return {
             "room_id": new_id,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.play import clock, tokens
 from app.play.positions import catalogue_colours
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 from app.store.rows import RoomRow, SeatRow, iso
 from app.store.store import Store
 
@@ -41,7 +41,11 @@ class Rooms:
     async def room(self, room_id: str) -> RoomRow:
         room = await self.store.load_room(room_id) if len(room_id) <= 16 else None
         if room is None:
-            raise ServiceError("unknown_room", f"There is no room {room_id[:16]!r}.")
+            raise ServiceError(
+                "unknown_room",
+                f"There is no room {room_id[:16]!r}.",
+                message=msg("error.unknown_room.id", room=room_id[:16]),
+            )
         return room
 
     async def status(self, room: RoomRow) -> dict[str, Any]:
@@ -104,14 +108,20 @@ class Rooms:
             for seat in room.seats:
                 if tokens.same_hash(digest, seat.token_hash):
                     return room, seat
-        raise ServiceError("bad_token", "This token holds no seat in this room.")
+        raise ServiceError(
+            "bad_token",
+            "This token holds no seat in this room.",
+            message=msg("error.bad_token.no_seat"),
+        )
 
     async def seat_of(self, room_id: str, token: str | None) -> SeatRow:
         """The seat of a token, for acting: a spectator (no token) may not act."""
         if token is None:
             await self.room(room_id)
             raise ServiceError(
-                "forbidden", "Spectators cannot move: take a seat first."
+                "forbidden",
+                "Spectators cannot move: take a seat first.",
+                message=msg("error.forbidden.spectator_move"),
             )
         seat = (
             await self.store.seat_by_token(room_id, tokens.hash_token(token))
@@ -120,5 +130,9 @@ class Rooms:
         )
         if seat is None:
             await self.room(room_id)
-            raise ServiceError("bad_token", "This token holds no seat in this room.")
+            raise ServiceError(
+                "bad_token",
+                "This token holds no seat in this room.",
+                message=msg("error.bad_token.no_seat"),
+            )
         return seat

@@ -14,13 +14,23 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.play import tokens
-from app.play.protocol import ServiceError, valid_name
+from app.play.protocol import ServiceError, msg, valid_name
 from app.store.rows import RoomRow, SeatRow
 
 if TYPE_CHECKING:  # types only: the descriptor is handed in with the registry
     from app.games import Game
 
 STARTED = "Seats of a started game cannot be taken."
+
+# The English phrases the checks below are given, as the values their messages select on
+# (docs/i18n.md): "{doing, select, start {…} …}".
+DOING = {
+    "seat a bot": "seat_bot",
+    "start the game": "start",
+    "hand a seat to someone else": "hand_over",
+}
+INSTEAD = {"send the room link to take it": "link", "seat a bot in it instead": "bot"}
+REFUSALS = {STARTED: "error.game_started.seats", "The game has already started.": None}
 
 
 def is_host(room: RoomRow, bearer: str | None) -> bool:
@@ -37,13 +47,21 @@ def is_host(room: RoomRow, bearer: str | None) -> bool:
 def require_host(room: RoomRow, bearer: str | None, doing: str) -> None:
     """`forbidden` (403) unless `bearer` is the host's: only the host may be `doing`."""
     if not is_host(room, bearer):
-        raise ServiceError("forbidden", f"Only the host can {doing}.")
+        raise ServiceError(
+            "forbidden",
+            f"Only the host can {doing}.",
+            message=msg("error.forbidden.host", doing=DOING.get(doing, "other")),
+        )
 
 
 def check_name(name: str) -> None:
     """`malformed` (400) for a name with control characters."""
     if not valid_name(name):
-        raise ServiceError("malformed", "A name may not contain control characters.")
+        raise ServiceError(
+            "malformed",
+            "A name may not contain control characters.",
+            message=msg("error.malformed.control_characters", what="name"),
+        )
 
 
 def has_bots(game: Game) -> bool:
@@ -56,27 +74,45 @@ def check_bot_level(game: Game, level: str) -> None:
     if not has_bots(game):
         raise no_bots(game)
     if level not in game.bots:
-        raise ServiceError(
-            "malformed", f"A bot level is one of {', '.join(game.bots)}."
-        )
+        raise bad_level(game.bots)
+
+
+def bad_level(levels: tuple[str, ...]) -> ServiceError:
+    """`malformed` (400): a bot level the game does not have."""
+    return ServiceError(
+        "malformed",
+        f"A bot level is one of {', '.join(levels)}.",
+        message=msg("error.malformed.bot_level", levels={"list": list(levels)}),
+    )
 
 
 def no_bots(game: Game) -> ServiceError:
     """The refusal of a bot, or of the `bot` time policy, in a game without bots."""
-    return ServiceError("no_bots", f"{game.title} has no bots yet.")
+    return ServiceError(
+        "no_bots",
+        f"{game.title} has no bots yet.",
+        message=msg("error.no_bots.game", game=game.title),
+    )
 
 
 def seat_number(room: RoomRow, number: int) -> int:
     """`malformed` (400) for a seat number the room does not have."""
     if not 0 <= number < room.players:
-        raise ServiceError("malformed", f"This room has seats 0 to {room.players - 1}.")
+        raise ServiceError(
+            "malformed",
+            f"This room has seats 0 to {room.players - 1}.",
+            message=msg("error.malformed.seat_number", last=room.players - 1),
+        )
     return number
 
 
 def require_open(room: RoomRow, refusal: str = STARTED) -> None:
     """`game_started` (409) once the game has started (or ended)."""
     if room.status != "open":
-        raise ServiceError("game_started", refusal)
+        key = REFUSALS.get(refusal)
+        raise ServiceError(
+            "game_started", refusal, message=None if key is None else msg(key)
+        )
 
 
 def require_not_over(room: RoomRow) -> None:
@@ -89,16 +125,40 @@ def require_free(room: RoomRow, number: int | None) -> None:
     """`seat_taken` (409) when seat `number` (None: any seat) is taken."""
     if number is None:
         if len(room.seats) >= room.players:
-            raise ServiceError("seat_taken", "Every seat is already taken.")
+            raise every_seat_taken()
     elif room.seat(number) is not None:
-        raise ServiceError("seat_taken", "That seat is already taken.")
+        raise that_seat_taken()
+
+
+def every_seat_taken() -> ServiceError:
+    return ServiceError(
+        "seat_taken",
+        "Every seat is already taken.",
+        message=msg("error.seat_taken.every"),
+    )
+
+
+def that_seat_taken() -> ServiceError:
+    return ServiceError(
+        "seat_taken",
+        "That seat is already taken.",
+        message=msg("error.seat_taken.that"),
+    )
 
 
 def require_taken(room: RoomRow, number: int, instead: str) -> SeatRow:
     """`seat_free` (409) when nobody holds seat `number` (`instead`: what to do then)."""
     seat = room.seat(number)
     if seat is None:
-        raise ServiceError("seat_free", f"Seat {number} is free: {instead}.")
+        raise ServiceError(
+            "seat_free",
+            f"Seat {number} is free: {instead}.",
+            message=msg(
+                "error.seat_free.instead",
+                seat=number,
+                instead=INSTEAD.get(instead, "other"),
+            ),
+        )
     return seat
 
 
@@ -106,4 +166,8 @@ def require_full(room: RoomRow) -> None:
     """`seats_open` (409) while a seat is still free."""
     if len(room.seats) < room.players:
         free = room.players - len(room.seats)
-        raise ServiceError("seats_open", f"{free} seat(s) still free: fill them first.")
+        raise ServiceError(
+            "seats_open",
+            f"{free} seat(s) still free: fill them first.",
+            message=msg("error.seats_open.free", free=free),
+        )

@@ -31,13 +31,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 from app.play import clock, tokens
 from app.play.listeners import Listeners
 from app.play.positions import Position, Positions
-from app.play.protocol import CreateRoom, JoinSeat, ServiceError
+from app.play.protocol import CreateRoom, JoinSeat, ServiceError, msg
 from app.play.reading import Reading
 from app.play.rooms import Rooms
 from app.play.seat_checks import (
     STARTED,
     check_bot_level,
     check_name,
+    every_seat_taken,
     is_host,
     require_free,
     require_full,
@@ -46,6 +47,7 @@ from app.play.seat_checks import (
     require_open,
     require_taken,
     seat_number,
+    that_seat_taken,
 )
 from app.store.rooms import RoomClosed, SeatTaken
 from app.store.rows import RoomRow, iso
@@ -219,8 +221,9 @@ class Seats:
         try:
             return await self.store.add_seat(room_id, seat=seat, **holder)
         except SeatTaken:
-            which = "That seat is" if seat is not None else "Every seat is"
-            raise ServiceError("seat_taken", f"{which} already taken.") from None
+            raise (
+                that_seat_taken() if seat is not None else every_seat_taken()
+            ) from None
         except RoomClosed:
             raise ServiceError("game_started", STARTED) from None
 
@@ -266,7 +269,9 @@ class Seats:
             await self.store.leave_seat(room_id, seat.id, tokens.hash_token(token))
         except SeatGone:  # left (or was replaced) a moment ago through another call
             raise ServiceError(
-                "bad_token", "This token holds no seat in this room."
+                "bad_token",
+                "This token holds no seat in this room.",
+                message=msg("error.bad_token.no_seat"),
             ) from None
         return await self._answer(room_id, {"left": True, "seat": seat.seat})
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.play import tokens
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 from app.store.rows import iso
 from app.store.store import Store
 
@@ -27,7 +27,9 @@ class YourGames:
         """The status of each (room id, token) pair, in the order given."""
         if len(held) > MAX_ROOMS:
             raise ServiceError(
-                "malformed", f"Ask about at most {MAX_ROOMS} rooms at once."
+                "malformed",
+                f"Ask about at most {MAX_ROOMS} rooms at once.",
+                message=msg("error.malformed.too_many_rooms", max=MAX_ROOMS),
             )
         # Only ids that could be ours reach the query: a NUL or a lone surrogate in a JSON
         # string cannot be sent to PostgreSQL at all (found by tests/fuzz/test_openapi.py).
@@ -43,7 +45,12 @@ class YourGames:
 
 def _entry(room: Any, seats: list[Any], room_id: str, token: str) -> dict[str, Any]:
     if room is None:
-        return _refusal(room_id, "unknown_room", "There is no such room.")
+        return _refusal(
+            room_id,
+            "unknown_room",
+            "There is no such room.",
+            msg("error.unknown_room.no_such"),
+        )
     digest = tokens.hash_token(token) if tokens.looks_like_token(token) else None
     mine = next((s for s in seats if tokens.same_hash(digest, s["token_hash"])), None)
     if mine is None and not tokens.same_hash(digest, room["host_token_hash"]):
@@ -51,6 +58,7 @@ def _entry(room: Any, seats: list[Any], room_id: str, token: str) -> dict[str, A
             room_id,
             "bad_token",
             "This token holds no seat here any more (you left, or the seat was handed on).",
+            msg("error.bad_token.no_seat_any_more"),
         )
     names = {s["seat"]: s["name"] for s in seats}
     status = room["status"]
@@ -91,5 +99,8 @@ def _entry(room: Any, seats: list[Any], room_id: str, token: str) -> dict[str, A
     }
 
 
-def _refusal(room_id: str, code: str, reason: str) -> dict[str, Any]:
-    return {"room_id": room_id[:16], "error": {"code": code, "reason": reason}}
+def _refusal(
+    room_id: str, code: str, reason: str, message: dict[str, Any]
+) -> dict[str, Any]:
+    error = {"code": code, "reason": reason, "message": message}
+    return {"room_id": room_id[:16], "error": error}

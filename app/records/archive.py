@@ -18,7 +18,7 @@ from typing import Any
 
 from app.games import Registry
 from app.play.positions import catalogue_colours
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 from app.play.rules import Rules
 from app.play.service import RoomService
 from app.records.gamerecord import RecordError, build_record, seed_commitment
@@ -105,7 +105,10 @@ class Archive:
     async def _not_started(self, room_id: str) -> None:
         await self.rooms.rooms.room(room_id)  # unknown_room if there is no such room
         raise ServiceError(
-            "game_not_started", "The game has not started yet.", version=0
+            "game_not_started",
+            "The game has not started yet.",
+            version=0,
+            message=msg("error.game_not_started.yet"),
         )
 
     async def record(self, room_id: str) -> dict[str, Any]:
@@ -163,7 +166,11 @@ class Archive:
         """The public view of a room's game after `move` (None: the latest), as the JSON
         text of the replay answer."""
         if not _plausible(room_id, 16):  # not sent to the database: no room has it
-            raise ServiceError("unknown_room", f"There is no room {room_id[:16]!r}.")
+            raise ServiceError(
+                "unknown_room",
+                f"There is no room {room_id[:16]!r}.",
+                message=msg("error.unknown_room.id", room=room_id[:16]),
+            )
         game = await self.replays.store.game(room_id)
         if game is None:
             await self._not_started(room_id)
@@ -201,7 +208,9 @@ class Archive:
                 _check_import, self.registry, record
             )
         except RecordError as error:
-            raise ServiceError("bad_record", error.reason) from None
+            raise ServiceError(
+                "bad_record", error.reason, message=error.message
+            ) from None
         provenance = await self.provenance.check(record)
         rid = checked.record_id
         await self.store.save_record(
@@ -220,7 +229,11 @@ class Archive:
     async def provenance_of(self, record: Any) -> dict[str, Any]:
         """Where a record comes from (its signature, its room here), without replaying it."""
         if not isinstance(record, dict):
-            raise ServiceError("bad_record", "A game record is a JSON object.")
+            raise ServiceError(
+                "bad_record",
+                "A game record is a JSON object.",
+                message=msg("error.bad_record.not_object"),
+            )
         return await self.provenance.check(record)
 
     async def imported(self, rid: str) -> dict[str, Any]:
@@ -228,7 +241,11 @@ class Archive:
             await self.store.load_record(rid) if len(rid) == RECORD_ID_CHARS else None
         )
         if body is None:
-            raise ServiceError("unknown_record", f"There is no record {rid[:16]!r}.")
+            raise ServiceError(
+                "unknown_record",
+                f"There is no record {rid[:16]!r}.",
+                message=msg("error.unknown_record.id", record=rid[:16]),
+            )
         record: dict[str, Any] = json.loads(body)
         return record
 
@@ -241,5 +258,9 @@ class Archive:
             else None
         )
         if facts is None:
-            raise ServiceError("unknown_record", f"There is no record {rid[:16]!r}.")
+            raise ServiceError(
+                "unknown_record",
+                f"There is no record {rid[:16]!r}.",
+                message=msg("error.unknown_record.id", record=rid[:16]),
+            )
         return await self.replays.record(rid, facts, move, self.store.load_record)

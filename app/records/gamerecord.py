@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.games import Game, Registry
+from app.play.protocol import msg
 from app.play.rules import Rules
 
 RECORD_FORMAT = "ishtar-online/record"
@@ -40,11 +41,13 @@ MAX_MOVES = 5000
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or does not replay; `reason` says why, for people."""
+    """A record that cannot be read or does not replay; `reason` says why, for people, and
+    `message` (when given) is that reason as a message for the reader's language."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, message: dict[str, Any] | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.message = message
 
 
 def seed_commitment(seed: int | str) -> str:
@@ -110,10 +113,13 @@ def check_record(
 ) -> Replayed:
     """Replay ``record`` with its game's engine; RecordError with the first thing wrong."""
     if not isinstance(record, dict):
-        raise RecordError("A game record is a JSON object.")
+        raise RecordError(
+            "A game record is a JSON object.", msg("error.bad_record.not_object")
+        )
     if record.get("format") != RECORD_FORMAT:
         raise RecordError(
-            f"This is not a game record: its format is not {RECORD_FORMAT!r}."
+            f"This is not a game record: its format is not {RECORD_FORMAT!r}.",
+            msg("error.bad_record.not_a_record"),
         )
     version = record.get("format_version")
     if version not in READABLE_VERSIONS:
@@ -127,7 +133,8 @@ def check_record(
         shown = kind[:40] if isinstance(kind, str) else kind
         raise RecordError(
             f"This is a record of {shown!r}, a game this server does not play"
-            f" (it plays {names})."
+            f" (it plays {names}).",
+            msg("error.bad_record.unknown_game", game=str(shown), games=names),
         )
     game = registry.get(kind)
     rules = game.rules
@@ -149,9 +156,13 @@ def check_record(
             raise RecordError(
                 "This record has no seed: the game was still in progress when it was "
                 "exported, and the seed is revealed only at the end. Export it again "
-                "once the game is over."
+                "once the game is over.",
+                msg("error.bad_record.no_seed_yet"),
             )
-        raise RecordError("Without its seed a record cannot be replayed.")
+        raise RecordError(
+            "Without its seed a record cannot be replayed.",
+            msg("error.bad_record.no_seed"),
+        )
     if (
         not isinstance(seed, str)
         or not SEED_DIGITS.fullmatch(seed)
@@ -165,7 +176,8 @@ def check_record(
         raise RecordError(
             "The seed does not match the SHA-256 commitment published at the start "
             f"(sha256({seed}) = {seed_commitment(seed)}, the record says "
-            f"{record.get('seed_sha256')!r})."
+            f"{record.get('seed_sha256')!r}).",
+            msg("error.bad_record.commitment"),
         )
     if status == "finished" and not record.get("finished_at"):
         warnings.append("The record is finished but has no finishing time.")
@@ -272,7 +284,9 @@ def _replay(
                 f"Move {seq}: the log says {move['text']!r}, the replay says {text!r}."
             )
             if same_engine:
-                raise RecordError(message)
+                raise RecordError(
+                    message, msg("error.bad_record.log_differs", move=seq)
+                )
             if not any(w.startswith("Log lines") for w in warnings):
                 warnings.append(
                     f"Log lines differ from this engine's words from move {seq} on "
@@ -283,15 +297,18 @@ def _replay(
     if record.get("status") == "finished":
         if not over:
             raise RecordError(
-                "The record says the game is over, but its moves do not end it."
+                "The record says the game is over, but its moves do not end it.",
+                msg("error.bad_record.not_over"),
             )
         if record.get("result") != rules.final_scores(state):
             raise RecordError(
-                "The final scores of the record are not those of the replay."
+                "The final scores of the record are not those of the replay.",
+                msg("error.bad_record.scores"),
             )
     elif over:
         raise RecordError(
-            "The record says the game is in progress, but its moves end it."
+            "The record says the game is in progress, but its moves end it.",
+            msg("error.bad_record.over"),
         )
     return states
 

@@ -17,7 +17,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, ParamSpec, TypeVar
 
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -44,6 +44,7 @@ class Offload:
             raise ServiceError(
                 "unavailable",
                 "The server is busy replaying other games; retry in a moment.",
+                message=msg("error.unavailable.replaying"),
             )
         self._admitted += 1
         try:

@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from app.games import Registry
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 from app.records import signing as record_signing
 from app.records.gamerecord import RecordError, record_setup, seed_commitment
 from app.records.signing import Signature
@@ -64,6 +64,7 @@ class Provenance:
                 "bad_record",
                 "The record carries a signature of this server that does not match it: "
                 "it was changed after it was exported.",
+                message=msg("error.bad_record.signature"),
             )
         room = await self._room(record)
         return {
@@ -136,4 +137,5 @@ def _not_the_room(room_id: str, why: str) -> ServiceError:
         "bad_record",
         f"The record names room {room_id} of this server, but it is not that room's game: "
         f"{why}.",
+        message=msg("error.bad_record.not_that_room", room=room_id),
     )

@@ -27,7 +27,7 @@ from typing import Any
 from cachetools import LRUCache
 
 from app.games import Registry
-from app.play.protocol import ServiceError, dumps
+from app.play.protocol import ServiceError, dumps, msg
 from app.play.rules import Rules
 from app.play.snapshots import SNAPSHOT_EVERY
 from app.records.gamerecord import RecordError, check_record
@@ -180,6 +180,7 @@ def no_such_move(move: int, version: int) -> ServiceError:
         "no_such_move",
         f"Move {move} has not been played: this game has moves 0 to {version}.",
         version=version,
+        message=msg("error.no_such_move.range", move=move, version=version),
     )
 
 
@@ -278,7 +279,11 @@ class Replays:
             )
             checkpoint = await self.store.record_checkpoint(record_id, at)
         if checkpoint is None:  # pragma: no cover - deleted meanwhile
-            raise ServiceError("unknown_record", f"There is no record {record_id!r}.")
+            raise ServiceError(
+                "unknown_record",
+                f"There is no record {record_id!r}.",
+                message=msg("error.unknown_record.id", record=record_id),
+            )
         replayed = await self.offload.thread(
             replay_moves,
             self.registry.get(kind).rules,

@@ -38,6 +38,7 @@ from app.play.protocol import (
     chat_error_message,
     error_message,
     later,
+    msg,
     parse_client_message,
     pong_message,
     unavailable,
@@ -56,6 +57,15 @@ CLOSE_CODES = {"bad_token": 4401, "unknown_room": 4404}
 # two; more means it sends faster than the server answers, and the excess is refused.
 INBOX_FRAMES = 32
 INBOX_BYTES = 64 * 1024
+# The refusals of a flood, and their messages (keys of static/i18n/*.json).
+FLOOD_MESSAGES = "Too many messages; slow down."
+FLOOD_HELLOS = "Too many hellos; one is enough."
+FLOOD_WAITING = "Too many messages waiting; wait for the answers."
+FLOOD_KEYS = {
+    FLOOD_MESSAGES: "error.rate_limited.messages",
+    FLOOD_HELLOS: "error.rate_limited.hellos",
+    FLOOD_WAITING: "error.rate_limited.waiting",
+}
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: list[str]) -> bool:
@@ -136,7 +146,8 @@ async def refuse_address(websocket: WebSocket, limit: int) -> None:
     """Over the cap of connections per address: say so, then close (4429)."""
     await websocket.accept()
     reason = f"Too many connections from your address (at most {limit}); close some."
-    error = error_message(ServiceError("rate_limited", reason))
+    words = msg("error.rate_limited.connections", max=limit)
+    error = error_message(ServiceError("rate_limited", reason, message=words))
     with contextlib.suppress(Exception):
         await websocket.send_text(error.text)
         await websocket.close(4429)
@@ -307,7 +318,8 @@ class Session:
                     reason = (
                         f"Say hello first (no hello in {self.hello_timeout_s:g} s)."
                     )
-                    self.fail(ServiceError("hello_required", reason))
+                    words = msg("error.hello_required.timeout", s=self.hello_timeout_s)
+                    self.fail(ServiceError("hello_required", reason, message=words))
                     self.close(4408)
                     return
                 if message["type"] == "websocket.disconnect":
@@ -325,17 +337,20 @@ class Session:
         """Count a frame; answer it at once if refused, else queue it for the handler."""
         version = self.conn.version
         if not self.bucket.take():
-            self.refuse_flood(text, "Too many messages; slow down.")
+            self.refuse_flood(text, FLOOD_MESSAGES)
             return
         if text is None:
-            self.fail(ServiceError("malformed", "Send JSON in text frames.", version))
+            words = msg("error.malformed.text_frames")
+            reason = "Send JSON in text frames."
+            self.fail(ServiceError("malformed", reason, version, message=words))
             self.flooding = 0
             return
         if len(text) > self.max_bytes or (
             len(text) * 4 > self.max_bytes and len(text.encode()) > self.max_bytes
         ):
             limit = f"Messages are limited to {self.max_bytes} bytes."
-            self.fail(ServiceError("too_large", limit, version))
+            words = msg("error.too_large.frame", max=self.max_bytes)
+            self.fail(ServiceError("too_large", limit, version, message=words))
             self.flooding = 0
             return
         try:
@@ -346,7 +361,7 @@ class Session:
             return
         if isinstance(message, Hello):
             if not self.hellos.take():
-                self.refuse_flood(text, "Too many hellos; one is enough.")
+                self.refuse_flood(text, FLOOD_HELLOS)
                 return
             self.said_hello = True
         elif not self.said_hello:
@@ -357,7 +372,7 @@ class Session:
             len(self.inbox) >= INBOX_FRAMES
             or self.inbox_bytes + len(text) > self.inbox_bytes_limit
         ):
-            self.refuse_flood(text, "Too many messages waiting; wait for the answers.")
+            self.refuse_flood(text, FLOOD_WAITING)
             return
         self.flooding = 0
         self.inbox.append((message, len(text)))
@@ -373,7 +388,8 @@ class Session:
             return
         move_id = move_id_of(text)
         if move_id is not None or self.flooding == 1 or self.flooding % 10 == 0:
-            self.fail(ServiceError("rate_limited", reason), move_id)
+            words = msg(FLOOD_KEYS.get(reason, "error.rate_limited"))
+            self.fail(ServiceError("rate_limited", reason, message=words), move_id)
 
     # --- handling ---------------------------------------------------------------------------
 
@@ -430,7 +446,9 @@ class Session:
     async def move(self, message: MoveMessage) -> None:
         if self.conn.seat is None:
             raise ServiceError(
-                "forbidden", "Spectators cannot move: take a seat first."
+                "forbidden",
+                "Spectators cannot move: take a seat first.",
+                message=msg("error.forbidden.spectator_move"),
             )
         accepted = await self.service.moves.submit(
             self.conn.room_id, self.conn.seat, message

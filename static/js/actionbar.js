@@ -6,6 +6,7 @@
  */
 
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 
 export class ActionBar {
   constructor(element) {
@@ -50,12 +51,12 @@ export class ActionBar {
   /** The game is over: say so, with the button that opens the final scores. */
   over(openScores) {
     this.begin("idle");
-    this.say("The game is over", "The final scores are in.");
-    this.add(this.button("Final scores", openScores, "scores"));
+    this.say(t("bar.over"), t("bar.over_sub"));
+    this.add(this.button(t("scores.title"), openScores, "scores"));
   }
 
   /** A move is on its way. */
   sending() {
-    this.say("…", "Sending your move");
+    this.say("…", t("bar.sending"));
   }
 }

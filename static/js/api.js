@@ -3,10 +3,15 @@
  * localStorage (keys `ishtar.seat.<room>` and `ishtar.host.<room>`, as the protocol fixes).
  */
 
+import { failureText } from "./errors.js";
+
+/** A refused request: `message` is its text in the page's language (errors.js), `reason`
+ * the server's English, `code` its stable code. */
 export class ApiError extends Error {
   constructor(status, body) {
     const err = (body && body.error) || {};
-    super(err.reason || `Request failed (${status})`);
+    super(failureText(status, body));
+    this.reason = err.reason || "";
     this.status = status;
     this.code = err.code || "http_" + status;
     this.body = body;

@@ -4,6 +4,7 @@
  */
 
 import { request } from "./api.js";
+import { t } from "./i18n.js";
 
 const call = request;
 
@@ -23,21 +24,21 @@ export const removeWebhook = (id, token) => call("DELETE", `${room(id)}/webhook`
 
 // ---- time --------------------------------------------------------------------------------
 
-/** "3 h", "2 d", "45 s": a duration in the largest unit that fits. */
+/** "3 h", "2 d", "45 s" (in the page's language): a duration in the largest unit that fits. */
 export function span(seconds) {
   const s = Math.max(0, Math.round(seconds));
-  if (s >= 86400) return `${Math.round(s / 86400)} d`;
-  if (s >= 3600) return `${Math.round(s / 3600)} h`;
-  if (s >= 60) return `${Math.round(s / 60)} min`;
-  return `${s} s`;
+  if (s >= 86400) return t("time.days", { n: Math.round(s / 86400) });
+  if (s >= 3600) return t("time.hours", { n: Math.round(s / 3600) });
+  if (s >= 60) return t("time.minutes", { n: Math.round(s / 60) });
+  return t("time.seconds", { n: s });
 }
 
 /** "5 min ago" for an ISO time. */
 export function ago(iso) {
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return "";
-  const s = (Date.now() - t) / 1000;
-  return s < 45 ? "just now" : `${span(s)} ago`;
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return "";
+  const s = (Date.now() - at) / 1000;
+  return s < 45 ? t("time.just_now") : t("time.ago", { span: span(s) });
 }
 
 /** The last version this browser showed of a room's game (localStorage ishtar.seen.<room>). */

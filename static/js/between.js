@@ -6,6 +6,7 @@
  * server.
  */
 
+import { t } from "./i18n.js";
 import { TurnAlert } from "./notify.js";
 import { SeatMenu } from "./seatmenu.js";
 import { LastSeen } from "./seen.js";
@@ -50,7 +51,7 @@ export class Between {
     if (!message.view) return;
     const view = message.view;
     const mine = (message.legal || []).length > 0 && view.phase !== "over";
-    this.alert.see(mine, `It is your turn in room ${this.roomId}.`);
+    this.alert.see(mine, t("notify.body_room", { room: this.roomId }));
     this.seen.shown(message.version);
   }
 }

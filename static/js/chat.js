@@ -20,6 +20,8 @@
 import { request } from "./api.js";
 import { playerColour } from "./colours.js";
 import { el } from "./dom.js";
+import { errorText } from "./errors.js";
+import { t } from "./i18n.js";
 
 const KEPT = 500; // messages kept in the page
 const MAX_TEXT = 500;
@@ -80,7 +82,7 @@ export class ChatPanel {
     const head = el("h2", "chat-head");
     this.toggle = el("button", "chat-toggle");
     this.toggle.type = "button";
-    this.toggle.append(document.createTextNode("Chat"));
+    this.toggle.append(document.createTextNode(t("chat.title")));
     this.badge = el("span", "chat-unread");
     this.badge.hidden = true;
     this.toggle.append(this.badge);
@@ -88,7 +90,7 @@ export class ChatPanel {
     this.tabs = el("span", "chat-tabs");
     this.tabs.setAttribute("role", "tablist");
     this.tabButtons = {};
-    for (const [channel, label] of [["table", "Table"], ["spectators", "Spectators"]]) {
+    for (const [channel, label] of [["table", t("chat.tab.table")], ["spectators", t("chat.tab.spectators")]]) {
       const b = el("button", "chat-tab");
       b.type = "button";
       b.dataset.channel = channel;
@@ -107,13 +109,13 @@ export class ChatPanel {
     this.hostBox.addEventListener("change", () => {
       this.sendFrame({ type: "chat_settings", spectators: this.hostBox.checked });
     });
-    this.hostSwitch.append(this.hostBox, document.createTextNode(" spectators may chat"));
+    this.hostSwitch.append(this.hostBox, document.createTextNode(` ${t("chat.spectators_may")}`));
     head.append(this.toggle, this.tabs, this.hostSwitch);
 
     this.body = el("div", "chat-body");
     this.more = el("button", "chat-earlier btn small");
     this.more.type = "button";
-    this.more.textContent = "Earlier messages";
+    this.more.textContent = t("chat.earlier");
     this.more.hidden = true;
     this.more.addEventListener("click", () => this.loadEarlier());
     this.list = el("ol", "chat-list");
@@ -123,16 +125,16 @@ export class ChatPanel {
     this.nameInput = document.createElement("input");
     this.nameInput.className = "chat-name";
     this.nameInput.maxLength = 24;
-    this.nameInput.placeholder = "Your name";
-    this.nameInput.setAttribute("aria-label", "Your name in the spectators' chat");
+    this.nameInput.placeholder = t("chat.name_placeholder");
+    this.nameInput.setAttribute("aria-label", t("chat.name_label"));
     this.nameInput.value = stored(NAME) || "";
     this.input = document.createElement("input");
     this.input.className = "chat-input";
     this.input.maxLength = MAX_TEXT;
-    this.input.setAttribute("aria-label", "Chat message");
+    this.input.setAttribute("aria-label", t("chat.input_label"));
     this.button = el("button", "btn small chat-send");
     this.button.type = "submit";
-    this.button.textContent = "Send";
+    this.button.textContent = t("chat.send");
     this.form.append(this.nameInput, this.input, this.button);
     this.form.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -154,7 +156,7 @@ export class ChatPanel {
     this.collapsed = collapsed;
     this.element.classList.toggle("collapsed", collapsed);
     this.toggle.setAttribute("aria-expanded", String(!collapsed));
-    this.toggle.title = collapsed ? "Show the chat" : "Hide the chat";
+    this.toggle.title = t(collapsed ? "chat.show" : "chat.hide");
     if (keep) store(COLLAPSED, collapsed ? "1" : "0");
     if (!collapsed) this.sawAll();
     this.renderCounts();
@@ -209,7 +211,7 @@ export class ChatPanel {
   refused(m) {
     if (this.pendingText !== null && !this.input.value) this.input.value = this.pendingText;
     this.pendingText = null;
-    this.say(m.reason || m.code, true);
+    this.say(errorText(m), true);
     this.hostBox.checked = this.room?.chat?.spectators !== false;
   }
 
@@ -231,7 +233,7 @@ export class ChatPanel {
       if (name) frame.name = name;
     }
     if (!this.sendFrame(frame)) {
-      this.say("Not connected: your message was not sent. It is still in the box.", true);
+      this.say(t("chat.not_connected"), true);
       return;
     }
     this.pendingText = text;
@@ -256,7 +258,7 @@ export class ChatPanel {
       this.earlier = !!page.earlier;
       this.render({ keepScroll: true });
     } catch (err) {
-      this.say(err.message || "The earlier messages could not be loaded.", true);
+      this.say(err.message || t("chat.earlier_failed"), true);
     } finally {
       this.more.disabled = false;
     }
@@ -289,14 +291,8 @@ export class ChatPanel {
     this.nameInput.hidden = !this.spectator;
     const closed = this.spectator && !open;
     this.input.disabled = this.button.disabled = closed;
-    this.input.placeholder = closed
-      ? "The host has turned spectator chat off"
-      : this.spectator
-        ? "To the spectators"
-        : "To the table";
-    this.input.title = this.spectator
-      ? "Spectators read this; the players only once the game is over."
-      : "Everyone in the room reads this, spectators included.";
+    this.input.placeholder = t(closed ? "chat.closed" : this.spectator ? "chat.to_spectators" : "chat.to_table");
+    this.input.title = t(this.spectator ? "chat.spectators_read" : "chat.everyone_reads");
     this.element.dataset.role = this.spectator ? "spectator" : "player";
     this.element.dataset.tab = this.tab;
   }
@@ -313,7 +309,7 @@ export class ChatPanel {
       const news = this.news.has(line.seq);
       if (news && !marked) {
         const since = el("li", "since-line");
-        since.textContent = "Since you last looked";
+        since.textContent = t("since.line");
         list.append(since);
         marked = true;
       }
@@ -321,8 +317,7 @@ export class ChatPanel {
     }
     if (!list.children.length) {
       const empty = el("li", "chat-empty muted");
-      empty.textContent =
-        this.tab === "spectators" ? "No message from the spectators yet." : "No message yet.";
+      empty.textContent = t(this.tab === "spectators" ? "chat.empty_spectators" : "chat.empty");
       list.append(empty);
     }
     this.more.hidden = !this.earlier;
@@ -344,7 +339,7 @@ export class ChatPanel {
     li.append(who);
     if (line.seat === null) {
       const tag = el("span", "chat-tag");
-      tag.textContent = "spectator";
+      tag.textContent = t("chat.spectator");
       li.append(tag);
     }
     const text = el("bdi", "chat-text");
@@ -381,7 +376,7 @@ export class ChatPanel {
       : 0;
     this.badge.hidden = waiting === 0;
     this.badge.textContent = waiting ? String(waiting) : "";
-    this.toggle.setAttribute("aria-label", waiting ? `Chat, ${waiting} unread` : "Chat");
+    this.toggle.setAttribute("aria-label", waiting ? t("chat.unread", { n: waiting }) : t("chat.title"));
     for (const [channel, button] of Object.entries(this.tabButtons)) {
       const count = button.querySelector(".chat-tab-unread");
       const n =

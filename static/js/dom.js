@@ -3,6 +3,8 @@
  * for `innerHTML`, and the name shown for a seat.
  */
 
+import { t } from "./i18n.js";
+
 /** A new `<tag class=cls>`; `html` (trusted markup only: escape user text with `esc`). */
 export function el(tag, cls, html) {
   const e = document.createElement(tag);
@@ -16,8 +18,8 @@ export function esc(text) {
   return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The name of the person (or bot) on `seat` of `room`, or "Seat N". */
+/** The name of the person (or bot) on `seat` of `room`, or "Seat N" (in the page's language). */
 export function playerName(room, seat) {
   const s = room && room.seats && room.seats.find((x) => x.seat === seat);
-  return (s && s.name) || `Seat ${seat + 1}`;
+  return (s && s.name) || t("seat.number", { n: seat + 1 });
 }

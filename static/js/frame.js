@@ -9,11 +9,11 @@ import * as api from "./api.js";
 import { ActionBar } from "./actionbar.js";
 import { playerColour } from "./colours.js";
 import { el, playerName } from "./dom.js";
+import { t, tm } from "./i18n.js";
 import { appendLog, firstShown, prependLog } from "./log.js";
 import { ScoresDialog } from "./scores.js";
 
 const $ = (id) => document.getElementById(id);
-const PRODUCT = "Ishtar Online";
 
 export class GameFrame {
   /** `module`: the game's screen module; `send(action, version)` puts a move on the socket. */
@@ -43,7 +43,9 @@ export class GameFrame {
       panels: $("game-panels"),
       bar: this.bar,
       send: (action) => this.send(action),
-      why: (action) => api.whyIllegal(this.roomId, action, this.getToken()).then((res) => res?.reason ?? null),
+      // the engine's reason, in the page's language when it sends it as a message
+      why: (action) =>
+        api.whyIllegal(this.roomId, action, this.getToken()).then((res) => (res?.reason == null ? null : tm(res.message, res.reason))),
       catalogue: api.getCatalogue(this.game),
       name: (seat) => playerName(this.room, seat),
       showScores: () => this.showScores(),
@@ -100,14 +102,14 @@ export class GameFrame {
     const first = firstShown($("log"));
     if (!(first > 1) || button.disabled) return;
     button.disabled = true;
-    button.textContent = "Loading…";
+    button.textContent = t("game.loading");
     try {
       const page = await api.getMovesBefore(this.roomId, first);
       prependLog($("log"), page.moves || [], this.view);
-      button.textContent = "Earlier moves";
+      button.textContent = t("game.earlier");
       button.hidden = !page.earlier;
     } catch (err) {
-      button.textContent = `Earlier moves (${err.message})`;
+      button.textContent = t("game.earlier_failed", { reason: err.message });
     } finally {
       button.disabled = false;
     }
@@ -139,19 +141,19 @@ export class GameFrame {
     const banner = $("turn-banner");
     banner.innerHTML = "";
     banner.classList.remove("mine");
-    let title = PRODUCT;
+    let title = t("site.name");
     if (v.phase === "over") {
-      banner.textContent = "Game over";
-      title = `Game over · ${PRODUCT}`;
+      banner.textContent = t("game.over");
+      title = t("game.over_title");
     } else if (v.current !== null && v.current !== undefined) {
       const sw = el("span", "swatch");
       sw.style.background = playerColour(v.players?.[v.current]?.colour);
       const mine = v.viewer === v.current;
-      banner.append(sw, document.createTextNode(mine ? "Your turn" : `${playerName(this.room, v.current)}’s turn`));
+      banner.append(sw, document.createTextNode(mine ? t("game.your_turn") : t("game.turn_of", { name: playerName(this.room, v.current) })));
       const note = this.screen.turnNote?.(v);
       if (note) banner.append(document.createTextNode(` · ${note}`));
       banner.classList.toggle("mine", mine);
-      if (mine) title = `Your turn · ${PRODUCT}`;
+      if (mine) title = t("game.your_turn_title");
     }
     if (document.title !== title) document.title = title;
   }

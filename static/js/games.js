@@ -6,6 +6,8 @@
  * up here and `import()`s that module (docs/client.md, "The screen interface").
  */
 
+import { t } from "./i18n.js";
+
 let parsed = null;
 const loaded = new Map(); // client URL -> Promise<module>
 
@@ -36,7 +38,7 @@ export function defaultBot(info) {
 /** The screen module of game `id`, imported once per page. */
 export function loadScreen(id) {
   const info = gameInfo(id);
-  if (!info) return Promise.reject(new Error("This server lists no game."));
+  if (!info) return Promise.reject(new Error(t("games.none")));
   if (!loaded.has(info.client)) loaded.set(info.client, import(info.client));
   return loaded.get(info.client);
 }

@@ -9,6 +9,7 @@ import * as api from "./api.js";
 import { el, esc } from "./dom.js";
 import { gameInfo, loadScreen, manifest } from "./games.js";
 import { watchMyGames } from "./mygames.js";
+import { has, lang, number, t } from "./i18n.js";
 import { drawOptions } from "./optionsform.js";
 
 const $ = (id) => document.getElementById(id);
@@ -32,12 +33,17 @@ function radio(name, value, label, checked) {
   return box;
 }
 
+/** A game's name in the page's language (its screen's `<game>.ui.title`, else its own). */
+function gameTitle(info) {
+  return has(`${info.id}.ui.title`) ? t(`${info.id}.ui.title`) : info.title;
+}
+
 /** The game list, shown only when there is a choice. */
 function drawGames() {
   const { games } = manifest();
   const first = gameInfo(null);
   $("game-field").hidden = games.length < 2;
-  $("game-pick").replaceChildren(...games.map((g) => radio("game", g.id, g.title, g === first)));
+  $("game-pick").replaceChildren(...games.map((g) => radio("game", g.id, gameTitle(g), g === first)));
   $("game-pick").addEventListener("change", () => pick(gameInfo(new FormData(form).get("game"))));
   pick(first);
 }
@@ -47,12 +53,15 @@ function pick(info) {
   game = info;
   if (!game) return;
   form.dataset.game = game.id;
-  if (game.summary) $("lede").textContent = game.summary;
+  // the game's own summary is English: another page keeps its lede unless the game's
+  // screen words the summary in the page's language
+  if (has(`${game.id}.ui.summary`)) $("lede").textContent = t(`${game.id}.ui.summary`);
+  else if (game.summary && lang === "en") $("lede").textContent = game.summary;
   const { min, max } = game.players;
   const players = [];
-  for (let n = min; n <= max; n += 1) players.push(radio("players", n, String(n), n === min));
+  for (let n = min; n <= max; n += 1) players.push(radio("players", n, number(n), n === min));
   $("players-pick").replaceChildren(...players);
-  readOptions = drawOptions($("options"), game.options);
+  readOptions = drawOptions($("options"), game.options, game.id);
   // a game without bots cannot hand a late turn to one
   const bots = game.bots || [];
   $("late-bot").hidden = !bots.length;

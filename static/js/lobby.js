@@ -9,12 +9,25 @@ import * as api from "./api.js";
 import { playerColour } from "./colours.js";
 import { el, esc } from "./dom.js";
 import { defaultBot, gameInfo } from "./games.js";
+import { has, t } from "./i18n.js";
 
-/** What a room's options say, when its game does not word them: "layout: random". */
-function plainOptions(options) {
+/** A bot level's word ("medium"): the game's own (`<game>.ui.bot.<level>`), else the shell's. */
+export function botLevel(game, level) {
+  const own = `${game}.ui.bot.${level}`;
+  return has(own) ? t(own) : t("bot.level", { level });
+}
+
+/** What a room's options say, when its game does not word them: "layout: random" (the
+ * words of the options form's keys when the catalogue has them). */
+function plainOptions(options, game) {
   return Object.entries(options || {})
     .filter(([, v]) => v !== null && v !== undefined)
-    .map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`)
+    .map(([k, v]) => {
+      const key = `${game}.ui.option.${k}`;
+      const name = has(key) ? t(key) : k.replace(/_/g, " ");
+      const value = has(`${key}.${v}`) ? t(`${key}.${v}`) : String(v);
+      return t("lobby.option", { name, value });
+    })
     .join(" · ");
 }
 
@@ -62,11 +75,11 @@ export class Lobby {
     const connected = new Set(this.presence?.connected_seats || room.seats.filter((s) => s.connected).map((s) => s.seat));
     const mySeat = this.you && this.you.role === "player" ? this.you.seat : null;
     const free = room.seats.filter((s) => !s.taken).length;
-    const options = this.screen?.describeOptions ? this.screen.describeOptions(room.options || {}) : plainOptions(room.options);
-    const players = `${room.players} player${room.players === 1 ? "" : "s"}`;
+    const options = this.screen?.describeOptions ? this.screen.describeOptions(room.options || {}) : plainOptions(room.options, room.game);
+    const players = t("lobby.players", { n: room.players });
     $("lobby-sub").textContent = free
-      ? `${[players, options].filter(Boolean).join(" · ")} · ${free} seat${free > 1 ? "s" : ""} free. Share the link to invite.`
-      : `${players} · everyone is seated.`;
+      ? t("lobby.sub_free", { details: [players, options].filter(Boolean).join(" · "), free })
+      : t("lobby.sub_full", { players });
     const list = $("seats");
     list.innerHTML = "";
     for (const s of room.seats) {
@@ -75,17 +88,20 @@ export class Lobby {
       const pawn = this.screen?.seatIcon ? this.screen.seatIcon(s.colour || "#bbb", 26) : plainIcon(s.colour || "#bbb");
       pawn.classList.add("pawn");
       li.append(pawn);
-      li.append(el("span", "name", s.taken ? esc(s.name) : "Free seat"));
-      if (s.seat === mySeat) li.append(el("span", "badge you", "you"));
-      if (s.is_host) li.append(el("span", "badge", "host"));
+      li.append(el("span", "name", s.taken ? esc(s.name) : esc(t("lobby.free_seat"))));
+      if (s.seat === mySeat) li.append(el("span", "badge you", esc(t("lobby.you"))));
+      if (s.is_host) li.append(el("span", "badge", esc(t("lobby.host"))));
       // a bot's own name carries its level ("Nabu (medium)"); older ones did not
-      if (s.bot) li.append(el("span", "badge", s.name?.endsWith(`(${s.bot})`) ? "bot" : `bot · ${esc(s.bot)}`));
+      if (s.bot) {
+        const badge = s.name?.endsWith(`(${s.bot})`) ? t("lobby.bot") : t("lobby.bot_level", { level: botLevel(room.game, s.bot) });
+        li.append(el("span", "badge", esc(badge)));
+      }
       const levels = gameInfo(room.game)?.bots || [];
       if (!s.taken && this.isHost() && room.status === "open" && levels.length) li.append(this.botPicker(s.seat, levels));
       if (s.taken) {
         const on = connected.has(s.seat) || s.connected;
         const dot = el("span", `dot${on ? " on" : ""}`);
-        dot.title = on ? "connected" : "not connected";
+        dot.title = t(on ? "lobby.connected" : "lobby.not_connected");
         li.append(dot);
       }
       list.append(li);
@@ -96,9 +112,9 @@ export class Lobby {
     const start = $("start-btn");
     start.hidden = !isHost;
     start.disabled = free > 0;
-    start.title = free > 0 ? "Waiting for every seat to be taken" : "Start the game";
+    start.title = t(free > 0 ? "lobby.start_waiting" : "lobby.start");
     const n = this.presence?.spectators ?? room.spectators ?? 0;
-    $("spectators").textContent = n ? `${n} watching` : "";
+    $("spectators").textContent = n ? t("lobby.watching", { n }) : "";
   }
 
   isHost() {
@@ -109,15 +125,15 @@ export class Lobby {
   botPicker(seat, levels) {
     const box = el("span", "bot-picker");
     const select = el("select");
-    select.setAttribute("aria-label", `Bot level for seat ${seat + 1}`);
+    select.setAttribute("aria-label", t("lobby.bot_level_for", { n: seat + 1 }));
     const preset = defaultBot({ bots: levels });
     for (const value of levels) {
-      const o = el("option", "", esc(`${value.charAt(0).toUpperCase()}${value.slice(1)} bot`));
+      const o = el("option", "", esc(t("lobby.bot_option", { level: value })));
       o.value = value;
       if (value === preset) o.selected = true;
       select.append(o);
     }
-    const b = el("button", "btn small-btn", "Seat a bot");
+    const b = el("button", "btn small-btn", esc(t("lobby.seat_bot")));
     b.type = "button";
     b.dataset.act = `bot-${seat}`;
     b.addEventListener("click", async () => {
@@ -175,10 +191,10 @@ export class Lobby {
     const btn = $("copy-link");
     try {
       await navigator.clipboard.writeText(url);
-      btn.textContent = "Link copied ✓";
+      btn.textContent = t("lobby.copied");
     } catch {
-      window.prompt("Copy this link:", url);
+      window.prompt(t("lobby.copy_prompt"), url);
     }
-    setTimeout(() => { btn.textContent = "Copy invitation link"; }, 2000);
+    setTimeout(() => { btn.textContent = t("lobby.copy_link"); }, 2000);
   }
 }

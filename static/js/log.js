@@ -1,12 +1,15 @@
 /**
- * The game log of the room page: one line per move, in the server's words (`event.text`),
- * edged with the colour of the seat that moved, oldest first. The page starts with the latest
+ * The game log of the room page: one line per move, in the server's words — its `message`
+ * rendered in the page's language, a seat read as its player's name (main.js sets the
+ * namer), else the English `text` of an older entry — edged with the colour of the seat
+ * that moved (its mark), oldest first. The page starts with the latest
  * moves; earlier ones are put before them on demand (`prependLog`), so the whole game reads.
  * At most 2,000 lines are kept (a game of Ishtar has a few hundred moves).
  */
 
 import { playerColour } from "./colours.js";
 import { el } from "./dom.js";
+import { tm } from "./i18n.js";
 
 const KEPT = 2000;
 
@@ -14,9 +17,14 @@ function line(ev, colours, cls = "") {
   const li = el("li", cls);
   li.dataset.seq = String(ev.seq);
   if (ev.seat != null) li.dataset.seat = String(ev.seat);
-  li.textContent = ev.text || `${ev.action?.type}`;
+  li.textContent = entryText(ev);
   if (ev.seat != null && colours[ev.seat]) li.style.setProperty("--pc", colours[ev.seat]);
   return li;
+}
+
+/** A log entry's words: its message in the page's language, else its English text. */
+export function entryText(ev) {
+  return tm(ev.message, ev.text || `${ev.action?.type}`);
 }
 
 const coloursOf = (view) => (view ? (view.players || []).map((p) => playerColour(p.colour)) : []);

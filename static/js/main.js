@@ -11,8 +11,11 @@
 import * as api from "./api.js";
 import { Between } from "./between.js";
 import { ChatPanel } from "./chat.js";
+import { playerName } from "./dom.js";
+import { errorText } from "./errors.js";
 import { GameFrame } from "./frame.js";
 import { gameInfo, loadScreen } from "./games.js";
+import { setSeatNamer, t } from "./i18n.js";
 import { Lobby } from "./lobby.js";
 import { Rematch } from "./rematch.js";
 import { RoomSocket } from "./socket.js";
@@ -52,7 +55,7 @@ async function ensureModule(gameId) {
     screenModule = await loadScreen(gameId);
   } catch (err) {
     $("loading").hidden = false;
-    $("loading").textContent = "The game's screen could not be loaded. Reload the page to try again.";
+    $("loading").textContent = t("room.screen_failed");
     throw err;
   }
   lobby.setScreen(screenModule);
@@ -100,10 +103,10 @@ const socket = new RoomSocket(roomId, {
     chat: inOrder((m) => chat.receive(m)),
     error: inOrder((m) => {
       if (m.about === "chat") return chat.refused(m);
-      if (m.code === "bad_token" && you?.role === "player") return seatLost(m.reason);
+      if (m.code === "bad_token" && you?.role === "player") return seatLost(errorText(m));
       if (m.move_id && pendingMove && m.move_id === pendingMove.move_id) pendingMove = null;
       if (m.code === "stale_version") return; // a sync with the fresh view follows
-      if (game) game.moveFailed(m.reason || m.code);
+      if (game) game.moveFailed(errorText(m));
     }),
     presence: inOrder((m) => {
       presence = m.presence;
@@ -117,17 +120,18 @@ const socket = new RoomSocket(roomId, {
     }),
     badToken: () => {
       api.forgetSeat(roomId);
-      if (you?.role === "player") seatLost("Your seat link no longer plays in this room. You are watching as a spectator.");
+      if (you?.role === "player") seatLost(t("room.seat_lost"));
     },
     gone: () => {
       root.dataset.state = "gone";
       $("loading").hidden = false;
-      $("loading").textContent = "This room does not exist (or no longer exists).";
+      $("loading").textContent = t("room.gone");
     },
   },
 });
 
-/** Our seat was handed on (or left elsewhere): say what happened, in the server's words, and
+/** Our seat was handed on (or left elsewhere): say what happened, in the server's words (in
+ * the page's language when the server sent a message), and
  * that the page carries on as a spectator's (the socket reconnects without the token). */
 function seatLost(reason) {
   if (leaving) return;
@@ -189,6 +193,8 @@ async function gameFrame() {
 function setRoom(r) {
   if (!r) return;
   room = r;
+  // A seat in a message ("{seat} placed…") reads as the player's name, as everywhere else.
+  setSeatNamer((seat) => playerName(room, seat));
   chat.setRoom(r, you);
   rematch.update(r, you);
   between.setRoom(r, you);
@@ -229,16 +235,11 @@ function resendPending(version) {
 
 function showConnection(state) {
   const box = $("conn");
-  const text = {
-    connecting: "Connecting…",
-    reconnecting: "Reconnecting…",
-    online: "Live",
-    offline: "Offline — retrying",
-    gone: "Closed",
-  }[state] || state;
+  const known = ["connecting", "reconnecting", "online", "offline", "gone"];
+  const text = known.includes(state) ? t(`conn.${state}`) : state;
   box.dataset.state = state === "online" ? "online" : state === "offline" ? "offline" : "connecting";
   box.querySelector("span").textContent = text;
-  box.title = `Connection: ${text}`;
+  box.title = t("conn.state", { state: text });
 }
 
 window.addEventListener("online", () => socket.kick());

@@ -8,6 +8,8 @@
 
 import * as api from "./api.js";
 import { ago, lastSeen, myGames, span } from "./asyncapi.js";
+import { errorText } from "./errors.js";
+import { t } from "./i18n.js";
 
 const REFRESH_MS = 30000;
 const RANK = { mine: 0, playing: 1, open: 2, finished: 3, gone: 4 };
@@ -30,23 +32,23 @@ function forget(roomId) {
 }
 
 function turnText(g) {
-  if (g.status === "open") return "waiting for players";
-  if (g.status === "finished") return "finished";
-  if (!g.turn) return "in play";
-  if (g.your_turn) return "your turn";
-  const late = g.clock && g.clock.overdue ? " (overdue)" : "";
-  return `${g.turn.name || `seat ${g.turn.seat}`}’s turn${late}`;
+  if (g.status === "open") return t("mygames.open");
+  if (g.status === "finished") return t("mygames.finished");
+  if (!g.turn) return t("mygames.in_play");
+  if (g.your_turn) return t("mygames.your_turn");
+  const name = g.turn.name || t("seat.number", { n: g.turn.seat + 1 });
+  return t(g.clock && g.clock.overdue ? "mygames.turn_overdue" : "mygames.turn", { name });
 }
 
 function whenText(g) {
   const parts = [];
-  if (g.last_move_at) parts.push(`last move ${ago(g.last_move_at)}`);
-  else parts.push(`created ${ago(g.created_at)}`);
+  if (g.last_move_at) parts.push(t("mygames.last_move", { ago: ago(g.last_move_at) }));
+  else parts.push(t("mygames.created", { ago: ago(g.created_at) }));
   const seen = lastSeen(g.room_id);
-  if (g.status !== "open" && seen !== null && g.version > seen) parts.push(`${g.version - seen} new`);
+  if (g.status !== "open" && seen !== null && g.version > seen) parts.push(t("mygames.new", { n: g.version - seen }));
   if (g.clock && !g.clock.overdue && g.status === "playing") {
     const left = (Date.parse(g.clock.due_at) - Date.now()) / 1000;
-    parts.push(`${span(left)} left to move`);
+    parts.push(t("mygames.left", { left: span(left) }));
   }
   return parts.join(" · ");
 }
@@ -75,13 +77,13 @@ function item(g) {
   li.append(a);
   if (g.error) {
     li.classList.add("gone");
-    who.textContent = g.name ? `${g.name}’s seat` : "A room";
-    sub.textContent = g.error.reason;
-    tag.textContent = g.error.code === "unknown_room" ? "no longer exists" : "no seat";
+    who.textContent = g.name ? t("mygames.seat_of", { name: g.name }) : t("mygames.a_room");
+    sub.textContent = errorText(g.error);
+    tag.textContent = t(g.error.code === "unknown_room" ? "mygames.gone" : "mygames.no_seat");
     const drop = document.createElement("button");
     drop.type = "button";
     drop.className = "btn small forget";
-    drop.textContent = "Forget";
+    drop.textContent = t("mygames.forget");
     drop.addEventListener("click", () => {
       forget(g.room_id);
       li.remove();
@@ -89,8 +91,9 @@ function item(g) {
     li.append(drop);
     return li;
   }
-  const names = g.seats.filter((s) => s.name).map((s) => (s.left ? `${s.name} (left)` : s.name));
-  who.textContent = names.join(", ") || "no one seated yet";
+  const names = g.seats.filter((s) => s.name).map((s) => (s.left ? t("mygames.left_seat", { name: s.name }) : s.name));
+  // a roll of names, not a sentence: commas in every language
+  who.textContent = names.join(", ") || t("mygames.no_one");
   sub.textContent = whenText(g);
   tag.textContent = turnText(g);
   li.dataset.status = g.status;
@@ -113,7 +116,7 @@ export async function showMyGames(list) {
   list.replaceChildren(...games.map(item));
   list.dataset.loaded = "1";
   const mine = games.filter((g) => g.your_turn).length;
-  document.title = mine ? `(${mine}) Your turn · Ishtar Online` : "Ishtar Online — gardens of Babylon";
+  document.title = mine ? t("mygames.page_title_turn", { n: mine }) : t("home.title");
 }
 
 export function watchMyGames(list) {

@@ -5,6 +5,8 @@
  * turned it off here (localStorage `ishtar.notify` = "off").
  */
 
+import { t } from "./i18n.js";
+
 const PREF = "ishtar.notify";
 const SIZE = 64;
 
@@ -61,8 +63,8 @@ export class TurnAlert {
 
   notify(text) {
     try {
-      const note = new window.Notification("Your turn in Ishtar", {
-        body: text || "It is your turn to play.",
+      const note = new window.Notification(t("notify.title"), {
+        body: text || t("notify.body"),
         tag: `ishtar-${this.roomId}`,
         icon: "/static/img/logo.svg",
       });

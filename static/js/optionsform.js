@@ -10,15 +10,23 @@
  * - a nullable property (`anyOf [..., {"type": "null"}]`) gets a first choice "Random": null
  *   lets the game decide.
  *
+ * Words come from the page's catalogue when the game's screen has them: the field's title
+ * from `<game>.ui.option.<field>`, a value's from `<game>.ui.option.<field>.<value>`, the
+ * hint from `<game>.ui.option.<field>.hint`; else from the schema (`title`, `description`).
+ *
  * The field starts on the schema's `default`. The server checks what is sent
  * (`400 bad_options` with a reason), so the form only helps: it decides nothing.
  */
 
 import { el, esc } from "./dom.js";
+import { has, number, t } from "./i18n.js";
 
 const SEGMENTED_MAX = 4;
 const CHOICES_MAX = 12;
-export const NULL_LABEL = "Random";
+export const NULL_LABEL = t("options.random");
+
+/** A catalogue key's text when the catalogue has it, else `fallback`. */
+const worded = (key, fallback) => (has(key) ? t(key) : fallback);
 
 function humanise(value) {
   const s = String(value).replace(/[_-]+/g, " ");
@@ -45,16 +53,18 @@ function withoutAlts(p) {
   return rest;
 }
 
-/** [{value, label}] when the property is a choice among few values, else null. */
-function choicesOf(p) {
-  if (Array.isArray(p.enum)) return p.enum.map((v) => ({ value: v, label: humanise(v) }));
+/** [{value, label}] when the property is a choice among few values, else null; `prefix`
+ * is the option's catalogue key (its values' keys follow it). */
+function choicesOf(p, prefix) {
+  const label = (v, fallback) => worded(`${prefix}.${v}`, fallback);
+  if (Array.isArray(p.enum)) return p.enum.map((v) => ({ value: v, label: label(v, humanise(v)) }));
   const labelled = p.oneOf || p.anyOf;
   if (Array.isArray(labelled) && labelled.every((a) => "const" in a)) {
-    return labelled.map((a) => ({ value: a.const, label: a.title || humanise(a.const) }));
+    return labelled.map((a) => ({ value: a.const, label: label(a.const, a.title || humanise(a.const)) }));
   }
   if (p.type === "integer" && Number.isInteger(p.minimum) && Number.isInteger(p.maximum) && p.maximum - p.minimum < CHOICES_MAX) {
     const out = [];
-    for (let v = p.minimum; v <= p.maximum; v += 1) out.push({ value: v, label: String(v) });
+    for (let v = p.minimum; v <= p.maximum; v += 1) out.push({ value: v, label: number(v) });
     return out;
   }
   return null;
@@ -64,13 +74,14 @@ function choicesOf(p) {
 const encode = (v) => (v === null ? "" : String(v));
 
 /** A field for one property; `read()` gives its value back as the schema's type. */
-function field(key, prop, defs) {
+function field(key, prop, defs, game) {
   const { base, nullable } = normalise(prop, defs);
-  const title = prop.title || base.title || humanise(key);
+  const prefix = `${game}.ui.option.${key}`;
+  const title = worded(prefix, prop.title || base.title || humanise(key));
   const fallback = "default" in prop ? prop.default : base.default;
-  let choices = choicesOf(base);
+  let choices = choicesOf(base, prefix);
   if (choices && nullable) choices = [{ value: null, label: NULL_LABEL }, ...choices];
-  const hint = prop.description || base.description;
+  const hint = worded(`${prefix}.hint`, prop.description || base.description);
   const withHint = (node) => {
     node.dataset.option = key;
     if (hint) node.append(el("span", "muted small hint", esc(hint)));
@@ -142,9 +153,10 @@ function field(key, prop, defs) {
   return { node: withHint(box), read };
 }
 
-/** Draw the fields of `schema` into `box`; the answer reads the options back from `form`. */
-export function drawOptions(box, schema) {
-  const fields = Object.entries(schema?.properties || {}).map(([key, prop]) => [key, field(key, prop, schema.$defs)]);
+/** Draw the fields of `schema` (of game `game`) into `box`; the answer reads the options
+ * back from `form`. */
+export function drawOptions(box, schema, game = "") {
+  const fields = Object.entries(schema?.properties || {}).map(([key, prop]) => [key, field(key, prop, schema.$defs, game)]);
   box.replaceChildren(...fields.map(([, f]) => f.node));
   return (form) => Object.fromEntries(fields.map(([key, f]) => [key, f.read(form)]));
 }

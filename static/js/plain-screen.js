@@ -9,6 +9,7 @@
 
 import { playerColour } from "./colours.js";
 import { el, esc, playerName } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** "play · card 5": an action's type, then its other fields. */
 export function actionLabel(action) {
@@ -20,7 +21,7 @@ export function actionLabel(action) {
 
 function text(value) {
   if (value === null || value === undefined) return "—";
-  if (Array.isArray(value)) return value.length ? value.map(text).join(", ") : "none";
+  if (Array.isArray(value)) return value.length ? value.map(text).join(", ") : t("plain.none");
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
@@ -74,12 +75,13 @@ class PlainScreen {
       li.dataset.seat = String(p.seat);
       li.style.setProperty("--pc", playerColour(p.colour));
       if (p.seat === v.current) li.classList.add("current");
-      const mine = p.seat === v.viewer ? " (you)" : "";
+      const name = playerName(this.room, p.seat);
+      const shown = p.seat === v.viewer ? t("plain.you", { name }) : name;
       const facts = Object.entries(p)
         .filter(([k]) => k !== "seat" && k !== "colour")
         .map(([k, value]) => `<span><b>${esc(k.replace(/_/g, " "))}</b> ${esc(text(value))}</span>`)
         .join("");
-      li.innerHTML = `<strong>${esc(playerName(this.room, p.seat))}${esc(mine)}</strong>${facts}`;
+      li.innerHTML = `<strong>${esc(shown)}</strong>${facts}`;
       seats.append(li);
     }
     const rest = el("dl", "plain-facts");
@@ -101,10 +103,10 @@ class PlainScreen {
       bar.begin("idle");
       const spectator = v.viewer === null || v.viewer === undefined;
       const who = v.current !== null && v.current !== undefined ? this.ctx.name(v.current) : "";
-      return bar.say(`${who} is playing`, spectator ? "You are watching this game." : "Waiting for their move.");
+      return bar.say(t("plain.playing", { name: who }), t(spectator ? "plain.watching" : "plain.waiting"));
     }
     bar.begin("mine");
-    bar.say("Your move", "Pick one of the moves you can make.");
+    bar.say(t("plain.your_move"), t("plain.pick"));
     this.legal.forEach((entry, i) => {
       bar.add(bar.button(actionLabel(entry.action), () => this.send(entry), `legal-${i}`));
     });

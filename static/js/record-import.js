@@ -4,12 +4,15 @@
  * link of its replay, where the browser goes. A bad record gets the server's reason.
  */
 
+import { failureText } from "./errors.js";
+import { t } from "./i18n.js";
+
 export async function uploadRecord(text) {
   let record;
   try {
     record = JSON.parse(text);
   } catch {
-    throw new Error("This file is not JSON: is it an exported game record?");
+    throw new Error(t("records.not_json"));
   }
   const res = await fetch("/api/records", {
     method: "POST",
@@ -17,7 +20,7 @@ export async function uploadRecord(text) {
     body: JSON.stringify(record),
   });
   const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(data?.error?.reason || `The record was refused (${res.status}).`);
+  if (!res.ok) throw new Error(failureText(res.status, data, "records.refused"));
   return data;
 }
 

@@ -10,6 +10,8 @@
  */
 
 import * as api from "./api.js";
+import { failureText } from "./errors.js";
+import { t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,7 +21,7 @@ async function askRematch(roomId, token) {
     headers: { Accept: "application/json", Authorization: `Bearer ${token}` },
   });
   const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(data?.error?.reason || `The rematch failed (${res.status}).`);
+  if (!res.ok) throw new Error(failureText(res.status, data, "rematch.failed"));
   return data;
 }
 
@@ -47,13 +49,11 @@ export class Rematch {
     const finished = this.room.status === "finished";
     button.hidden = !(finished && player);
     const ready = this.room.rematch;
-    button.textContent = ready || this.seat ? "Go to the rematch" : "Rematch";
+    button.textContent = t(ready || this.seat ? "rematch.go" : "rematch.ask");
     if (ready && player && !this.seat && !this.busy) this.claim().catch(() => {});
     if (ready && $("rematch-note")) {
       $("rematch-note").hidden = false;
-      $("rematch-note").textContent = player
-        ? "A rematch with the same players is ready."
-        : "The players started a rematch.";
+      $("rematch-note").textContent = t(player ? "rematch.ready" : "rematch.started");
     }
   }
 
@@ -68,7 +68,7 @@ export class Rematch {
         players: answer.room?.players,
       });
       const button = $("rematch-btn");
-      if (button) button.textContent = "Go to the rematch";
+      if (button) button.textContent = t("rematch.go");
       return answer;
     } finally {
       this.busy = false;

@@ -13,6 +13,9 @@
 import { getCatalogue } from "./api.js";
 import { playerColour } from "./colours.js";
 import { el, playerName } from "./dom.js";
+import { failureText } from "./errors.js";
+import { list, setSeatNamer, t } from "./i18n.js";
+import { entryText } from "./log.js";
 import { loadScreen } from "./games.js";
 import { attachImport } from "./record-import.js";
 
@@ -38,7 +41,7 @@ const loading = new Map(); // move -> Promise<view>
 async function getJSON(url) {
   const res = await fetch(url, { headers: { Accept: "application/json" } });
   const data = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(data?.error?.reason || `Request failed (${res.status})`);
+  if (!res.ok) throw new Error(failureText(res.status, data));
   return data;
 }
 
@@ -93,13 +96,13 @@ function renderControls(view = views.get(move)) {
   $("slider").value = String(move);
   $("first-btn").disabled = $("prev-btn").disabled = move <= 0;
   $("next-btn").disabled = $("last-btn").disabled = move >= version;
-  $("replay-move").textContent = move === 0 ? `Set-up · move 0 of ${version}` : `Move ${move} of ${version}`;
+  $("replay-move").textContent = t(move === 0 ? "replay.setup_of" : "replay.move_of", { move, version });
   const event = move > 0 ? record.moves[move - 1] : null;
-  let text = event ? event.text : "The game as it was set up, before the first move.";
+  let text = event ? entryText(event) : t("replay.setup_text");
   if (view && view.phase === "over" && view.scores) {
     const best = view.scores.players.filter((p) => view.scores.winners.includes(p.seat));
-    const names = best.map((p) => playerName(room, p.seat)).join(" and ");
-    text = `${text} — final: ${names} ${best.length > 1 ? "share the win" : "wins"} with ${best[0]?.total} points`;
+    const names = list(best.map((p) => playerName(room, p.seat)));
+    text = t("replay.final", { text, names, count: best.length, points: best[0]?.total ?? 0 });
   }
   $("replay-text").textContent = notice ? `${notice} ${text}` : text;
   const href = `${pageUrl}?move=${move}`;
@@ -129,14 +132,14 @@ function renderLog() {
   box.innerHTML = "";
   const first = el("li");
   first.dataset.seq = "0";
-  first.textContent = "Set-up";
+  first.textContent = t("replay.setup");
   box.append(first);
   const colours = new Map((record.players || []).map((p) => [p.seat, p.colour]));
   for (const m of record.moves) {
     const li = el("li");
     li.dataset.seq = String(m.seq);
     li.dataset.seat = String(m.seat);
-    li.textContent = `${m.seq}. ${m.text || m.action?.type}`;
+    li.textContent = t("replay.line", { seq: m.seq, text: entryText(m) });
     const c = colours.get(m.seat);
     if (c) li.style.setProperty("--pc", playerColour(c));
     box.append(li);
@@ -144,11 +147,12 @@ function renderLog() {
 }
 
 async function renderRecordPanel() {
-  const players = (record.players || []).map((p) => `${p.name}${p.bot ? ` (bot ${p.bot})` : ""}`).join(", ");
+  const players = (record.players || []).map((p) => (p.bot ? t("replay.player_bot", { name: p.name, level: p.bot }) : p.name)).join(", ");
   $("record-players").textContent = players;
-  $("record-status").textContent = record.status === "finished" ? "finished" : "in progress";
+  const finished = record.status === "finished";
+  $("record-status").textContent = t(finished ? "replay.finished" : "replay.in_progress");
   $("seed-sha").textContent = record.seed_sha256 || "—";
-  $("replay-title").textContent = record.status === "finished" ? "Replay" : "Replay · game in progress";
+  $("replay-title").textContent = t(finished ? "replay.title" : "replay.title_playing");
   const exportBtn = $("export-btn");
   exportBtn.href = source === "room" ? `${recordUrl}?download=1` : recordUrl;
   exportBtn.setAttribute("download", `ishtar-${record.room_id || id}-${record.version}.json`);
@@ -159,7 +163,7 @@ async function renderRecordPanel() {
     const digest = await sha256(String(record.seed));
     if (digest !== null) {
       const ok = digest === record.seed_sha256;
-      check.textContent = ok ? "✓ matches the commitment" : "✗ does not match the commitment";
+      check.textContent = t(ok ? "replay.seed_ok" : "replay.seed_bad");
       check.className = ok ? "seed-ok" : "seed-bad";
     }
   }
@@ -175,6 +179,7 @@ function setRecord(next) {
   record = next;
   version = record.version;
   room = { seats: (record.players || []).map((p) => ({ seat: p.seat, name: p.name, bot: p.bot })) };
+  setSeatNamer((seat) => playerName(room, seat)); // a seat in a move's message reads as its name
   renderLog();
   renderRecordPanel();
 }
@@ -216,7 +221,7 @@ $("move-link").addEventListener("click", (ev) => {
   if (navigator.clipboard?.writeText) {
     ev.preventDefault();
     navigator.clipboard.writeText(url).then(
-      () => { $("move-link").textContent = "Copied"; setTimeout(() => { $("move-link").textContent = "Link"; }, 1500); },
+      () => { $("move-link").textContent = t("replay.copied"); setTimeout(() => { $("move-link").textContent = t("replay.link"); }, 1500); },
       () => location.assign(url),
     );
   }
@@ -277,7 +282,7 @@ async function start() {
   let first = asked === null ? 0 : Number.parseInt(asked, 10);
   if (!Number.isFinite(first) || first < 0) first = 0;
   if (first > version) {
-    notice = `Move ${first} has not been played yet.`;
+    notice = t("replay.not_yet", { move: first });
     first = version;
   }
   await show(first);

@@ -7,6 +7,7 @@
 
 import { playerColour } from "./colours.js";
 import { esc, playerName } from "./dom.js";
+import { has, list, number, t, tm } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -51,22 +52,24 @@ export function renderScores(table, winnerBox, tieBox, view, room) {
     html += `<th scope="col"><span class="swatch" data-colour="${esc(colour(p.seat))}"></span>${esc(playerName(room, p.seat))}${winners.has(p.seat) ? " ★" : ""}</th>`;
   }
   html += "</tr></thead><tbody>";
+  // a category's name: the game's word for it (`<game>.ui.score.<category>`), else its own
+  const game = room?.game || view.game || "";
+  const category = (k) => (has(`${game}.ui.score.${k}`) ? t(`${game}.ui.score.${k}`) : k.replace(/_/g, " "));
   for (const k of cats) {
-    html += `<tr><th scope="row">${esc(k.replace(/_/g, " "))}</th>`;
-    for (const p of players) html += `<td>${esc(p.categories?.[k] ?? 0)}</td>`;
+    html += `<tr><th scope="row">${esc(category(k))}</th>`;
+    for (const p of players) html += `<td>${esc(number(p.categories?.[k] ?? 0))}</td>`;
     html += "</tr>";
   }
-  html += `<tr class="total"><th scope="row">Total</th>${players
-    .map((p) => `<td class="${winners.has(p.seat) ? "win" : ""}">${esc(p.total)}</td>`)
+  html += `<tr class="total"><th scope="row">${esc(t("scores.total"))}</th>${players
+    .map((p) => `<td class="${winners.has(p.seat) ? "win" : ""}">${esc(number(p.total))}</td>`)
     .join("")}</tr></tbody>`;
   table.innerHTML = html;
   const names = [...winners].map((w) => playerName(room, w));
   const best = players.find((p) => winners.has(p.seat));
-  winnerBox.textContent = names.length > 1
-    ? `${names.join(" and ")} share the victory with ${best?.total} points`
-    : names.length
-      ? `${names[0]} wins with ${best?.total} points`
-      : "";
-  tieBox.textContent = s.tiebreak || "";
-  tieBox.hidden = !s.tiebreak;
+  winnerBox.textContent = names.length
+    ? t("scores.winner", { names: list(names), count: names.length, points: best?.total ?? 0 })
+    : "";
+  const tiebreak = tm(s.tiebreak, "");
+  tieBox.textContent = tiebreak;
+  tieBox.hidden = !tiebreak;
 }

@@ -8,6 +8,7 @@
 import * as api from "./api.js";
 import { getWebhook, handToBot, handToPerson, leave, removeWebhook, setWebhook, span } from "./asyncapi.js";
 import { defaultBot, gameInfo } from "./games.js";
+import { t } from "./i18n.js";
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -15,9 +16,6 @@ function el(tag, cls, text) {
   if (text !== undefined) node.textContent = text;
   return node;
 }
-
-/** "a" or "an" before a bot level: "an easy bot", "a medium bot". */
-const an = (word) => (/^[aeiou]/i.test(word) ? "an" : "a");
 
 function button(text, onClick, cls = "btn small") {
   const b = el("button", cls, text);
@@ -45,8 +43,8 @@ export class SeatMenu {
     this.menu = el("details", "seat-menu");
     this.menu.id = "seat-menu";
     const summary = el("summary", "", "☰");
-    summary.title = "Your seat: notifications, webhook, leaving";
-    summary.setAttribute("aria-label", "Seat menu");
+    summary.title = t("seatmenu.title");
+    summary.setAttribute("aria-label", t("seatmenu.label"));
     this.body = el("div", "seat-menu-body card");
     this.menu.append(summary, this.body);
     this.menu.hidden = true;
@@ -85,7 +83,7 @@ export class SeatMenu {
     const body = this.body;
     body.replaceChildren();
     if (this.you?.role === "player") {
-      body.append(el("h3", "", "When it is your turn"), this.notifyRow(), this.hookRow());
+      body.append(el("h3", "", t("seatmenu.your_turn")), this.notifyRow(), this.hookRow());
     }
     const host = this.hostToken();
     if (host && this.room && this.room.status !== "finished") body.append(this.seatsRow(host));
@@ -96,18 +94,11 @@ export class SeatMenu {
   notifyRow() {
     const row = el("div", "menu-row");
     const state = this.alert.state();
-    const text = {
-      granted: "Browser notifications are on.",
-      off: "Browser notifications are off here.",
-      default: "Get a browser notification when it is your turn and this tab is in the background.",
-      denied: "This browser blocks notifications from this site.",
-      unsupported: "This browser cannot show notifications.",
-    }[state];
-    row.append(el("p", "small", text));
+    row.append(el("p", "small", t(`seatmenu.notify.${state}`)));
     if (state === "granted") {
-      row.append(button("Turn off", () => { this.alert.disable(); this.render(); }));
+      row.append(button(t("seatmenu.notify.turn_off"), () => { this.alert.disable(); this.render(); }));
     } else if (state === "default" || state === "off") {
-      const on = button("Notify me", async () => { await this.alert.enable(); this.render(); }, "btn small primary");
+      const on = button(t("seatmenu.notify.on"), async () => { await this.alert.enable(); this.render(); }, "btn small primary");
       on.id = "notify-btn";
       row.append(on);
     }
@@ -117,17 +108,17 @@ export class SeatMenu {
   hookRow() {
     const row = el("form", "menu-row webhook");
     row.id = "webhook-form";
-    row.append(el("label", "small", "Or a webhook (e.g. a chat bot), called with the room link on your turn:"));
+    row.append(el("label", "small", t("seatmenu.webhook")));
     const input = el("input");
     input.type = "url";
     input.id = "webhook-url";
     input.placeholder = "https://…";
     input.maxLength = 2048;
     input.value = this.hook || "";
-    const save = el("button", "btn small", "Save");
+    const save = el("button", "btn small", t("seatmenu.save"));
     save.type = "submit";
     row.append(input, save);
-    if (this.hook) row.append(button("Remove", () => this.saveHook(null)));
+    if (this.hook) row.append(button(t("seatmenu.remove"), () => this.saveHook(null)));
     row.addEventListener("submit", (ev) => {
       ev.preventDefault();
       this.saveHook(input.value.trim() || null);
@@ -139,7 +130,7 @@ export class SeatMenu {
     try {
       const answer = url ? await setWebhook(this.roomId, url, this.getToken()) : await removeWebhook(this.roomId, this.getToken());
       this.hook = answer.url;
-      this.note = url ? "Webhook saved." : "Webhook removed.";
+      this.note = t(url ? "seatmenu.webhook_saved" : "seatmenu.webhook_removed");
     } catch (err) {
       this.note = err.message;
     }
@@ -148,16 +139,20 @@ export class SeatMenu {
 
   seatsRow(host) {
     const box = el("div", "menu-row seats-handover");
-    box.append(el("h3", "", "Seats (you are the host)"));
+    box.append(el("h3", "", t("seatmenu.seats")));
     for (const seat of this.room.seats) {
       if (!seat.taken || seat.seat === this.you?.seat) continue;
       const line = el("div", "handover");
       line.dataset.seat = String(seat.seat);
-      const state = seat.left ? " — left" : seat.bot ? ` — played by ${an(seat.bot)} ${seat.bot} bot` : "";
-      line.append(el("span", "small", `${seat.name}${state}`));
-      line.append(button("Hand to a new person…", () => this.askName(line, seat, host)));
+      const state = seat.left
+        ? t("seatmenu.seat_left", { name: seat.name })
+        : seat.bot
+          ? t("seatmenu.seat_bot", { name: seat.name, level: seat.bot })
+          : seat.name;
+      line.append(el("span", "small", state));
+      line.append(button(t("seatmenu.to_person"), () => this.askName(line, seat, host)));
       if (!seat.bot && this.room.status === "playing" && this.botLevel()) {
-        const toBot = button("Hand to a bot…", () => this.confirmBot(line, toBot, seat, host));
+        const toBot = button(t("seatmenu.to_bot"), () => this.confirmBot(line, toBot, seat, host));
         toBot.classList.add("to-bot");
         line.append(toBot);
       }
@@ -166,11 +161,11 @@ export class SeatMenu {
         const out = el("input", "handover-link");
         out.readOnly = true;
         out.value = link;
-        line.append(out, button("Copy", () => navigator.clipboard?.writeText(link)));
+        line.append(out, button(t("seatmenu.copy"), () => navigator.clipboard?.writeText(link)));
       }
       box.append(line);
     }
-    box.append(el("p", "muted small", "A new person gets a fresh seat link; the old link stops playing at once (its holder can still watch)."));
+    box.append(el("p", "muted small", t("seatmenu.handover_note")));
     return box;
   }
 
@@ -180,8 +175,8 @@ export class SeatMenu {
     input.name = "name";
     input.required = true;
     input.maxLength = 24;
-    input.placeholder = "Their name";
-    const go = el("button", "btn small primary", "Hand over");
+    input.placeholder = t("seatmenu.their_name");
+    const go = el("button", "btn small primary", t("seatmenu.hand_over"));
     go.type = "submit";
     form.append(input, go);
     form.addEventListener("submit", async (ev) => {
@@ -189,7 +184,7 @@ export class SeatMenu {
       try {
         const res = await handToPerson(this.roomId, seat.seat, input.value.trim(), host);
         this.handed.set(seat.seat, location.origin + res.rejoin_url);
-        this.note = `Send ${input.value.trim()} this link: it plays ${seat.name}'s seat from now on. ${seat.name}'s old link no longer plays, but can still watch.`;
+        this.note = t("seatmenu.handed_person", { name: input.value.trim(), old: seat.name });
         this.room = res.room;
       } catch (err) {
         this.note = err.message;
@@ -209,12 +204,10 @@ export class SeatMenu {
   confirmBot(line, toBot, seat, host) {
     const level = this.botLevel();
     const ask = el("div", "handover-confirm");
-    ask.append(
-      el("p", "small", `Hand ${seat.name}'s seat to ${an(level)} ${level} bot? The bot plays it from now on; ${seat.name}'s link stops playing (they can still watch), and you can hand the seat to a person again later.`),
-    );
-    const yes = button(`Yes, ${an(level)} ${level} bot plays it`, () => this.toBot(seat, host), "btn small primary");
+    ask.append(el("p", "small", t("seatmenu.bot_ask", { name: seat.name, level })));
+    const yes = button(t("seatmenu.bot_yes", { level }), () => this.toBot(seat, host), "btn small primary");
     yes.classList.add("to-bot-confirm");
-    const no = button("Cancel", () => ask.replaceWith(toBot));
+    const no = button(t("seatmenu.cancel"), () => ask.replaceWith(toBot));
     ask.append(yes, no);
     toBot.replaceWith(ask);
     yes.focus();
@@ -225,7 +218,7 @@ export class SeatMenu {
     try {
       const res = await handToBot(this.roomId, seat.seat, level, host);
       this.room = res.room;
-      this.note = `${an(level) === "an" ? "An" : "A"} ${level} bot now plays ${seat.name}'s seat. ${seat.name} can still watch from the room link.`;
+      this.note = t("seatmenu.bot_done", { name: seat.name, level });
     } catch (err) {
       this.note = err.message;
     }
@@ -234,16 +227,16 @@ export class SeatMenu {
 
   leaveRow() {
     const row = el("div", "menu-row leave");
-    const first = button("Leave this game", () => {
-      first.replaceWith(el("span", "small", "Your seat link will stop working. "), sure);
+    const first = button(t("seatmenu.leave"), () => {
+      first.replaceWith(el("span", "small", `${t("seatmenu.leave_warning")} `), sure);
     });
     first.id = "leave-btn";
-    const sure = button("Yes, leave", async () => {
+    const sure = button(t("seatmenu.leave_yes"), async () => {
       try {
         this.onLeaving(); // the server's word that the link stopped is then no news
         await leave(this.roomId, this.getToken());
         api.forgetSeat(this.roomId);
-        this.note = "You left this game.";
+        this.note = t("seatmenu.left");
         this.onLeft();
       } catch (err) {
         this.note = err.message;
@@ -282,7 +275,7 @@ export class SeatMenu {
       return;
     }
     this.clock.hidden = false;
-    const per = `${span(control.per_move_s)}/move`;
+    const per = t("clock.per_move", { span: span(control.per_move_s) });
     const clock = room.status === "playing" ? room.clock : null;
     this.clock.classList.toggle("late", !!clock?.overdue);
     if (!clock) {
@@ -290,13 +283,14 @@ export class SeatMenu {
       return;
     }
     const seat = room.seats.find((s) => s.seat === clock.seat);
-    const who = clock.seat === this.you?.seat ? "You" : seat?.name || `Seat ${clock.seat}`;
+    const mine = clock.seat === this.you?.seat;
+    const name = seat?.name || t("seat.number", { n: clock.seat + 1 });
     if (clock.overdue) {
-      this.clock.textContent = `${who} ${who === "You" ? "are" : "is"} late`;
+      this.clock.textContent = mine ? t("clock.you_late") : t("clock.late", { name });
     } else {
-      const left = (Date.parse(clock.due_at) - Date.now()) / 1000;
-      this.clock.textContent = `${who}: ${span(left)} left`;
+      const left = span((Date.parse(clock.due_at) - Date.now()) / 1000);
+      this.clock.textContent = mine ? t("clock.you_left", { left }) : t("clock.left", { name, left });
     }
-    this.clock.title = `Time per move: ${span(control.per_move_s)}; then ${control.policy === "bot" ? "a bot plays the turn" : "the game waits"}.`;
+    this.clock.title = t(control.policy === "bot" ? "clock.title_bot" : "clock.title_wait", { span: span(control.per_move_s) });
   }
 }

@@ -7,6 +7,7 @@
  */
 
 import { lastSeen, saveSeen } from "./asyncapi.js";
+import { t } from "./i18n.js";
 
 const CONTEXT = 12; // earlier moves shown above the new ones, for context
 
@@ -48,7 +49,7 @@ export class LastSeen {
     if (!first) return;
     const line = document.createElement("li");
     line.className = "since-line";
-    line.textContent = "Since you last looked";
+    line.textContent = t("since.line");
     first.before(line);
     first.scrollIntoView?.({ block: "nearest" });
   }

@@ -171,6 +171,7 @@ async def test_a_game_without_bots_refuses_bot_seats_and_the_bot_policy(
     assert answer.json()["error"] == {
         "code": "no_bots",
         "reason": "Toy cards has no bots yet.",
+        "message": {"key": "error.no_bots.game", "params": {"game": "Toy cards"}},
     }
     timed = await http.post(
         "/api/rooms",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 from app.web.assets import IMMUTABLE, NO_CACHE
 from app.web.i18n import LANGUAGES, Catalogues
 
@@ -23,6 +23,7 @@ async def catalogue(lang: str, request: Request) -> Response:
             "unknown_language",
             f"There is no catalogue for that language; the site speaks "
             f"{', '.join(LANGUAGES)}.",
+            message=msg("error.unknown_language.list", languages=", ".join(LANGUAGES)),
         )
     catalogues: Catalogues = request.app.state.catalogues
     found = catalogues.get(lang)

@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from app.config.settings import Settings
 from app.play.limits import RateLimits, SharedRoomLimit
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 from app.play.rematch import Rematches
 from app.records.archive import Archive
 from app.records.offload import Offload
@@ -103,7 +103,11 @@ async def _budgeted_record(request: Request) -> Any:
     try:
         return json.loads(await request.body())
     except ValueError:  # also a body that is not UTF-8
-        raise ServiceError("malformed", "The body is not a JSON document.") from None
+        raise ServiceError(
+            "malformed",
+            "The body is not a JSON document.",
+            message=msg("error.malformed.not_json_document"),
+        ) from None
 
 
 @router.post(

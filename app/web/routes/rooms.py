@@ -22,6 +22,7 @@ from app.play.protocol import (
     MoveRequest,
     ServiceError,
     describe_errors,
+    msg,
     unavailable,
 )
 from app.play.service import RoomService
@@ -43,7 +44,9 @@ def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ServiceError(
-            "bad_token", "Send the token as 'Authorization: Bearer <token>'."
+            "bad_token",
+            "Send the token as 'Authorization: Bearer <token>'.",
+            message=msg("error.bad_token.header"),
         )
     return token.strip()
 
