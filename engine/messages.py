@@ -237,6 +237,9 @@ class Catalogue(Mapping[str, str]):
     def __len__(self) -> int:
         return len(self._patterns)
 
+    def __contains__(self, key: object) -> bool:
+        return key in self._patterns
+
     def parsed(self, key: str) -> Pattern | None:
         return self._parsed.get(key)
 
@@ -306,12 +309,22 @@ def default_seat(number: int) -> str:
 SeatNames = Callable[[int], str]
 
 
-@dataclass(frozen=True, slots=True)
 class _Context:
-    catalogue: Mapping[str, str]
-    fallback: Mapping[str, str] | None
-    lang: str
-    seat: SeatNames
+    """What one rendering needs at every depth (a plain class: made once per render)."""
+
+    __slots__ = ("catalogue", "fallback", "lang", "seat")
+
+    def __init__(
+        self,
+        catalogue: Mapping[str, str],
+        fallback: Mapping[str, str] | None,
+        lang: str,
+        seat: SeatNames,
+    ) -> None:
+        self.catalogue = catalogue
+        self.fallback = fallback
+        self.lang = lang
+        self.seat = seat
 
 
 def render(
@@ -332,11 +345,12 @@ def render(
 
 def _pattern(key: str, context: _Context) -> Pattern | None:
     for source in (context.catalogue, context.fallback):
-        if source is None or key not in source:
-            continue
         if isinstance(source, Catalogue):
-            return source.parsed(key)
-        return parse(source[key])
+            found = source.parsed(key)
+            if found is not None:
+                return found
+        elif source is not None and key in source:
+            return parse(source[key])
     return None
 
 
@@ -348,7 +362,9 @@ def _message(msg: Mapping[str, Any], context: _Context) -> str:
     if nodes is None:
         return key
     params = msg.get("params")
-    return _nodes(nodes, params if isinstance(params, Mapping) else {}, context, None)
+    if not isinstance(params, dict) and not isinstance(params, Mapping):
+        params = {}
+    return _nodes(nodes, params, context, None)
 
 
 def _nodes(
@@ -393,6 +409,14 @@ def _branch(
 
 
 def _value(value: Any, context: _Context) -> str:
+    # The common types first, by exact type: ABC and union isinstance checks are slower.
+    kind = type(value)
+    if kind is str:
+        return value  # type: ignore[no-any-return]
+    if kind is int:
+        return str(value)
+    if kind is dict and "key" in value:
+        return _message(value, context)
     if isinstance(value, str):
         return value
     if isinstance(value, bool):

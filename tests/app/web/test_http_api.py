@@ -412,7 +412,7 @@ async def test_the_move_log_since(http: httpx.AsyncClient) -> None:
     full = (await http.get(f"/api/rooms/{room_id}/moves")).json()
     assert full["version"] == 2
     assert [(m["seq"], m["seat"]) for m in full["moves"]] == [(1, 0), (2, 0)]
-    assert set(full["moves"][0]) == {"seq", "seat", "action", "text", "at"}
+    assert set(full["moves"][0]) == {"seq", "seat", "action", "text", "at", "message"}
     since = (await http.get(f"/api/rooms/{room_id}/moves", params={"since": 1})).json()
     assert [m["seq"] for m in since["moves"]] == [2]
     assert (
