@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.gardener import Gardener, wait_until
+from tests.support.lines import shown_lines, unserial
 from tests.support.live import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -415,8 +416,8 @@ def test_after_a_reload_the_whole_log_reads_with_earlier_moves(
     wait_until(page, "() => !!document.querySelector('#log li[data-seq=\"1\"]')")
     assert page.evaluate(shown) == list(range(1, version + 1)), "every move, in order"
     expect(earlier).to_be_hidden()
-    with httpx.Client(base_url=live_server) as http:
-        texts = [
-            m["text"] for m in http.get(f"/api/rooms/{t['room']}/moves").json()["moves"]
-        ]
-    assert page.locator("#log li[data-seq]").all_inner_texts() == texts
+    # Each line is its move's message, with the players' names (not the colours of `text`).
+    texts = [unserial(x) for x in shown_lines(live_server, t["room"])]
+    shown_texts = page.locator("#log li[data-seq]").all_inner_texts()
+    assert [unserial(x) for x in shown_texts] == texts
+    assert all(x.startswith(("Ana ", "Björn ")) for x in shown_texts), shown_texts[:3]
