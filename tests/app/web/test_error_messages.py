@@ -134,10 +134,16 @@ async def test_why_carries_the_engines_message_when_it_words_one(
     room_id, _host, _tokens = await open_room(http, 2, first_player=0)
     why = f"/api/rooms/{room_id}/why"
     illegal = {"move": {"type": "play", "card": 1}}
-    assert "message" not in (await http.post(why, json=illegal)).json()
+    # The toy game words its reasons: the answer carries the message next to the reason.
+    answered = (await http.post(why, json=illegal)).json()
+    assert answered["message"]["key"].startswith("toy.reason.")
     worded = {"key": "toy.reason.not_held", "params": {"card": 1}}
+    own = rules.why_illegal_message  # the toy's own, which `why_illegal` renders
     monkeypatch.setattr(
-        rules, "why_illegal_message", lambda state, action: worded, raising=False
+        rules,
+        "why_illegal_message",
+        lambda state, action: worded if own(state, action) else None,
+        raising=False,
     )
     answer = (await http.post(why, json=illegal)).json()
     assert answer["legal"] is False and answer["reason"]
