@@ -55,8 +55,9 @@ async def test_the_messages_outlive_a_restart_of_the_server(serve) -> None:
         WsClient(first.url, room) as w,
     ):
         await ana.send({"type": "chat", "text": "before the restart"})
-        await w.send({"type": "chat", "text": "watching"})
+        # Two sockets' sends race each other; the second waits for the first to be numbered.
         await said(w, "before the restart")
+        await w.send({"type": "chat", "text": "watching"})
         await said(w, "watching")
     first.stop()
     second = serve()  # a new process on the same database
