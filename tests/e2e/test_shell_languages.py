@@ -51,6 +51,16 @@ def test_a_french_browser_reads_the_home_page_in_french(
     expect(page.locator("#open-record")).to_have_text(
         "Ouvrir l’enregistrement d’une partie…"
     )
+    # the game's own words for its options (its screen's catalogue), hints included
+    layout = page.locator("[data-option=layout]")
+    expect(layout.locator("legend")).to_have_text("Disposition du plateau")
+    expect(layout.locator("label")).to_have_text(["Prédéfinie", "Au hasard"])
+    expect(layout.locator(".hint")).to_have_text(
+        "La disposition de la règle, ou des plateaux tirés au hasard."
+    )
+    expect(page.locator("#game-pick")).to_contain_text(
+        "Ishtar : Les Jardins de Babylone"
+    )
     assert page.title() == "Ishtar Online — les jardins de Babylone"
     page.screenshot(path=str(artifacts / "lang-home-fr.png"), full_page=True)
     phone = new_page(locale="fr-FR", **PHONE)
