@@ -164,13 +164,12 @@ class Reading:
         game = await self.game(room_id)
         position = await self.position(game.game_id)
         action = decode(game.rules, move)
-        # The reason as a message too, when the game's engine words it so (docs/i18n.md).
-        worded = getattr(game.rules, "why_illegal_message", None)
+        # The reason as a message too, for the reader's language (docs/i18n.md).
         message: dict[str, Any] | None = None
         try:
             reason = game.rules.why_illegal(position.state, action)
-            if reason is not None and callable(worded):
-                message = worded(position.state, action)
+            if reason is not None:
+                message = game.rules.why_illegal_message(position.state, action)
         except Exception:
             log.exception("engine failed on why_illegal(%s)", move)
             reason = "The engine could not judge this move."

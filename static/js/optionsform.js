@@ -12,7 +12,8 @@
  *
  * Words come from the page's catalogue when the game's screen has them: the field's title
  * from `<game>.ui.option.<field>`, a value's from `<game>.ui.option.<field>.<value>`, the
- * hint from `<game>.ui.option.<field>.hint`; else from the schema (`title`, `description`).
+ * hint from `<game>.ui.option.<field>.description`; else from the schema (`title`,
+ * `description`).
  *
  * The field starts on the schema's `default`. The server checks what is sent
  * (`400 bad_options` with a reason), so the form only helps: it decides nothing.
@@ -81,7 +82,7 @@ function field(key, prop, defs, game) {
   const fallback = "default" in prop ? prop.default : base.default;
   let choices = choicesOf(base, prefix);
   if (choices && nullable) choices = [{ value: null, label: NULL_LABEL }, ...choices];
-  const hint = worded(`${prefix}.hint`, prop.description || base.description);
+  const hint = worded(`${prefix}.description`, prop.description || base.description);
   const withHint = (node) => {
     node.dataset.option = key;
     if (hint) node.append(el("span", "muted small hint", esc(hint)));

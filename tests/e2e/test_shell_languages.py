@@ -51,6 +51,16 @@ def test_a_french_browser_reads_the_home_page_in_french(
     expect(page.locator("#open-record")).to_have_text(
         "Ouvrir l’enregistrement d’une partie…"
     )
+    # the game's own words for its options (its screen's catalogue), hints included
+    layout = page.locator("[data-option=layout]")
+    expect(layout.locator("legend")).to_have_text("Disposition du plateau")
+    expect(layout.locator("label")).to_have_text(["Prédéfinie", "Au hasard"])
+    expect(layout.locator(".hint")).to_have_text(
+        "La disposition de la règle, ou des plateaux tirés au hasard."
+    )
+    expect(page.locator("#game-pick")).to_contain_text(
+        "Ishtar : Les Jardins de Babylone"
+    )
     assert page.title() == "Ishtar Online — les jardins de Babylone"
     page.screenshot(path=str(artifacts / "lang-home-fr.png"), full_page=True)
     phone = new_page(locale="fr-FR", **PHONE)
@@ -135,9 +145,21 @@ def test_the_log_names_the_players_not_their_colours(
     wait_until(page, "() => document.querySelectorAll('#log li[data-seq]').length > 0")
     with httpx.Client(base_url=live_server) as http:
         moves = http.get(f"/api/rooms/{t['room']}/moves").json()["moves"]
+    # The server words each line as a message (docs/i18n.md); its English text says the
+    # seat's colour, the page says the player's name, keeping the colour as the mark.
+    assert "message" in moves[0] and moves[0]["text"].startswith("Blue"), moves[0]
     first = page.locator("#log li[data-seq]").first
-    if "message" in moves[0]:  # the server words its log as messages (docs/i18n.md)
-        assert first.inner_text().startswith("Ana"), first.inner_text()
+    assert first.inner_text().startswith("Ana "), first.inner_text()
+    assert "Blue" not in page.locator("#log").inner_text()
+    assert first.evaluate("li => li.style.getPropertyValue('--pc')") != ""
+    french = new_page(locale="fr-FR")
+    hold(french, live_server, t["room"], seat=t["bjorn"])
+    open_room(french, live_server, t["room"])
+    wait_until(
+        french, "() => document.querySelectorAll('#log li[data-seq]').length > 0"
+    )
+    line = french.locator("#log li[data-seq]").first.inner_text()
+    assert line.startswith("Ana ") and line != first.inner_text(), line
     # A message's seat reads as the room's name for it, with the seat's colour mark.
     shown = page.evaluate(INJECT, [1, "Yellow is up."])
     assert shown == "Björn’s turn"

@@ -126,7 +126,7 @@ def test_a_revoked_seat_is_told_in_a_message(now: SeatRow | None) -> None:
     assert english(revoked_message(now)) == revoked_reason(now)
 
 
-async def test_why_carries_the_engines_message_when_it_words_one(
+async def test_why_carries_the_engines_message(
     http: httpx.AsyncClient, rules: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tests.app.clients import open_room
@@ -134,19 +134,13 @@ async def test_why_carries_the_engines_message_when_it_words_one(
     room_id, _host, _tokens = await open_room(http, 2, first_player=0)
     why = f"/api/rooms/{room_id}/why"
     illegal = {"move": {"type": "play", "card": 1}}
-    # The toy game words its reasons: the answer carries the message next to the reason.
-    answered = (await http.post(why, json=illegal)).json()
-    assert answered["message"]["key"].startswith("toy.reason.")
-    worded = {"key": "toy.reason.not_held", "params": {"card": 1}}
-    own = rules.why_illegal_message  # the toy's own, which `why_illegal` renders
-    monkeypatch.setattr(
-        rules,
-        "why_illegal_message",
-        lambda state, action: worded if own(state, action) else None,
-        raising=False,
-    )
     answer = (await http.post(why, json=illegal)).json()
     assert answer["legal"] is False and answer["reason"]
-    assert answer["message"] == worded
+    assert answer["message"]["key"].startswith("toy.reason.")
     legal = (await http.post(why, json={"move": {"type": "draw"}})).json()
     assert legal["legal"] is True and "message" not in legal
+    # An engine that cannot judge: the server's own words, as a message too.
+    monkeypatch.setattr(rules, "why_illegal", lambda state, action: 1 / 0)
+    broken = (await http.post(why, json=illegal)).json()
+    assert broken["reason"] == "The engine could not judge this move."
+    assert english(broken["message"]) == broken["reason"]
