@@ -45,7 +45,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -78,8 +77,11 @@ class Plan:
     create_concurrency: int = 16
     settle_s: float = 2.0
     drain_s: float = 15.0  # longest wait for the moves in flight at the window's end
-    rest_s: float = 12.0  # after the sockets closed: more than the server's full-GC period
+    rest_s: float = (
+        12.0  # after the sockets closed: more than the server's full-GC period
+    )
     warmup_s: float = 3.0
+    server_env: dict[str, str] = field(default_factory=dict)  # e.g. a cache's bound
 
 
 def say(text: str) -> None:
@@ -194,7 +196,11 @@ class Seat(Member):
                 self.run.stats.games_over += 1
             self.over = True
             return
-        if update.actions and update.ready is not None and update.ready != self.acted_at:
+        if (
+            update.actions
+            and update.ready is not None
+            and update.ready != self.acted_at
+        ):
             if self.run.playing:
                 self.schedule(update)
             else:
@@ -229,9 +235,7 @@ class Seat(Member):
         )
 
 
-async def create_room(
-    http: httpx.AsyncClient, players: int, game: str
-) -> IshtarRoom:
+async def create_room(http: httpx.AsyncClient, players: int, game: str) -> IshtarRoom:
     """A started room of `players` seats (seat order fixed: seat i holds token i)."""
     body: dict[str, Any] = {"players": players, "name": "seat 0", "seat_order": "fixed"}
     body["game"] = game
@@ -362,7 +366,9 @@ class Meter:
     async def settle_fds(self, at_most: int, within: float) -> int:
         """Wait until the server holds at most `at_most` files (its sockets closed)."""
         deadline = time.monotonic() + within
-        while self.fds() > at_most and time.monotonic() < deadline:
+        while time.monotonic() < deadline:  # another process: polled
+            if self.fds() <= at_most:
+                break
             await asyncio.sleep(0.25)
         return self.fds()
 
@@ -417,7 +423,9 @@ async def measure_n(
         rss_loaded = meter.rss()
         run.playing = False  # no new move; the ones in flight land
         deadline = time.monotonic() + plan.drain_s
-        while run.pending_moves() and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            if not run.pending_moves():
+                break
             await asyncio.sleep(0.1)
     finally:
         gc.enable()
@@ -508,11 +516,14 @@ async def bench(plan: Plan, on_run: Callable[[dict[str, Any]], None]) -> dict[st
         for n in plan.rooms:
             db = await procs.fresh_database(url, "ishtar_scale")
             server = procs.ishtar_server(db, procs.free_port())
+            server.env.update(plan.server_env)
             server.start()
             try:
                 await server.wait_ready("/readyz")
                 assert server.proc is not None
-                result = await measure_n(plan, n, server.base, Meter(server.proc.pid), pg)
+                result = await measure_n(
+                    plan, n, server.base, Meter(server.proc.pid), pg
+                )
             except BaseException:
                 sys.stderr.write(f"server log kept in {server.log}:\n{server.tail()}\n")
                 server.stop()
@@ -614,7 +625,9 @@ def parse_think(text: str) -> tuple[float, float]:
     try:
         low, high = float(lo), float(hi if sep else lo)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: LOW-HIGH seconds, e.g. 2-6") from None
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: LOW-HIGH seconds, e.g. 2-6"
+        ) from None
     if not 0 <= low <= high:
         raise argparse.ArgumentTypeError(f"{text!r}: 0 <= LOW <= HIGH")
     return low, high
@@ -652,8 +665,16 @@ def main(argv: list[str] | None = None) -> None:
         metavar="S",
         help="seconds between the sockets closing and the after-RSS",
     )
+    parser.add_argument(
+        "--server-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the server under test, e.g. ISHTAR_POSITION_CACHE_BYTES=1e9",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
+    server_env = dict(item.split("=", 1) for item in args.server_env)
     plan = Plan(
         rooms=args.rooms,
         seconds=args.seconds,
@@ -662,6 +683,7 @@ def main(argv: list[str] | None = None) -> None:
         policy=args.policy,
         game=args.game,
         rest_s=args.rest,
+        server_env=server_env,
     )
 
     def progress(run: dict[str, Any]) -> None:
