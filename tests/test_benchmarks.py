@@ -111,3 +111,42 @@ def test_the_commit_benchmark_measures_every_way_of_writing_a_move() -> None:
         assert row["commits_per_s"] > 0, row
         if row["mode"] != "plain":
             assert row["notices_heard"] > 0, "a listener heard the notices"
+
+
+def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server() -> None:
+    result = run_json(
+        "bench.scale",
+        "--rooms",
+        "3",
+        "--seconds",
+        "5",
+        "--think",
+        "0.05-0.1",
+        "--rest",
+        "0.5",
+    )
+    runs = result["runs"]
+    assert isinstance(runs, list) and len(runs) == 1
+    run = runs[0]
+    assert run["rooms"] == 3 and run["connections"] == 12
+    assert run["errors"] == 0, run["error_kinds"]
+    assert run["moves"] > 0
+    for key in (
+        "p50_ms",
+        "p99_ms",
+        "rss_start_mb",
+        "rss_loaded_mb",
+        "rss_after_mb",
+        "kb_per_room",
+        "kb_per_connection",
+        "server_cpu_ms_per_move",
+        "pg_cpu_ms_per_move",
+    ):
+        assert isinstance(run[key], float), key
+    assert run["rss_start_mb"] > 0 and run["rss_after_mb"] > 0
+    assert run["fds_connected"] >= run["fds_start"] + 12, "every socket was open"
+    targets = result["targets"]
+    assert isinstance(targets, dict)
+    assert {"p99_ratio_met", "kb_per_room_met", "after_met", "errors_met"} <= set(
+        targets
+    )

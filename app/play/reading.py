@@ -8,8 +8,11 @@ database's version, else from the log or the stored snapshot.
 from __future__ import annotations
 
 import logging
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from cachetools import LRUCache
 
 from app.play.positions import Position, Positions
 from app.play.protocol import ServiceError, msg
@@ -27,6 +30,14 @@ RECENT_EVENTS = 50
 CATCH_UP_LIMIT = (
     64  # beyond this many missed moves, decode the snapshot instead of replaying
 )
+CONTEXT_CACHE_BYTES = 4 << 20
+"""Bytes of games' contexts kept (by `context_size`): some 3,400 four-seat games, more of
+two. Every game ever read stayed before (issue 17: idle games must cost nothing); a game
+dropped is read again with its room, one query."""
+CONTEXT_ENTRY_BYTES = 512
+"""What a cached context holds besides its two dicts and the names: the object, its key,
+the seats' ids and the cache's bookkeeping. A four-seat context measured 1,169 bytes with
+tracemalloc (tests/app/play/test_idle_games_memory.py), counted 1,252."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +50,13 @@ class GameContext:
     names: dict[int, str]
 
 
+def context_size(context: GameContext) -> int:
+    """The bytes a cached context holds, by estimate (never under what it holds)."""
+    names = sum(map(sys.getsizeof, context.names.values()))
+    dicts = sys.getsizeof(context.seats_by_id) + sys.getsizeof(context.names)
+    return names + dicts + CONTEXT_ENTRY_BYTES
+
+
 class Reading:
     """Reading started games (`service.reading`)."""
 
@@ -49,7 +67,9 @@ class Reading:
         self.registry = registry
         self.positions = positions
         self.rooms = rooms
-        self._games: dict[str, GameContext] = {}
+        self._games: LRUCache[str, GameContext] = LRUCache(
+            maxsize=CONTEXT_CACHE_BYTES, getsizeof=context_size
+        )
 
     def forget(self, room_id: str) -> None:
         """Drop a room's cached game context (its seats' names changed)."""

@@ -16,6 +16,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache
+
 from app.games import Registry
 from app.play.positions import catalogue_colours
 from app.play.protocol import ServiceError, msg
@@ -31,6 +33,12 @@ from app.store.rows import RoomRow, iso
 RECORD_ID_CHARS = 16
 MAX_RECORD_BYTES = 2 << 20
 """Largest record accepted for import (a long 4-player game with undos is ~150 KB)."""
+SHUFFLE_FACTS_BYTES = 1 << 20
+"""Bytes of rooms' shuffle facts kept (a seed and the rematch's id): some 2,700 rooms. Every
+room whose status was ever read stayed before (issue 17: idle games must cost nothing)."""
+SHUFFLE_FACTS_ENTRY_BYTES = 384
+"""One room's facts with its key and the cache's bookkeeping: 321 bytes measured with
+tracemalloc (tests/app/play/test_idle_games_memory.py), rounded up."""
 
 
 def record_id(record: Any) -> str:
@@ -90,8 +98,10 @@ class Archive:
         self.replays = replays
         self.registry = rooms.registry
         self._colours = {g.id: catalogue_colours(g.rules) for g in self.registry}
-        self._seeds: dict[str, int] = {}  # room -> seed (never changes)
-        self._rematches: dict[str, str] = {}  # room -> its rematch (never changes)
+        # room -> its seed (never changes) and its rematch (never changes once made)
+        self._shuffles: LRUCache[str, tuple[int, str | None]] = LRUCache(
+            maxsize=SHUFFLE_FACTS_BYTES, getsizeof=lambda _: SHUFFLE_FACTS_ENTRY_BYTES
+        )
 
     # --- rooms ------------------------------------------------------------------------------
 
@@ -182,15 +192,13 @@ class Archive:
         once the game is over, and the room of the rematch if there is one."""
         if room.started is None:
             return {"seed_sha256": None, "seed": None, "rematch": None}
-        seed = self._seeds.get(room.id)
-        rematch = self._rematches.get(room.id)
+        known = self._shuffles.get(room.id)
+        seed, rematch = known if known is not None else (None, None)
         if seed is None or (room.status == "finished" and rematch is None):
             seed, _finished, rematch = await self.store.shuffle_facts(room.id)
             if seed is None:  # pragma: no cover - a started room has a game
                 return {"seed_sha256": None, "seed": None, "rematch": None}
-            self._seeds[room.id] = seed
-            if rematch is not None:
-                self._rematches[room.id] = rematch
+            self._shuffles[room.id] = (seed, rematch)
         finished = room.status == "finished"
         return {
             "seed_sha256": seed_commitment(seed),

@@ -1,0 +1,703 @@
+"""Scale benchmark: N live rooms at a human pace, and what one server process holds for them.
+
+    python -m bench.scale [--rooms 10,100,300,1000] [--seconds 120] [--think 2-6]
+                          [--game babylon-gardens] [--json]
+
+For each N in ``--rooms``, on a fresh database and a fresh server process (``ishtar serve``,
+flood limits lifted as in `bench.load`): create N rooms over HTTP, connect 2 players and 2
+spectators to each over websockets (4 N connections from this one process), and let the
+players move at a human pace: after each update that asks a seat to act, it thinks a seeded
+2-6 s (``--think``) and submits a legal action (seeded random, or the first; never ``undo``).
+Games are long, so each N is played for ``--seconds`` rather than to its end; then the
+players stop, the moves in flight land, every socket is closed, and the server is left to
+settle.
+
+Reported per N:
+
+- latency from a move's submission to its last recipient (the last of the room's 4
+  connections to see the new version): p50 / p95 / p99 / max, over the moves made in the
+  window only;
+- the server process's RSS at start (after a warm-up room), with every client connected,
+  at full load (the end of the window, every room playing), its peak, and after every room
+  stopped and every socket closed; the growth per room and per connection;
+- server CPU per move (psutil on the server process) and PostgreSQL's (the postmaster of
+  the embedded server and all its backends), over the window;
+- errors: error messages, connections that closed early, moves that never reached all four
+  connections, failed connects.
+
+The client side is one asyncio loop (the standard one: `LeanClient` wants its transports) of `bench.rawws.LeanClient`
+protocols: no task and no thread per connection; each player's think time is a timer
+(``loop.call_later``). The driver's own garbage collector is off during the window, as in
+`bench.load`. The soft limit of open files is raised to the hard limit first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import os
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil  # type: ignore[import-untyped]
+
+from bench import procs
+from bench.players import Room, Stats, Update
+from bench.rawws import LeanClient, open_lean
+from bench.targets import IshtarRoom, IshtarTarget
+
+OPEN_TIMEOUT_S = 30.0  # a connection (handshake) that takes longer counts as failed
+TARGET_KB_PER_ROOM = 200
+TARGET_AFTER_RATIO = 0.10  # memory back within 10 % of its start
+TARGET_P99_RATIO = 2.0  # p99 at the largest N within 2 x p99 at the smallest
+
+
+@dataclass
+class Plan:
+    rooms: list[int] = field(default_factory=lambda: [10, 100, 300, 1000])
+    seconds: float = 120.0
+    think: tuple[float, float] = (2.0, 6.0)
+    seed: int = 1
+    policy: str = "random"  # or "first"
+    game: str = "ishtar"
+    spectators: int = 2
+    connect_concurrency: int = 50
+    create_concurrency: int = 16
+    settle_s: float = 2.0
+    drain_s: float = 15.0  # longest wait for the moves in flight at the window's end
+    rest_s: float = (
+        12.0  # after the sockets closed: more than the server's full-GC period
+    )
+    warmup_s: float = 3.0
+    server_env: dict[str, str] = field(default_factory=dict)  # e.g. a cache's bound
+
+
+def say(text: str) -> None:
+    """A line of progress on stderr (stdout is the report)."""
+    sys.stderr.write(f"[{time.strftime('%H:%M:%S')}] {text}\n")
+    sys.stderr.flush()
+
+
+def raise_fd_limit() -> int:
+    """The soft limit of open files raised to the hard limit; the new soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
+class Run:
+    """One N: the rooms, their connections, the clock of play and what was counted."""
+
+    def __init__(self, plan: Plan, target: IshtarTarget, think: tuple[float, float]):
+        self.plan = plan
+        self.target = target
+        self.think = think
+        self.stats = Stats()
+        self.loop = asyncio.get_running_loop()
+        self.playing = False
+        self.closing = False
+        self.seats: list[Seat] = []
+        self.spectators: list[Spectator] = []
+        self.rooms: list[Room] = []
+
+    def error(self, kind: str) -> None:
+        self.stats.errors[kind] += 1
+
+    def start_play(self) -> None:
+        self.playing = True
+        for seat in self.seats:
+            seat.play_pending()
+
+    def pending_moves(self) -> int:
+        """Moves submitted whose new version has not yet reached all four connections."""
+        return sum(len(room.sent) for room in self.rooms)
+
+    def clients(self) -> Iterator[LeanClient]:
+        for member in (*self.seats, *self.spectators):
+            if member.client is not None:
+                yield member.client
+
+
+class Member:
+    """A connection of a room (player or spectator) on a `LeanClient`."""
+
+    def __init__(self, run: Run, room: Room) -> None:
+        self.run = run
+        self.room = room
+        self.client: LeanClient | None = None
+
+    async def open(self, url: str, origin: str, hello: str | None) -> None:
+        for attempt in range(5):
+            try:
+                self.client = await asyncio.wait_for(
+                    open_lean(url, origin, self.on_message), OPEN_TIMEOUT_S
+                )
+                break
+            except (OSError, ConnectionError, TimeoutError):
+                if attempt == 4:
+                    raise
+                await asyncio.sleep(0.2 * (attempt + 1))
+        assert self.client is not None
+        self.client.closed.add_done_callback(self.on_closed)
+        if hello is not None:
+            self.client.send_text(hello)
+
+    def on_closed(self, closed: asyncio.Future[None]) -> None:
+        closed.exception()  # retrieved: a reset is counted here, not logged by asyncio
+        if not self.run.closing:
+            self.run.error("closed early")
+
+    def on_message(self, data: bytes, at: float) -> None:
+        raise NotImplementedError
+
+    def count(self, update: Update, at: float) -> None:
+        if update.error is not None:
+            self.run.error(update.error)
+        if update.version is not None:
+            self.room.arrived(update.version, at)
+
+
+class Spectator(Member):
+    def on_message(self, data: bytes, at: float) -> None:
+        self.count(self.run.target.peek(data), at)
+
+
+class Seat(Member):
+    """A player: after an update asking it to act, thinks, then submits a legal action."""
+
+    def __init__(self, run: Run, room: Room, seat: int, rng: random.Random) -> None:
+        super().__init__(run, room)
+        self.seat = seat
+        self.rng = rng
+        self.acted_at: int | None = None
+        self.pending: Update | None = None  # asked to act before play started
+        self.moves = 0
+        self.over = False
+
+    def on_message(self, data: bytes, at: float) -> None:
+        update = self.run.target.parse(data, self.seat)
+        self.count(update, at)
+        if update.over:
+            if not self.over and self.seat == 0:
+                self.run.stats.games_over += 1
+            self.over = True
+            return
+        if (
+            update.actions
+            and update.ready is not None
+            and update.ready != self.acted_at
+        ):
+            if self.run.playing:
+                self.schedule(update)
+            else:
+                self.pending = update
+
+    def play_pending(self) -> None:
+        if self.pending is not None and self.pending.ready != self.acted_at:
+            self.schedule(self.pending)
+        self.pending = None
+
+    def schedule(self, update: Update) -> None:
+        assert update.actions and update.ready is not None
+        self.acted_at = update.ready
+        if self.run.plan.policy == "random":
+            action = self.rng.choice(update.actions)
+        else:
+            action = update.actions[0]
+        lo, hi = self.run.think
+        self.run.loop.call_later(
+            self.rng.uniform(lo, hi), self.submit, update.ready, action
+        )
+
+    def submit(self, ready: int, action: Any) -> None:
+        if not self.run.playing or self.over or self.client is None:
+            return
+        if self.client.transport is None or self.client.transport.is_closing():
+            return
+        self.moves += 1
+        self.room.submitted(ready + 1)
+        self.client.send_text(
+            self.run.target.move(ready, action, f"{self.seat}-{self.moves}")
+        )
+
+
+async def create_room(http: httpx.AsyncClient, players: int, game: str) -> IshtarRoom:
+    """A started room of `players` seats (seat order fixed: seat i holds token i)."""
+    body: dict[str, Any] = {"players": players, "name": "seat 0", "seat_order": "fixed"}
+    body["game"] = game
+    created = (await http.post("/api/rooms", json=body)).raise_for_status().json()
+    room_id, tokens = created["room_id"], [created["token"]]
+    for seat in range(1, players):
+        joined = await http.post(
+            f"/api/rooms/{room_id}/seats", json={"name": f"seat {seat}", "seat": seat}
+        )
+        tokens.append(joined.raise_for_status().json()["token"])
+    auth = {"Authorization": f"Bearer {created['host_token']}"}
+    (await http.post(f"/api/rooms/{room_id}/start", headers=auth)).raise_for_status()
+    return IshtarRoom(room_id, tokens)
+
+
+async def open_rooms(run: Run, base: str, count: int, salt: int) -> None:
+    """Create `count` rooms and connect their players and spectators (hello sent)."""
+    plan, target = run.plan, run.target
+    limits = httpx.Limits(max_connections=plan.create_concurrency)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        gate = asyncio.Semaphore(plan.create_concurrency)
+
+        async def one() -> IshtarRoom:
+            async with gate:
+                return await create_room(http, 2, plan.game)
+
+        created = await asyncio.gather(*(one() for _ in range(count)))
+    gate = asyncio.Semaphore(plan.connect_concurrency)
+
+    async def connect(member: Member, room: IshtarRoom, seat: int | None) -> None:
+        async with gate:
+            try:
+                await member.open(
+                    target.url(base, room, seat), base, target.hello(room, seat)
+                )
+            except (OSError, ConnectionError, TimeoutError) as error:
+                run.error(f"connect {type(error).__name__}")
+
+    joining = []
+    for i, ishtar_room in enumerate(created):
+        room = Room(run.stats, 2 + plan.spectators)
+        run.rooms.append(room)
+        for seat in range(2):
+            rng = random.Random(f"{plan.seed}-{salt}-{i}-{seat}")
+            player = Seat(run, room, seat, rng)
+            run.seats.append(player)
+            joining.append(connect(player, ishtar_room, seat))
+        for _ in range(plan.spectators):
+            spectator = Spectator(run, room)
+            run.spectators.append(spectator)
+            joining.append(connect(spectator, ishtar_room, None))
+    await asyncio.gather(*joining)
+
+
+async def close_all(run: Run, within: float = 30.0) -> None:
+    """Close every connection (a close frame, then the socket) and wait for them."""
+    run.closing = True
+    run.playing = False
+    waits = []
+    for client in run.clients():
+        client.close()
+        waits.append(client.closed)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(
+            asyncio.gather(*waits, return_exceptions=True), timeout=within
+        )
+
+
+class PgCpu:
+    """CPU seconds of one PostgreSQL: its postmaster and every backend under it.
+
+    Without a known postmaster (``DATABASE_URL`` given), every process named
+    ``postgres`` on the machine, as `bench.load` counts."""
+
+    def __init__(self, postmaster: int | None) -> None:
+        self.postmaster = postmaster
+
+    def _processes(self) -> list[psutil.Process]:
+        if self.postmaster is not None:
+            with contextlib.suppress(psutil.Error):
+                root = psutil.Process(self.postmaster)
+                return [root, *root.children(recursive=True)]
+            return []
+        return [
+            p for p in psutil.process_iter(["name"]) if p.info["name"] == "postgres"
+        ]
+
+    def read(self) -> dict[int, float]:
+        out = {}
+        for process in self._processes():
+            with contextlib.suppress(psutil.Error):
+                t = process.cpu_times()
+                out[process.pid] = float(t.user + t.system)
+        return out
+
+    @staticmethod
+    def used(start: dict[int, float], end: dict[int, float]) -> float:
+        return sum(cpu - start.get(pid, 0.0) for pid, cpu in end.items())
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+def mib(n: int) -> float:
+    return round(n / 2**20, 1)
+
+
+class Meter:
+    """RSS, open files and CPU of the server process, read at the moments that matter."""
+
+    def __init__(self, pid: int) -> None:
+        self.process = psutil.Process(pid)
+
+    def rss(self) -> int:
+        return int(self.process.memory_info().rss)
+
+    def fds(self) -> int:
+        return int(self.process.num_fds())
+
+    def cpu(self) -> float:
+        t = self.process.cpu_times()
+        return float(t.user + t.system)
+
+    async def settle_fds(self, at_most: int, within: float) -> int:
+        """Wait until the server holds at most `at_most` files (its sockets closed)."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:  # another process: polled
+            if self.fds() <= at_most:
+                break
+            await asyncio.sleep(0.25)
+        return self.fds()
+
+
+async def peak_rss(meter: Meter, into: list[int], every: float = 0.25) -> None:
+    while True:
+        with contextlib.suppress(psutil.Error):
+            into[0] = max(into[0], meter.rss())
+        await asyncio.sleep(every)
+
+
+async def measure_n(
+    plan: Plan, n: int, base: str, meter: Meter, pg: PgCpu
+) -> dict[str, Any]:
+    """One N on a server that is up: warm-up, rooms, play for the window, close, settle."""
+    target = IshtarTarget(game=plan.game)
+    rss_ready, fds_ready = meter.rss(), meter.fds()
+
+    # A warm-up room, played fast and closed: modules and statements the first room and
+    # the first moves load are not counted as the rooms' growth.
+    say(f"{n} rooms: warm-up")
+    warm = Run(plan, target, (0.01, 0.02))
+    await open_rooms(warm, base, 1, salt=-1)
+    warm.start_play()
+    await asyncio.sleep(plan.warmup_s)
+    warm.playing = False
+    await asyncio.sleep(0.5)
+    await close_all(warm)
+    await meter.settle_fds(fds_ready, 10.0)
+    gc.collect()
+    await asyncio.sleep(1.0)
+    rss_start, fds_start = meter.rss(), meter.fds()
+
+    say(f"{n} rooms: creating and connecting")
+    run = Run(plan, target, plan.think)
+    setup_started = time.perf_counter()
+    await open_rooms(run, base, n, salt=n)
+    await asyncio.sleep(plan.settle_s)
+    setup_s = time.perf_counter() - setup_started
+    rss_connected, fds_connected = meter.rss(), meter.fds()
+
+    peak = [rss_connected]
+    sampler = asyncio.get_running_loop().create_task(peak_rss(meter, peak))
+    driver = psutil.Process(os.getpid())
+    cpu0, pg0, drv0 = meter.cpu(), pg.read(), sum(driver.cpu_times()[:2])
+    t0 = time.perf_counter()
+    gc.disable()  # the driver's collections would stop every room's clock at once
+    try:
+        say(f"{n} rooms: playing for {plan.seconds} s")
+        run.start_play()
+        await asyncio.sleep(plan.seconds)
+        rss_loaded = meter.rss()
+        run.playing = False  # no new move; the ones in flight land
+        deadline = time.monotonic() + plan.drain_s
+        while time.monotonic() < deadline:
+            if not run.pending_moves():
+                break
+            await asyncio.sleep(0.1)
+    finally:
+        gc.enable()
+    wall = time.perf_counter() - t0
+    cpu, pg_used = meter.cpu() - cpu0, PgCpu.used(pg0, pg.read())
+    driver_cpu = sum(driver.cpu_times()[:2]) - drv0
+    sampler.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await sampler
+    lost = run.pending_moves()
+    if lost:
+        run.stats.errors["undelivered"] += lost
+
+    say(f"{n} rooms: closing")
+    await close_all(run)
+    del run.seats[:], run.spectators[:]
+    gc.collect()
+    fds_after = await meter.settle_fds(fds_start, 30.0)
+    await asyncio.sleep(plan.rest_s)
+    rss_after = meter.rss()
+
+    stats = run.stats
+    ms = [x * 1000 for x in stats.latencies]
+    moves = max(1, stats.moves)
+    connections = 2 + plan.spectators
+    grown = rss_loaded - rss_start
+    return {
+        "rooms": n,
+        "connections": n * connections,
+        "seconds": round(wall, 1),
+        "setup_s": round(setup_s, 1),
+        "moves": stats.moves,
+        "moves_per_s": round(stats.moves / wall, 1) if wall else 0.0,
+        "games_over": stats.games_over,
+        "p50_ms": round(percentile(ms, 50), 2),
+        "p95_ms": round(percentile(ms, 95), 2),
+        "p99_ms": round(percentile(ms, 99), 2),
+        "max_ms": round(max(ms), 2) if ms else float("nan"),
+        "mean_ms": round(statistics.fmean(ms), 2) if ms else float("nan"),
+        "errors": sum(stats.errors.values()),
+        "error_kinds": dict(stats.errors),
+        "rss_ready_mb": mib(rss_ready),
+        "rss_start_mb": mib(rss_start),
+        "rss_connected_mb": mib(rss_connected),
+        "rss_loaded_mb": mib(rss_loaded),
+        "rss_peak_mb": mib(peak[0]),
+        "rss_after_mb": mib(rss_after),
+        "kb_per_room": round(grown / n / 1024, 1),
+        "kb_per_connection": round(grown / (n * connections) / 1024, 1),
+        "kb_per_room_connected": round((rss_connected - rss_start) / n / 1024, 1),
+        "after_vs_start": round(rss_after / rss_start - 1, 3),
+        "fds_start": fds_start,
+        "fds_connected": fds_connected,
+        "fds_after": fds_after,
+        "server_cpu_percent": round(100 * cpu / wall, 1) if wall else 0.0,
+        "pg_cpu_percent": round(100 * pg_used / wall, 1) if wall else 0.0,
+        "driver_cpu_percent": round(100 * driver_cpu / wall, 1) if wall else 0.0,
+        "server_cpu_ms_per_move": round(1000 * cpu / moves, 3),
+        "pg_cpu_ms_per_move": round(1000 * pg_used / moves, 3),
+    }
+
+
+@contextlib.contextmanager
+def postgres() -> Iterator[tuple[str, int | None]]:
+    """A PostgreSQL URL and its postmaster's pid (None when given by ``DATABASE_URL``)."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        yield url, None
+        return
+    with (
+        tempfile.TemporaryDirectory(prefix="ishtar-scale-pg-") as tmp,
+        procs.embedded_postgres(Path(tmp)) as embedded,
+    ):
+        pid_file = Path(tmp) / "postmaster.pid"
+        pid = int(pid_file.read_text().split()[0]) if pid_file.exists() else None
+        yield embedded, pid
+
+
+async def bench(plan: Plan, on_run: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    report: dict[str, Any] = {
+        "plan": asdict(plan),
+        "loadavg": os.getloadavg(),
+        "fd_limit": raise_fd_limit(),
+        "runs": [],
+    }
+    with postgres() as (url, postmaster):
+        pg = PgCpu(postmaster)
+        for n in plan.rooms:
+            db = await procs.fresh_database(url, "ishtar_scale")
+            server = procs.ishtar_server(db, procs.free_port())
+            server.env.update(plan.server_env)
+            server.start()
+            try:
+                await server.wait_ready("/readyz")
+                assert server.proc is not None
+                result = await measure_n(
+                    plan, n, server.base, Meter(server.proc.pid), pg
+                )
+            except BaseException:
+                sys.stderr.write(f"server log kept in {server.log}:\n{server.tail()}\n")
+                server.stop()
+                raise
+            server.stop()
+            if server.log is not None and not result["errors"]:
+                server.log.unlink(missing_ok=True)
+            report["runs"].append(result)
+            on_run(result)
+    report["targets"] = verdicts(report["runs"])
+    return report
+
+
+def verdicts(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each target of issue 17, point 2, against the runs: the figure and met or not."""
+    if not runs:
+        return {}
+    small, large = runs[0], runs[-1]
+    ratio = large["p99_ms"] / small["p99_ms"] if small["p99_ms"] else float("nan")
+    worst_room = max(r["kb_per_room"] for r in runs)
+    worst_after = max(r["after_vs_start"] for r in runs)
+    errors = sum(r["errors"] for r in runs)
+    return {
+        "p99_ratio": round(ratio, 2),
+        "p99_ratio_met": ratio <= TARGET_P99_RATIO,
+        "kb_per_room_max": worst_room,
+        "kb_per_room_met": worst_room <= TARGET_KB_PER_ROOM,
+        "after_vs_start_max": worst_after,
+        "after_met": worst_after <= TARGET_AFTER_RATIO,
+        "errors": errors,
+        "errors_met": errors == 0,
+    }
+
+
+LATENCY_COLUMNS = [
+    ("rooms", "rooms"),
+    ("connections", "sockets"),
+    ("moves", "moves"),
+    ("moves_per_s", "moves/s"),
+    ("p50_ms", "p50 ms"),
+    ("p95_ms", "p95 ms"),
+    ("p99_ms", "p99 ms"),
+    ("max_ms", "max ms"),
+    ("server_cpu_ms_per_move", "server CPU ms/move"),
+    ("pg_cpu_ms_per_move", "PG CPU ms/move"),
+    ("server_cpu_percent", "server CPU %"),
+    ("driver_cpu_percent", "driver CPU %"),
+    ("errors", "errors"),
+]
+MEMORY_COLUMNS = [
+    ("rooms", "rooms"),
+    ("rss_start_mb", "RSS start MiB"),
+    ("rss_connected_mb", "connected"),
+    ("rss_loaded_mb", "loaded"),
+    ("rss_peak_mb", "peak"),
+    ("rss_after_mb", "after"),
+    ("kb_per_room", "KiB/room"),
+    ("kb_per_connection", "KiB/socket"),
+    ("after_vs_start", "after/start-1"),
+    ("fds_connected", "server fds"),
+    ("fds_after", "fds after"),
+]
+
+
+def print_table(report: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    plan = report["plan"]
+    console = Console(width=max(120, Console().width))
+    console.print(
+        f"bench.scale: game={plan['game']} think={plan['think'][0]}-{plan['think'][1]} s"
+        f" window={plan['seconds']} s policy={plan['policy']} seed={plan['seed']}"
+        f" (load average before {report['loadavg'][0]:.2f})"
+    )
+    for columns in (LATENCY_COLUMNS, MEMORY_COLUMNS):
+        table = Table()
+        for _key, title in columns:
+            table.add_column(title, justify="right")
+        for run in report["runs"]:
+            table.add_row(*(str(run[key]) for key, _ in columns))
+        console.print(table)
+    for run in report["runs"]:
+        if run["error_kinds"]:
+            console.print(f"{run['rooms']} rooms, errors: {run['error_kinds']}")
+    targets = report["targets"]
+    if targets:
+        console.print(
+            f"p99 at {report['runs'][-1]['rooms']} / at {report['runs'][0]['rooms']} rooms:"
+            f" {targets['p99_ratio']} (target <= {TARGET_P99_RATIO}),"
+            f" most KiB per room {targets['kb_per_room_max']} (<= {TARGET_KB_PER_ROOM}),"
+            f" after/start - 1 at most {targets['after_vs_start_max']}"
+            f" (<= {TARGET_AFTER_RATIO}), errors {targets['errors']}"
+        )
+
+
+def parse_think(text: str) -> tuple[float, float]:
+    lo, sep, hi = text.partition("-")
+    try:
+        low, high = float(lo), float(hi if sep else lo)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: LOW-HIGH seconds, e.g. 2-6"
+        ) from None
+    if not 0 <= low <= high:
+        raise argparse.ArgumentTypeError(f"{text!r}: 0 <= LOW <= HIGH")
+    return low, high
+
+
+def parse_rooms(text: str) -> list[int]:
+    try:
+        rooms = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a list like 10,100,300") from None
+    if not rooms or min(rooms) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: at least one room count >= 1")
+    return rooms
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Live rooms at a human pace, N by N.")
+    default = Plan()
+    parser.add_argument("--rooms", type=parse_rooms, default=default.rooms)
+    parser.add_argument("--seconds", type=float, default=default.seconds)
+    parser.add_argument(
+        "--think",
+        type=parse_think,
+        default=default.think,
+        metavar="LOW-HIGH",
+        help="a player's think time in seconds (seeded uniform); e.g. 0.05-0.1 for smoke",
+    )
+    parser.add_argument("--game", default=default.game)
+    parser.add_argument("--policy", choices=["first", "random"], default=default.policy)
+    parser.add_argument("--seed", type=int, default=default.seed)
+    parser.add_argument(
+        "--rest",
+        type=float,
+        default=default.rest_s,
+        metavar="S",
+        help="seconds between the sockets closing and the after-RSS",
+    )
+    parser.add_argument(
+        "--server-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting of the server under test, e.g. ISHTAR_POSITION_CACHE_BYTES=1e9",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    server_env = dict(item.split("=", 1) for item in args.server_env)
+    plan = Plan(
+        rooms=args.rooms,
+        seconds=args.seconds,
+        think=args.think,
+        seed=args.seed,
+        policy=args.policy,
+        game=args.game,
+        rest_s=args.rest,
+        server_env=server_env,
+    )
+
+    def progress(run: dict[str, Any]) -> None:
+        keys = ("rooms", "moves", "p50_ms", "p99_ms", "kb_per_room", "errors")
+        sys.stderr.write(" ".join(f"{k}={run[k]}" for k in keys) + "\n")
+
+    started = time.perf_counter()
+    report = asyncio.run(bench(plan, progress))
+    report["wall_s"] = round(time.perf_counter() - started, 1)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print_table(report)
+
+
+if __name__ == "__main__":
+    main()
