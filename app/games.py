@@ -25,7 +25,7 @@ import bots.babylon as babylon_bots
 import bots.ishtar as ishtar_bots
 import engine.babylon as babylon_engine
 import engine.ishtar as ishtar_engine
-from app.play.protocol import ServiceError
+from app.play.protocol import ServiceError, msg
 from app.play.rules import Rules
 
 DEFAULT_GAME = "ishtar"
@@ -89,13 +89,20 @@ class Game:
     def check_options(self, players: int, given: Any) -> dict[str, Any]:
         """The options of a new room, normalised, or `bad_options` saying what is wrong."""
         if players not in self.players:
+            low, high = self.players.start, self.players.stop - 1
             raise ServiceError(
                 "bad_options",
-                f"{self.title} is played by {self.players.start} to "
-                f"{self.players.stop - 1} players.",
+                f"{self.title} is played by {low} to {high} players.",
+                message=msg(
+                    "error.bad_options.players", game=self.title, min=low, max=high
+                ),
             )
         if given is not None and not isinstance(given, dict):
-            raise ServiceError("bad_options", "The options are a JSON object.")
+            raise ServiceError(
+                "bad_options",
+                "The options are a JSON object.",
+                message=msg("error.bad_options.not_object"),
+            )
         try:
             typed = self.options.model_validate(given or {}).model_dump()
         except ValidationError as error:
@@ -103,9 +110,15 @@ class Game:
             where = ".".join(str(part) for part in first["loc"]) or "options"
             if first["type"] == "extra_forbidden":
                 reason = f"{self.title} has no option {where[:40]!r}."
+                message = msg(
+                    "error.bad_options.no_such_option",
+                    game=self.title,
+                    option=where[:40],
+                )
             else:
                 reason = f"Option {where!r}: {first['msg']}."
-            raise ServiceError("bad_options", reason) from None
+                message = msg("error.bad_options.value", option=where[:40])
+            raise ServiceError("bad_options", reason, message=message) from None
         try:
             return self.rules.check_options(players, typed)
         except ValueError as error:

@@ -120,6 +120,23 @@ def describe_validation(exc: ValidationError) -> str:
     return describe_errors(exc.errors())
 
 
+def validation_message(errors: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """`describe_errors` as a message: what is wrong and in which field (pydantic's own
+    detail stays in the English reason). None when there is nothing to name."""
+    if not errors:
+        return None
+    first = errors[0]
+    kind = first.get("type")
+    if kind == "json_invalid":
+        return msg("error.malformed.body_not_json")
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body")
+    if not where:
+        return None
+    if kind == "missing":
+        return msg("error.malformed.missing", field=where[:64])
+    return msg("error.malformed.field", field=where[:64])
+
+
 def unavailable(exc: BaseException) -> bool:
     """Whether an exception means the database cannot be reached (retry later: 503).
 
@@ -290,7 +307,11 @@ def parse_client_message(text: str) -> ClientMessage:
     try:
         message: ClientMessage = model.model_validate(data)
     except ValidationError as exc:
-        raise ServiceError("malformed", describe_validation(exc)) from None
+        raise ServiceError(
+            "malformed",
+            describe_validation(exc),
+            message=validation_message(exc.errors()),
+        ) from None
     return message
 
 

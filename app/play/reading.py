@@ -210,7 +210,12 @@ def decode(rules: Rules, move: dict[str, Any]) -> Any:
         return rules.decode_action(move)
     except ValueError as error:
         reason = getattr(error, "reason", None) or str(error)
-        raise ServiceError("malformed_action", reason) from None
+        message = getattr(error, "message", None)
+        raise ServiceError(
+            "malformed_action",
+            reason,
+            message=message if isinstance(message, dict) else None,
+        ) from None
     except Exception:
         raise ServiceError(
             "malformed_action",

@@ -24,6 +24,7 @@ from app.play.protocol import (
     describe_errors,
     msg,
     unavailable,
+    validation_message,
 )
 from app.play.service import RoomService
 from app.store.pool import DATABASE_ERRORS, Unavailable
@@ -155,7 +156,10 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def validation_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
-        error = ServiceError("malformed", describe_errors(exc.errors()))
+        errors = exc.errors()
+        error = ServiceError(
+            "malformed", describe_errors(errors), message=validation_message(errors)
+        )
         return JSONResponse(error.body(), status_code=400)
 
     async def database_error(request: Request, exc: Exception) -> JSONResponse:

@@ -144,3 +144,52 @@ async def test_why_carries_the_engines_message(
     broken = (await http.post(why, json=illegal)).json()
     assert broken["reason"] == "The engine could not judge this move."
     assert english(broken["message"]) == broken["reason"]
+
+
+async def test_refused_options_carry_messages(http: httpx.AsyncClient) -> None:
+    def create(**body: Any) -> Any:
+        return http.post(
+            "/api/rooms", json={"name": "A", "game": "babylon-gardens", **body}
+        )
+
+    players = refusal(await create(players=1), 400, "bad_options")
+    assert players["message"]["params"] == {
+        "game": "Babylon Gardens",
+        "min": 2,
+        "max": 4,
+    }
+    # Options that are not an object are refused by the body's model, naming the field.
+    listed = (await create(players=2, options=[1])).json()["error"]
+    assert listed["code"] == "malformed" and listed["reason"].startswith("options: ")
+    assert listed["message"] == {
+        "key": "error.malformed.field",
+        "params": {"field": "options"},
+    }
+    unknown = refusal(await create(players=2, options={"nope": 1}), 400, "bad_options")
+    assert unknown["message"]["params"]["option"] == "nope"
+    # A refused value: the English reason keeps pydantic's detail, the message names the
+    # option (its sentence is the same in every language).
+    answer = await create(players=2, options={"floor": 99})
+    assert answer.status_code == 400, answer.text
+    error = answer.json()["error"]
+    assert error["message"] == {
+        "key": "error.bad_options.value",
+        "params": {"option": "floor"},
+    }
+    assert error["reason"].startswith("Option 'floor': ")
+
+
+async def test_malformed_bodies_name_the_field_in_their_message(
+    http: httpx.AsyncClient,
+) -> None:
+    missing = (await http.post("/api/rooms", json={"name": "A"})).json()["error"]
+    assert missing["message"] == {
+        "key": "error.malformed.missing",
+        "params": {"field": "players"},
+    }
+    assert english(missing["message"]) == "The field 'players' is missing."
+    broken = await http.post(
+        "/api/rooms", content=b"{", headers={"Content-Type": "application/json"}
+    )
+    error = refusal(broken, 400, "malformed")
+    assert error["message"]["key"] == "error.malformed.body_not_json"
