@@ -123,11 +123,11 @@ class Game:
             return self.rules.check_options(players, typed)
         except ValueError as error:
             reason = getattr(error, "reason", None) or str(error)
-            message = getattr(error, "message", None)
+            worded = getattr(error, "message", None)
             raise ServiceError(
                 "bad_options",
                 reason,
-                message=message if isinstance(message, dict) else None,
+                message=worded if isinstance(worded, dict) else None,
             ) from None
 
     def describe(self) -> dict[str, Any]:
