@@ -23,11 +23,12 @@ from app.play.positions import catalogue_colours
 from app.play.protocol import ServiceError, msg
 from app.play.rules import Rules
 from app.play.service import RoomService
+from app.records import loglines
 from app.records.gamerecord import RecordError, build_record, seed_commitment
 from app.records.provenance import Provenance
 from app.records.replays import CheckedRecord, Replays, check_for_replays, state_after
 from app.store.records import GameFacts, RecordStore
-from app.store.replays import ReplayGame
+from app.store.replays import RecordFacts, ReplayGame
 from app.store.rows import RoomRow, iso
 
 RECORD_ID_CHARS = 16
@@ -260,6 +261,10 @@ class Archive:
     async def imported_view(self, rid: str, move: int | None) -> str:
         """The public view of an imported record after `move`, as the JSON text of the
         replay answer."""
+        facts = await self._record_facts(rid)
+        return await self.replays.record(rid, facts, move, self.store.load_record)
+
+    async def _record_facts(self, rid: str) -> RecordFacts:
         facts = (
             await self.replays.store.record(rid)
             if _plausible(rid, RECORD_ID_CHARS)
@@ -271,4 +276,37 @@ class Archive:
                 f"There is no record {rid[:16]!r}.",
                 message=msg("error.unknown_record.id", record=rid[:16]),
             )
-        return await self.replays.record(rid, facts, move, self.store.load_record)
+        return facts
+
+    # --- the move list's lines (app/records/loglines.py) ------------------------------------
+
+    async def room_log(self, room_id: str) -> str:
+        """Each move's message of a room's game so far, as the JSON text of the answer."""
+        facts = await self._facts(room_id)
+        return loglines.answer(await self.store.messages(facts.game_id, facts.version))
+
+    async def imported_log(self, rid: str) -> str:
+        """Each move's message of an imported record, found by replaying it once; the
+        answer is kept in the replays' cache (bounded in bytes), as a replayed view is."""
+        await self._record_facts(rid)
+        key = ("log", rid, 0)
+        cached = self.replays.cache.get(key)
+        if cached is not None:
+            return cached[0]
+
+        async def replay() -> str:
+            body = await self.store.load_record(rid)
+            if body is None:  # pragma: no cover - deleted meanwhile
+                raise ServiceError(
+                    "unknown_record",
+                    f"There is no record {rid[:16]!r}.",
+                    message=msg("error.unknown_record.id", record=rid[:16]),
+                )
+            messages = await self.replays.offload.thread(
+                loglines.record_messages, self.registry, body
+            )
+            text = loglines.answer(messages)
+            self.replays.cache.put(key, (text, ""))
+            return text
+
+        return await self.replays.offload.once(key, replay)

@@ -40,7 +40,7 @@ number), the tuple of the texts and the cache's own dict slots and order links, 
 the tables those grow in steps (a cache of a few large entries). Measured with
 tracemalloc in tests/app/records/test_replay_cache.py, rounded up."""
 
-Key = tuple[str, str, int]  # ("room" | "record", id, move)
+Key = tuple[str, str, int]  # ("room" | "record", id, move), or ("log", record id, 0)
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,16 @@ class RecordStore(Pools):
             for r in rows
         ]
 
+    async def messages(self, game_id: int, until: int) -> list[dict[str, Any] | None]:
+        """Each logged move's message (None before messages were stored), seq <= until."""
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "SELECT message FROM moves WHERE game_id = $1 AND seq <= $2 ORDER BY seq",
+                game_id,
+                until,
+            )
+        return [_json(r["message"]) for r in rows]
+
     async def shuffle_facts(self, room_id: str) -> tuple[int | None, bool, str | None]:
         """(seed, finished, rematch room) of a room; seed None before the start."""
         async with self._conn() as conn:

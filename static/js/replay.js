@@ -35,6 +35,7 @@ let version = 0;
 let move = 0;
 let shown = -1;
 let notice = "";
+let messages = []; // the moves' messages, in the page's language (…/replay/log); index seq - 1
 const views = new Map(); // move -> view
 const loading = new Map(); // move -> Promise<view>
 
@@ -98,7 +99,7 @@ function renderControls(view = views.get(move)) {
   $("next-btn").disabled = $("last-btn").disabled = move >= version;
   $("replay-move").textContent = t(move === 0 ? "replay.setup_of" : "replay.move_of", { move, version });
   const event = move > 0 ? record.moves[move - 1] : null;
-  let text = event ? entryText(event) : t("replay.setup_text");
+  let text = event ? entryText(worded(event)) : t("replay.setup_text");
   if (view && view.phase === "over" && view.scores) {
     const best = view.scores.players.filter((p) => view.scores.winners.includes(p.seat));
     const names = list(best.map((p) => playerName(room, p.seat)));
@@ -127,6 +128,22 @@ function scrollLogTo(li) {
 
 // ---- the record --------------------------------------------------------------------------
 
+/** A move of the record with its message, when the server has one (records keep English). */
+function worded(m) {
+  const message = messages[m.seq - 1];
+  return message ? { ...m, message } : m;
+}
+
+/** The moves' messages, fetched again when the record grows; without them, the English text. */
+async function loadMessages() {
+  try {
+    const answer = await getJSON(`${base}/replay/log`);
+    messages = Array.isArray(answer.messages) ? answer.messages : [];
+  } catch {
+    messages = [];
+  }
+}
+
 function renderLog() {
   const box = $("log");
   box.innerHTML = "";
@@ -139,7 +156,7 @@ function renderLog() {
     const li = el("li");
     li.dataset.seq = String(m.seq);
     li.dataset.seat = String(m.seat);
-    li.textContent = t("replay.line", { seq: m.seq, text: entryText(m) });
+    li.textContent = t("replay.line", { seq: m.seq, text: entryText(worded(m)) });
     const c = colours.get(m.seat);
     if (c) li.style.setProperty("--pc", playerColour(c));
     box.append(li);
@@ -191,6 +208,7 @@ async function poll() {
     const next = await getJSON(recordUrl);
     if (next.version !== version || next.status !== record.status) {
       const atEnd = move === version;
+      await loadMessages();
       setRecord(next);
       if (atEnd) show(version);
       else renderControls();
@@ -260,7 +278,8 @@ window.__replay = {
 
 async function start() {
   try {
-    const rec = await getJSON(recordUrl);
+    const [rec] = await Promise.all([getJSON(recordUrl), loadMessages()]);
+    if (messages.length < rec.version) await loadMessages(); // a move came in between
     const module = await loadScreen(rec.game);
     screen = await module.mount({
       mode: "replay",

@@ -19,6 +19,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.gardener import Gardener, wait_until
 from tests.e2e.test_play import to_play
+from tests.support.lines import shown_lines, unserial
 from tests.support.live import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -157,7 +158,10 @@ def test_replay_export_import_and_rematch(
     ana.keyboard.press("ArrowLeft")
     wait_shown(ana, 2)
     assert ana.url.endswith(f"/r/{room}/replay?move=2")
-    expect(ana.locator("#replay-text")).to_have_text(record["moves"][1]["text"])
+    # the record keeps English text; the page reads the moves' messages, in names
+    english = [unserial(text) for text in shown_lines(server, room)]
+    assert english[1] != record["moves"][1]["text"]
+    expect(ana.locator("#replay-text")).to_have_text(english[1])
     expect(ana.locator("#log li.current")).to_have_attribute("data-seq", "2")
     assert replay_state(ana)["view"] == api_view(
         server, f"/api/rooms/{room}/replay?move=2"
@@ -203,10 +207,22 @@ def test_replay_export_import_and_rematch(
         assert replay_state(page)["view"] == api_view(
             server, f"/api/rooms/{room}/replay?move={move}"
         )
+    lines = page.locator("#log li[data-seq]:not([data-seq='0'])")
+    expect(lines).to_have_count(last)
+    assert [unserial(text) for text in lines.all_inner_texts()[:40]] == [
+        f"{n}. {text}" for n, text in enumerate(english[:40], start=1)
+    ]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**record, "seed": str(int(record["seed"]) + 1)}))
     page.set_input_files("#import-file", str(bad))
     expect(page.locator("#import-error")).to_contain_text("commitment")
+    # in French: the imported record's lines are the engine's French, in names
+    french = [unserial(text) for text in shown_lines(server, room, "fr")]
+    page.goto(f"{page.url.split('?')[0]}?move=3&lang=fr")
+    wait_shown(page, 3)
+    expect(page.locator("#replay-text")).to_have_text(french[2])
+    assert french[2] != english[2]
+    page.screenshot(path=str(artifacts / "replay-record-fr.png"))
 
     # rematch: one click for Ana; Björn's finished screen picks up his seat in it
     ana.goto(f"{server}/r/{room}")

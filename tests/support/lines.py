@@ -20,20 +20,25 @@ def seat_names(base: str, room: str) -> dict[int, str]:
     return {s["seat"]: s["name"] for s in status["seats"]}
 
 
-def shown_lines(base: str, room: str) -> list[str]:
-    """Every logged move of `room` as its English page shows it, in order."""
+def shown_lines(base: str, room: str, lang: str = "en") -> list[str]:
+    """Every logged move of `room` as its page in `lang` shows it, in order."""
     names = seat_names(base, room)
-    catalogue = httpx.get(f"{base}/i18n/en.json", timeout=20).json()
+    catalogue = httpx.get(f"{base}/i18n/{lang}.json", timeout=20).json()
     moves = httpx.get(f"{base}/api/rooms/{room}/moves", timeout=20).json()["moves"]
-    return [line(m, catalogue, names) for m in moves]
+    return [line(m, catalogue, names, lang) for m in moves]
 
 
-def line(move: dict[str, Any], catalogue: dict[str, str], names: dict[int, str]) -> str:
+def line(
+    move: dict[str, Any],
+    catalogue: dict[str, str],
+    names: dict[int, str],
+    lang: str = "en",
+) -> str:
     message = move.get("message")
     if not message:
         return str(move["text"])
     return render(
-        catalogue, message, "en", seat=lambda n: names.get(n, f"Seat {n + 1}")
+        catalogue, message, lang, seat=lambda n: names.get(n, f"Seat {n + 1}")
     )
 
 

@@ -86,6 +86,17 @@ async def room_replay(room_id: str, request: Request, move: Move = None) -> Resp
     return Response(text, media_type="application/json")
 
 
+@router.get(
+    "/api/rooms/{room_id}/replay/log",
+    summary="Each move's message, for the replay's move list",
+    response_class=JSONResponse,
+)
+async def room_replay_log(room_id: str, request: Request) -> Response:
+    _replay_allowed(request)
+    text = await _archive(request).room_log(room_id)
+    return Response(text, media_type="application/json")
+
+
 # The body is read by the handler, after the budget is drawn on: a request refused for its
 # body (not JSON) counts too. The schema still says what the body is.
 _RECORD_BODY: dict[str, Any] = {
@@ -148,6 +159,17 @@ async def imported_replay(
 ) -> Response:
     _replay_allowed(request)
     text = await _archive(request).imported_view(record_id, move)
+    return Response(text, media_type="application/json")
+
+
+@router.get(
+    "/api/records/{record_id}/replay/log",
+    summary="Each move's message of an imported record",
+    response_class=JSONResponse,
+)
+async def imported_replay_log(record_id: str, request: Request) -> Response:
+    _replay_allowed(request)
+    text = await _archive(request).imported_log(record_id)
     return Response(text, media_type="application/json")
 
 

@@ -545,3 +545,37 @@ async def test_ishtar_verify_says_what_it_checked_of_the_provenance(
     path.write_text(json.dumps(changed))
     code, out = await verify(str(path), "--server", base)
     assert code == 1 and "changed after it was exported" in out, out
+
+
+@pytest.mark.parametrize("game_module", GAMES)
+async def test_the_replays_move_list_has_each_moves_message(
+    http: httpx.AsyncClient, game_module: str
+) -> None:
+    """A record keeps English only; the replay's move list reads the moves' messages: the
+    room's from its log, an imported record's replayed by the engine, the same ones."""
+    room_id, _tokens, seen, _ = await finished_room(http, players=2, seed=7)
+    live = [
+        m["message"]
+        for m in (await http.get(f"/api/rooms/{room_id}/moves")).json()["moves"]
+    ]
+    assert len(live) == len(seen) - 1 and all(m and m["key"] for m in live)
+    room_log = (await http.get(f"/api/rooms/{room_id}/replay/log")).json()
+    assert room_log == {"version": len(live), "messages": live}
+    record = (await http.get(f"/api/rooms/{room_id}/record")).json()
+    assert all("message" not in move for move in record["moves"])
+    rid = (await http.post("/api/records", json=record)).json()["record_id"]
+    for _ in range(2):  # the second from the cache
+        replayed = (await http.get(f"/api/records/{rid}/replay/log")).json()
+        assert replayed == {"version": len(live), "messages": live}
+
+
+async def test_a_replay_log_of_nothing_is_refused(http: httpx.AsyncClient) -> None:
+    room = await http.get("/api/rooms/nosuchroom/replay/log")
+    assert room.status_code == 404 and room.json()["error"]["code"] == "unknown_room"
+    record = await http.get("/api/records/nosuchrecord/replay/log")
+    assert record.status_code == 404
+    assert record.json()["error"]["code"] == "unknown_record"
+    created = (await http.post("/api/rooms", json={"players": 2, "name": "A"})).json()
+    early = await http.get(f"/api/rooms/{created['room_id']}/replay/log")
+    assert early.status_code == 409
+    assert early.json()["error"]["code"] == "game_not_started"
