@@ -36,6 +36,8 @@ from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
+from cachetools import LRUCache
+
 from app.background.bot_scheduler import PERSON_WEIGHT, FairScheduler, SchedulerFull
 from app.config.tasks import cancel_and_wait
 from app.games import BotThink, Game
@@ -57,6 +59,15 @@ FIRST_GUESS_S = {"medium": 0.02, "hard": None}
 # where only pickling its view and legal actions for a worker takes 0.46 ms (12 KB, a
 # 4-player game). So it thinks on the event loop and waits in no line.
 INLINE_LEVELS = frozenset({"easy"})
+
+BOTLESS_BYTES = 8 * 1024 * 1024
+"""The memory of rooms known to have no bot seat: at most this many bytes (by
+`BOTLESS_ENTRY_BYTES`); the least recently seen are forgotten first, and a forgotten room is
+only looked at again (two reads) on its next move."""
+BOTLESS_ENTRY_BYTES = 420
+"""One remembered room: its id (a 12-character str, 61 bytes) and the cache's two dict slots
+and order link (about 320 bytes with the dicts grown in steps, measured with tracemalloc in
+tests/app/background/test_bot_runner.py), rounded up."""
 
 
 def bot_move_id(game_id: int, version: int) -> str:
@@ -121,7 +132,9 @@ class BotRunner:
         # Rooms that had no bot seat when last looked at: a move there pokes nothing (two
         # database reads per move saved). Any explicit poke (a bot seated or handed a seat
         # here, the sweep finding a room waiting on a bot) forgets the room.
-        self._botless: set[str] = set()
+        self._botless: LRUCache[str, bool] = LRUCache(
+            maxsize=BOTLESS_BYTES, getsizeof=lambda _: BOTLESS_ENTRY_BYTES
+        )
 
     # --- life -------------------------------------------------------------------------------
 
@@ -157,12 +170,12 @@ class BotRunner:
 
     def committed(self, room_id: str, event: Event) -> None:
         """A move committed here: the room's next seat may be a bot's."""
-        if room_id not in self._botless:
+        if self._botless.get(room_id) is None:  # get: a hit counts as recent use
             self.poke(room_id)
 
     def poke(self, room_id: str) -> None:
         """Look at a room soon: if a bot is to act there, it will."""
-        self._botless.discard(room_id)
+        self._botless.pop(room_id, None)
         if room_id in self._drivers:
             self._again.add(room_id)
             return
@@ -212,7 +225,7 @@ class BotRunner:
             return False
         kind = bot_game(service, room)
         if kind is None or not any(seat.bot_level in kind.bots for seat in room.seats):
-            self._botless.add(room_id)
+            self._botless[room_id] = True
             return False
         game = await service.reading.game(room_id, room)
         position = await service.reading.position(game.game_id)

@@ -281,3 +281,32 @@ async def test_a_runner_listens_while_it_runs_and_unsubscribes_when_it_stops(
     assert len(service.seats.bot_seated) == bot_seats
     await runner.stop()  # twice: nothing more
     assert len(service.moves.committed) == commits
+
+
+def test_the_memory_of_botless_rooms_is_bounded_in_bytes() -> None:
+    """Rooms without bots are remembered (a move there reads nothing), but not for ever: past
+    BOTLESS_BYTES the oldest are forgotten, and what the memory holds, measured, stays within
+    its bound (the entry's estimate is honest)."""
+    import secrets
+    import sys
+    import tracemalloc
+    from typing import cast
+
+    from app.background.bot_runner import BOTLESS_BYTES, BOTLESS_ENTRY_BYTES
+
+    runner = BotRunner(cast(RoomService, None), workers=1)
+    capacity = BOTLESS_BYTES // BOTLESS_ENTRY_BYTES
+    ids = [secrets.token_urlsafe(9) for _ in range(capacity * 2)]  # room ids: 12 chars
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        for room_id in ids:
+            runner._botless[room_id] = True
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    bookkeeping = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    held = bookkeeping + sum(sys.getsizeof(room_id) for room_id in runner._botless)
+    assert len(runner._botless) == capacity
+    assert ids[-1] in runner._botless and ids[0] not in runner._botless
+    assert held <= BOTLESS_BYTES, (held, BOTLESS_BYTES)
