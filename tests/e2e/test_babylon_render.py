@@ -540,9 +540,19 @@ def test_a_sweep_across_the_board_asks_only_where_the_pointer_rests(
     it crosses; and the square just stepped onto shows no tip under the click."""
     page = new_page(width=1000, height=760)
     open_screen(page, static_server, "midturn", "midturn-legal")
-    for at in ([2, 0], [2, 1], [2, 2]):
-        x, y = centre(page, at)
-        page.mouse.move(x, y)
+    points = [centre(page, at) for at in ([2, 0], [2, 1], [2, 2])]
+    # The sweep in one task of the page: however slow the machine, no debounce timer can
+    # fire between its moves (mouse.move calls from here could be 90 ms apart).
+    page.evaluate(
+        """points => {
+          const canvas = document.getElementById('board');
+          for (const [x, y] of points) {
+            canvas.dispatchEvent(new PointerEvent('pointermove', {
+              clientX: x, clientY: y, pointerType: 'mouse', bubbles: true }));
+          }
+        }""",
+        points,
+    )
     expect(page.locator("#bg-tooltip.bad")).to_have_text(REASON)
     asked = page.evaluate("() => window.__harness.asked")
     assert asked == [{"type": "irrigate", "at": [2, 2]}]
