@@ -18,8 +18,8 @@ from app.live.hub import revoked_message, revoked_reason
 from app.play.chat import clean_name, clean_text, retry_error
 from app.play.protocol import ServiceError, parse_client_message
 from app.store.rows import SeatRow
+from engine.messages import render
 from tests.app.clients import bearer
-from tests.app.web.icu_subset import render
 
 EN: dict[str, str] = json.loads(
     (Path(__file__).resolve().parents[3] / "static/i18n/en.json").read_text("utf-8")
@@ -31,7 +31,7 @@ IMPROVED = {"error.seats_open.free": "1 seat still free: fill them first."}
 
 
 def english(message: dict[str, Any]) -> str:
-    return render(EN[message["key"]], message.get("params", {}), EN)
+    return render(EN, message, "en")
 
 
 def refusal(answer: httpx.Response, status: int, code: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from app.web.i18n import LANGUAGES
+from tests.support.patterns import argument_kinds as arguments
 
 ROOT = Path(__file__).resolve().parents[3]
 GAMES = {
@@ -29,71 +30,7 @@ def catalogue(game: str, lang: str) -> dict[str, str]:
     return data
 
 
-class PatternError(ValueError):
-    """A pattern outside the ICU subset of docs/i18n.md."""
-
-
-def arguments(pattern: str) -> set[str]:
-    """The arguments `pattern` uses (`name`, `name:plural`, `name:select`), nested ones
-    included; raises PatternError when it does not parse."""
-    found: set[str] = set()
-    end = _nodes(pattern, 0, found, in_branch=False)
-    if end != len(pattern):
-        raise PatternError(f"unmatched }} at {end}")
-    return found
-
-
-def _nodes(text: str, at: int, found: set[str], in_branch: bool) -> int:
-    while at < len(text):
-        c = text[at]
-        if c == "{":
-            at = _argument(text, at + 1, found)
-        elif c == "}":
-            if not in_branch:
-                raise PatternError(f"unmatched }} at {at}")
-            return at
-        else:
-            at += 1
-    if in_branch:
-        raise PatternError("unclosed branch")
-    return at
-
-
-def _argument(text: str, at: int, found: set[str]) -> int:
-    head = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:(\})|,\s*(plural|select)\s*,)")
-    m = head.match(text, at)
-    if m is None:
-        raise PatternError(f"bad argument at {at}: {text[at : at + 20]!r}")
-    name, closed, kind = m.group(1), m.group(2), m.group(3)
-    if closed:
-        found.add(name)
-        return m.end()
-    found.add(f"{name}:{kind}")
-    at = m.end()
-    labels: list[str] = []
-    label = re.compile(r"\s*(=\d+|[A-Za-z_][A-Za-z0-9_-]*)\s*\{")
-    while True:
-        while at < len(text) and text[at].isspace():
-            at += 1
-        if at < len(text) and text[at] == "}":
-            break
-        b = label.match(text, at)
-        if b is None:
-            raise PatternError(f"bad branch at {at}: {text[at : at + 20]!r}")
-        labels.append(b.group(1))
-        at = _nodes(text, b.end(), found, in_branch=True) + 1
-    if "other" not in labels:
-        raise PatternError(f"{name}: no 'other' branch")
-    if kind == "plural" and not set(labels) <= {
-        "zero",
-        "one",
-        "two",
-        "few",
-        "many",
-        "other",
-    } | {lab for lab in labels if lab.startswith("=")}:
-        raise PatternError(f"{name}: unknown plural category in {labels}")
-    return at + 1
+PatternError = ValueError  # what the parser raises for a pattern outside the subset
 
 
 @pytest.mark.parametrize(
