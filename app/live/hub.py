@@ -95,6 +95,17 @@ class Hub:
         conn.seat, conn.number = seat, (seat.seat if seat else None)
         channel = self._channel(room)
         channel.conns.add(conn)
+        try:
+            await self._welcome(conn, channel, room, since)
+        except BaseException:
+            # A step failed (the database went away): the connection is not one of the
+            # room's; its websocket says what happened (ws.py) and the client says hello again.
+            self.disconnect(conn)
+            raise
+
+    async def _welcome(
+        self, conn: Connection, channel: Channel, room: RoomRow, since: int | None
+    ) -> None:
         self._presence_changed(channel)
         status = await self.service.rooms.status(room)
         version, view, legal, events = 0, "null", "[]", "[]"

@@ -53,6 +53,7 @@ FLOOD_CLOSE_AFTER = (
     50  # consecutive rate-limited frames before the connection is closed
 )
 CLOSE_CODES = {"bad_token": 4401, "unknown_room": 4404}
+CLOSE_RETRY = 1013  # RFC 6455 "try again later": a hello that failed after its welcome
 # Accepted frames waiting for the handler: a client that waits for its answers has one or
 # two; more means it sends faster than the server answers, and the excess is refused.
 INBOX_FRAMES = 32
@@ -440,7 +441,21 @@ class Session:
             # A second hello re-synchronises this connection from `since`.
             self.hub.disconnect(self.conn)
             self.conn.version = None
-        await self.hub.connect(self.conn, hello.token, hello.since)
+        try:
+            await self.hub.connect(self.conn, hello.token, hello.since)
+        except Exception as error:
+            if self.conn.version is None:
+                raise  # nothing was sent: the refusal is answered as any other
+            # Its welcome was queued before a later step (the chat's latest) failed: a
+            # half-greeted connection would wait for ever, so it says so and is closed
+            # (1013, try again later); the client reconnects with a new hello.
+            if not unavailable(error):
+                log.exception("hello failed in room %s", self.conn.room_id)
+            reason = "The database is unavailable; retry shortly."
+            self.fail(ServiceError("unavailable", reason))
+            self.conn.version = None
+            self.close(CLOSE_RETRY)
+            return
         self.greeted = True
 
     async def move(self, message: MoveMessage) -> None:

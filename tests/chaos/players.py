@@ -112,12 +112,12 @@ class Player:
 
     async def _session(self, ws: ClientConnection, deadline: float) -> None:
         token = self.table.tokens[self.seat]
+        # Each connection is welcomed anew: until its own welcome, an error is the hello's
+        # (the unacknowledged move is sent again on the welcome, not before it).
+        self.welcomed = False
         await ws.send(
             json.dumps({"type": "hello", "token": token, "since": self.version})
         )
-        if self.pending is not None:  # never acknowledged: the same move, the same id
-            self.resent += 1
-            await self._send(ws, self.pending)
         loop = asyncio.get_running_loop()
         while loop.time() < deadline:
             raw = await asyncio.wait_for(ws.recv(), deadline - loop.time())

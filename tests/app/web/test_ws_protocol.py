@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import uuid
+from typing import Any
 
 import httpx
 import pytest
@@ -441,3 +442,36 @@ async def test_the_heartbeat_sends_no_unchanged_room_status(room_app, web) -> No
             await player.expect("pong")
             assert len(player.of_type("room")) == 1, "sent once, not at every beat"
             assert watcher.of_type("room") == [], "its welcome had that status already"
+
+
+async def test_a_hello_that_fails_after_its_welcome_closes_the_connection(
+    room_app, web, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database goes away between the welcome and the chat's latest messages: the
+    connection is not left half-greeted (its moves would be refused for ever); it is closed
+    with 1013 (try again later), is no longer one of the room's, and a new hello works."""
+    url, http = web
+    hub: Hub = room_app.state.hub
+    room_id, _host, tokens = await open_room(http, 2, first_player=0)
+    real = hub.chat.connected
+
+    async def database_gone(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionRefusedError(111, "Connection refused")
+
+    monkeypatch.setattr(hub.chat, "connected", database_gone)
+    client = WsClient(url, room_id, tokens[0])
+    await client.open()  # its welcome was queued
+    try:
+        error = await client.expect("error")
+        assert error["code"] == "unavailable"
+        async with asyncio.timeout(10):  # a hang guard
+            await client.closed.wait()
+        assert client.close_code == 1013
+    finally:
+        await client.close()
+    channel = hub.channels.get(room_id)  # gone with its last connection
+    assert channel is None or all(c.number != 0 for c in channel.conns)
+    monkeypatch.setattr(hub.chat, "connected", real)
+    async with WsClient(url, room_id, tokens[0]) as again:
+        ack = await again.move(again.legal[0]["action"])
+        assert ack["type"] == "ack"
