@@ -255,6 +255,29 @@ def load(package: str, lang: str) -> Catalogue:
     return Catalogue(lang, data)
 
 
+def load_catalogues(package: str) -> dict[str, Catalogue]:
+    """Every language's catalogue of a package (`LANGUAGES`), each loaded with `load`."""
+    return {lang: load(package, lang) for lang in LANGUAGES}
+
+
+def messages_factory(
+    game: str, catalogues: Mapping[str, Catalogue]
+) -> Callable[[str], dict[str, str]]:
+    """An engine's ``messages(lang)`` (docs/contract.md) over its loaded ``catalogues``:
+    the patterns of one language by key, a new dict at each call; ValueError naming the
+    languages ``game`` speaks for another language."""
+
+    def messages(lang: str) -> dict[str, str]:
+        """The patterns of one language (``en``, ``fr``, ``nl``), by key; ValueError for
+        another."""
+        found = catalogues.get(lang)
+        if found is None:
+            raise ValueError(f"{game} speaks {', '.join(LANGUAGES)}, not {lang!r}")
+        return dict(found)
+
+    return messages
+
+
 # --- rendering ------------------------------------------------------------------------------
 
 

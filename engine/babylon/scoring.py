@@ -3,17 +3,24 @@ winner and the tie-break, team totals.
 
 `score_board` is a pure function of a side and its winks, so the engine, the previews, the
 views and the bots all count the same way.
+
+The tie-break is said twice from one decision (`_settle`): ``final_scores()["tiebreak"]``,
+the English sentence game records store and compare (unchanged), and `tiebreak_message`,
+the same sentence as a message (docs/i18n.md) for each reader's language and names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from engine.babylon.components import PLAYER_COLOURS, SLOTS
 from engine.babylon.scoreboards import LINES, borders
 from engine.babylon.state import State
+from engine.messages import Message, listed, message
+from engine.messages import seat as seat_param
 
 FILL_POINTS = 1
 COLOUR_POINTS = 5
@@ -160,32 +167,116 @@ def final_scores(state: State) -> dict[str, Any]:
     }
 
 
-def _decide(
-    points: dict[tuple[int, ...], tuple[int, int]],
-) -> tuple[list[int], str | None]:
+Sides = dict[tuple[int, ...], tuple[int, int]]
+"""(points, winks) of each side of the game: a seat alone, or a team (R-14), in seat or
+team order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tie:
+    """How a draw on the most points was settled: the side ``ahead`` on winks, or, ``ahead``
+    None, a win shared by ``sharing``; ``winks`` are the tied sides' winks, most first."""
+
+    points: int
+    winks: tuple[int, ...]
+    ahead: tuple[int, ...] | None
+    sharing: tuple[tuple[int, ...], ...] = ()
+
+
+def _settle(points: Sides) -> tuple[list[int], Tie | None]:
     """Most points wins; RB: on a draw the most winks; R-13: still tied, a shared win.
-    `points` holds (points, winks) of each side: a seat alone, or a team (R-14)."""
-
-    def name(side: tuple[int, ...]) -> str:
-        return " and ".join(seat_name(s) for s in side)
-
+    The winning seats, and the tie settled on the way (None when one side has most)."""
     best = max(p for p, _ in points.values())
     tied = [side for side, (p, _) in points.items() if p == best]
     if len(tied) == 1:
         return sorted(tied[0]), None
     most = max(points[side][1] for side in tied)
     ahead = [side for side in tied if points[side][1] == most]
-    counts = " to ".join(
-        str(points[side][1]) for side in sorted(tied, key=lambda s: -points[s][1])
-    )
+    winks = tuple(points[side][1] for side in sorted(tied, key=lambda s: -points[s][1]))
     if len(ahead) == 1:
-        verb = "win" if len(ahead[0]) > 1 else "wins"
-        return sorted(
-            ahead[0]
-        ), f"Tied on {best}: {name(ahead[0])} {verb} on winks ({counts})."
+        return sorted(ahead[0]), Tie(best, winks, ahead[0])
     seats = sorted(seat for side in ahead for seat in side)
-    if len(ahead[0]) > 1:  # R-14: teams (there are two)
+    return seats, Tie(best, winks, None, tuple(ahead))
+
+
+def _decide(points: Sides) -> tuple[list[int], str | None]:
+    """The winners and the English sentence of the tie-break, as records have it."""
+
+    def name(side: tuple[int, ...]) -> str:
+        return " and ".join(seat_name(s) for s in side)
+
+    winners, tie = _settle(points)
+    if tie is None:
+        return winners, None
+    if tie.ahead is not None:
+        verb = "win" if len(tie.ahead) > 1 else "wins"
+        counts = " to ".join(str(n) for n in tie.winks)
+        return winners, (
+            f"Tied on {tie.points}: {name(tie.ahead)} {verb} on winks ({counts})."
+        )
+    sharing = tie.sharing
+    if len(sharing[0]) > 1:  # R-14: teams (there are two)
         names = "both teams"
     else:
-        names = ", ".join(name(side) for side in ahead[:-1]) + f" and {name(ahead[-1])}"
-    return seats, f"Tied on {best} points and {most} winks: {names} share the win."
+        names = ", ".join(name(side) for side in sharing[:-1])
+        names += f" and {name(sharing[-1])}"
+    return winners, (
+        f"Tied on {tie.points} points and {tie.winks[0]} winks: {names} share the win."
+    )
+
+
+def _sides(scores: Mapping[str, Any]) -> Sides:
+    """The sides of final scores, as `final_scores` decided them."""
+    if scores.get("teams") is None:
+        return {(p["seat"],): (p["total"], p["winks"]) for p in scores["players"]}
+    return {tuple(t["seats"]): (t["total"], t["winks"]) for t in scores["teams"]}
+
+
+def _against(counts: tuple[int, ...]) -> Message | int:
+    """Counts compared, most first: "8 to 3 to 3" (``babylon.score.against`` nested)."""
+    if len(counts) == 1:
+        return counts[0]
+    return message("babylon.score.against", first=counts[0], rest=_against(counts[1:]))
+
+
+def tiebreak_message(scores: Mapping[str, Any]) -> Message | None:
+    """The tie-break of ``scores`` (what `final_scores` returns, or a record's ``result``)
+    as a message (docs/i18n.md), None when one side has the most points:
+    ``babylon.score.tiebreak.winks`` (the side ahead as a list of seats, ``players`` its
+    size, the winks compared), ``babylon.score.tiebreak.shared`` (the seats sharing the win)
+    or ``babylon.score.tiebreak.teams_shared`` (R-14). Its English is the ``tiebreak``
+    sentence, seats named by colour."""
+    _, tie = _settle(_sides(scores))
+    if tie is None:
+        return None
+    if tie.ahead is not None:
+        return message(
+            "babylon.score.tiebreak.winks",
+            points=tie.points,
+            winner=listed(*(seat_param(s) for s in tie.ahead)),
+            players=len(tie.ahead),
+            winks=_against(tie.winks),
+        )
+    if len(tie.sharing[0]) > 1:
+        return message(
+            "babylon.score.tiebreak.teams_shared",
+            points=tie.points,
+            winks=tie.winks[0],
+        )
+    return message(
+        "babylon.score.tiebreak.shared",
+        points=tie.points,
+        winks=tie.winks[0],
+        winners=listed(*(seat_param(side[0]) for side in tie.sharing)),
+    )
+
+
+def with_tiebreak_message(scores: Mapping[str, Any]) -> dict[str, Any]:
+    """``scores`` with ``tiebreak_message`` next to ``tiebreak``: the final scores a view
+    shows (a new dict; the values are ``scores``'s own)."""
+    shown: dict[str, Any] = {}
+    for key, value in scores.items():
+        shown[key] = value
+        if key == "tiebreak":
+            shown["tiebreak_message"] = tiebreak_message(scores)
+    return shown

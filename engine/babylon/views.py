@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.babylon.components import GAME, PLAYER_COLOURS, TILES
 from engine.babylon.floors import Pos
-from engine.babylon.scoring import final_scores, score_board
+from engine.babylon.scoring import final_scores, score_board, with_tiebreak_message
 from engine.babylon.state import State
 
 VIEW_FORMAT = 1
@@ -177,7 +177,8 @@ def _shared(state: State) -> dict[str, Any]:
             state,
         ),
         "players": _players(state, base),
-        "scores": final_scores(state) if over else None,
+        # the final scores, with the tie-break as a message for the readers' languages
+        "scores": with_tiebreak_message(final_scores(state)) if over else None,
     }
     state._memo["view"] = view
     return view

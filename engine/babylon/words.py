@@ -12,20 +12,20 @@ from __future__ import annotations
 from typing import Any
 
 from engine.babylon.components import PLAYER_COLOURS
-from engine.messages import LANGUAGES, Catalogue, Message, load, message, render
+from engine.messages import (
+    Catalogue,
+    Message,
+    load_catalogues,
+    message,
+    messages_factory,
+    render,
+)
 
-CATALOGUES: dict[str, Catalogue] = {
-    lang: load("engine.babylon", lang) for lang in LANGUAGES
-}
+CATALOGUES: dict[str, Catalogue] = load_catalogues("engine.babylon")
 EN = CATALOGUES["en"]
 
-
-def messages(lang: str) -> dict[str, str]:
-    """The patterns of one language (``en``, ``fr``, ``nl``), by key; ValueError for another."""
-    found = CATALOGUES.get(lang)
-    if found is None:
-        raise ValueError(f"Babylon Gardens speaks {', '.join(LANGUAGES)}, not {lang!r}")
-    return dict(found)
+messages = messages_factory("Babylon Gardens", CATALOGUES)
+"""The patterns of one language (``en``, ``fr``, ``nl``), by key; ValueError for another."""
 
 
 def seat_name(seat: int) -> str:

@@ -5,15 +5,24 @@ discarded), ``flowers`` (1 VP per flower in flowerbeds your assistants control),
 ``fountains`` (4 / 6 / 8 VP for each purple / red / white fountain you control), and
 ``skill_A`` … ``skill_E`` for the upper skills unlocked. Ties are broken by most trees
 planted, then most gems left in the supply; still tied players share the win.
+
+The tie-break is said twice from one decision (`_settle`): ``final_scores()["tiebreak"]``,
+the English sentence game records store and compare (unchanged, colour names built by
+hand), and `tiebreak_message`, the same sentence as a message (docs/i18n.md) that each
+reader's client renders in their language with the players' names.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.ishtar.components import FOUNTAIN_VP, PLAYER_COLOURS, TREE_CARDS
 from engine.ishtar.rules.gardens import controlled_beds, fountain_controllers, gardens
 from engine.ishtar.state import State
+from engine.messages import Message, listed, message
+from engine.messages import seat as seat_param
 
 
 def score_trees(state: State, seat: int) -> int:
@@ -112,22 +121,95 @@ def final_scores(state: State) -> dict[str, Any]:
     return {"players": players, "winners": winners, "tiebreak": tiebreak}
 
 
-def _winners(players: list[dict[str, Any]]) -> tuple[list[int], str | None]:
+TIEBREAK_RULES: tuple[tuple[str, str], ...] = (
+    ("trees_planted", "trees planted"),
+    ("gems_left", "gems left"),
+)
+"""The counts that break a tie on points, in order (a field of each player's scores), and
+their words in the English sentence."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tie:
+    """How a tie on the best total was settled: by ``rule`` (a field of `TIEBREAK_RULES`)
+    with ``top`` against the best of the others' ``second``, or, ``rule`` None, shared."""
+
+    points: int
+    winners: tuple[int, ...]
+    rule: str | None = None
+    top: int = 0
+    second: int = 0
+
+
+def _settle(players: Sequence[Mapping[str, Any]]) -> tuple[list[int], Tie | None]:
+    """The winners of ``players`` (the ``players`` of `final_scores`), and the tie settled
+    on the way (None when one total is best)."""
     best = max(p["total"] for p in players)
     tied = [p for p in players if p["total"] == best]
     if len(tied) == 1:
         return [tied[0]["seat"]], None
-    for key, words in (("trees_planted", "trees planted"), ("gems_left", "gems left")):
+    for key, _ in TIEBREAK_RULES:
         top = max(p[key] for p in tied)
         leaders = [p for p in tied if p[key] == top]
         if len(leaders) == 1:
-            others = sorted((p[key] for p in tied if p is not leaders[0]), reverse=True)
-            name = PLAYER_COLOURS[leaders[0]["seat"]].capitalize()
-            return [leaders[0]["seat"]], (
-                f"Tied on {best}: {name} wins on {words} ({top} to {others[0]})"
-            )
+            winner = leaders[0]["seat"]
+            others = max(p[key] for p in tied if p is not leaders[0])
+            return [winner], Tie(best, (winner,), key, top, others)
         tied = leaders
-    names = " and ".join(PLAYER_COLOURS[p["seat"]].capitalize() for p in tied)
-    return [
-        p["seat"] for p in tied
-    ], f"Tied on {best}, trees planted and gems left: {names} share the win"
+    seats = [p["seat"] for p in tied]
+    return seats, Tie(best, tuple(seats))
+
+
+def _winners(players: list[dict[str, Any]]) -> tuple[list[int], str | None]:
+    """The winners and the English sentence of the tie-break, as records have it."""
+    winners, tie = _settle(players)
+    if tie is None:
+        return winners, None
+    if tie.rule is not None:
+        words = dict(TIEBREAK_RULES)[tie.rule]
+        name = PLAYER_COLOURS[tie.winners[0]].capitalize()
+        return winners, (
+            f"Tied on {tie.points}: {name} wins on {words} ({tie.top} to {tie.second})"
+        )
+    names = " and ".join(PLAYER_COLOURS[s].capitalize() for s in tie.winners)
+    return (
+        winners,
+        f"Tied on {tie.points}, trees planted and gems left: {names} share the win",
+    )
+
+
+def tiebreak_message(scores: Mapping[str, Any]) -> Message | None:
+    """The tie-break of ``scores`` (what `final_scores` returns, or a record's ``result``)
+    as a message (docs/i18n.md), None when one total is best: ``ishtar.score.tiebreak.<rule>``
+    with the winner as a seat, or ``ishtar.score.tiebreak.shared`` with the list of seats.
+
+    Its English is the ``tiebreak`` sentence, seats named by colour, except that three or
+    four players sharing the win are listed "Blue, Yellow and Green" where the sentence
+    records have always said "Blue and Yellow and Green"."""
+    _, tie = _settle(scores["players"])
+    if tie is None:
+        return None
+    if tie.rule is not None:
+        return message(
+            f"ishtar.score.tiebreak.{tie.rule}",
+            points=tie.points,
+            winner=seat_param(tie.winners[0]),
+            top=tie.top,
+            second=tie.second,
+        )
+    return message(
+        "ishtar.score.tiebreak.shared",
+        points=tie.points,
+        winners=listed(*(seat_param(s) for s in tie.winners)),
+    )
+
+
+def with_tiebreak_message(scores: Mapping[str, Any]) -> dict[str, Any]:
+    """``scores`` with ``tiebreak_message`` next to ``tiebreak``: the final scores a view
+    shows (a new dict; the values are ``scores``'s own)."""
+    shown: dict[str, Any] = {}
+    for key, value in scores.items():
+        shown[key] = value
+        if key == "tiebreak":
+            shown["tiebreak_message"] = tiebreak_message(scores)
+    return shown

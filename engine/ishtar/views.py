@@ -41,7 +41,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ishtar.components import GAME
-from engine.ishtar.scoring import final_scores
+from engine.ishtar.scoring import final_scores, with_tiebreak_message
 from engine.ishtar.state import LINEAGE, VIEW, State
 from engine.ishtar.view_parts import (
     BUILDERS,
@@ -125,9 +125,10 @@ def _build(state: State) -> dict[str, Any]:
     view["deck_size"] = len(state.deck)
     view["trees_left"] = state.trees_left
     # the projection mid-game (who would score what if it ended now, who holds each
-    # fountain): the running score the players follow; all of it public
+    # fountain): the running score the players follow; all of it public. The final
+    # scores carry the tie-break as a message too, for the readers' languages.
     projected = final_scores(state)
-    view["scores"] = projected if over else None
+    view["scores"] = with_tiebreak_message(projected) if over else None
     view["standing"] = None if over else projected
     cache[VIEW] = view
     cache.pop(LINEAGE, None)

@@ -12,20 +12,21 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ishtar.components import GEM_COLOURS, PLAYER_COLOURS
-from engine.messages import LANGUAGES, Catalogue, Message, listed, load, message, render
+from engine.messages import (
+    Catalogue,
+    Message,
+    listed,
+    load_catalogues,
+    message,
+    messages_factory,
+    render,
+)
 
-CATALOGUES: dict[str, Catalogue] = {
-    lang: load("engine.ishtar", lang) for lang in LANGUAGES
-}
+CATALOGUES: dict[str, Catalogue] = load_catalogues("engine.ishtar")
 EN = CATALOGUES["en"]
 
-
-def messages(lang: str) -> dict[str, str]:
-    """The patterns of one language (``en``, ``fr``, ``nl``), by key; ValueError for another."""
-    found = CATALOGUES.get(lang)
-    if found is None:
-        raise ValueError(f"Ishtar speaks {', '.join(LANGUAGES)}, not {lang!r}")
-    return dict(found)
+messages = messages_factory("Ishtar", CATALOGUES)
+"""The patterns of one language (``en``, ``fr``, ``nl``), by key; ValueError for another."""
 
 
 def seat_colour(seat: int) -> str:

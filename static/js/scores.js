@@ -69,7 +69,9 @@ export function renderScores(table, winnerBox, tieBox, view, room) {
   winnerBox.textContent = names.length
     ? t("scores.winner", { names: list(names), count: names.length, points: best?.total ?? 0 })
     : "";
-  const tiebreak = tm(s.tiebreak, "");
+  // the engine's sentence: its message in the page's language when it sends one (seats as
+  // the players' names), else its English text (an engine without messages, an old view)
+  const tiebreak = tm(s.tiebreak_message, s.tiebreak || "");
   tieBox.textContent = tiebreak;
   tieBox.hidden = !tiebreak;
 }

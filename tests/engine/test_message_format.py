@@ -15,7 +15,10 @@ from engine.messages import (
     arguments,
     join,
     keys,
+    load,
+    load_catalogues,
     message,
+    messages_factory,
     parse,
     plural_category,
     render,
@@ -158,3 +161,27 @@ def test_any_text_parses_or_is_refused_with_a_value_error(text: str) -> None:
         parse(text)
     except ValueError:
         return
+
+
+@pytest.mark.parametrize("package", ["engine.ishtar", "engine.babylon"])
+def test_an_engines_catalogues_load_in_every_language(package: str) -> None:
+    loaded = load_catalogues(package)
+    assert list(loaded) == ["en", "fr", "nl"]
+    for lang, catalogue in loaded.items():
+        assert catalogue.lang == lang
+        assert dict(catalogue) == dict(load(package, lang))
+
+
+def test_the_messages_factory_gives_each_language_a_fresh_copy_and_refuses_another() -> (
+    None
+):
+    catalogues = {
+        lang: Catalogue(lang, {"x.hello": word})
+        for lang, word in (("en", "hello"), ("fr", "bonjour"), ("nl", "hallo"))
+    }
+    messages = messages_factory("Toy", catalogues)
+    assert messages("fr") == {"x.hello": "bonjour"}
+    messages("nl")["x.hello"] = "changed"
+    assert messages("nl") == {"x.hello": "hallo"}
+    with pytest.raises(ValueError, match=r"^Toy speaks en, fr, nl, not 'de'$"):
+        messages("de")

@@ -48,6 +48,7 @@ export function renderScores(table, winnerBox, tieBox, view, room) {
   else if (names.length > 1) winnerBox.textContent = t("babylon.ui.score.shared", { names: list(names), n: best?.total ?? 0 });
   else winnerBox.textContent = names.length ? t("babylon.ui.score.winner", { name: names[0], n: best?.total ?? 0 }) : "";
   // the engine's sentence: its message when it sends one, else its English text
-  tieBox.textContent = tm(s.tiebreak_message, s.tiebreak || "");
-  tieBox.hidden = !s.tiebreak;
+  const tiebreak = tm(s.tiebreak_message, s.tiebreak || "");
+  tieBox.textContent = tiebreak;
+  tieBox.hidden = !tiebreak;
 }

@@ -386,7 +386,8 @@ export function renderScores(table, winnerBox, tieBox, view, room) {
       ? t("ishtar.ui.score.winner", { name: names[0], n: best?.total ?? 0 })
       : "";
   // the engine's sentence: its message when it sends one, else its English text
-  tieBox.textContent = tm(s.tiebreak_message, s.tiebreak || "");
-  tieBox.hidden = !s.tiebreak;
+  const tiebreak = tm(s.tiebreak_message, s.tiebreak || "");
+  tieBox.textContent = tiebreak;
+  tieBox.hidden = !tiebreak;
 }
 

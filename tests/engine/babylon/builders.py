@@ -137,6 +137,17 @@ def force_sides(state: State, sides: Iterable[str]) -> State:
     return state.evolve(sides=tuple(sides))
 
 
+def finished(
+    players: int, boards: list[str], sides: list[str], **options: object
+) -> State:
+    """A game whose players hold these sides and winks (spec notation): its scores stand
+    as they would at the end (the phase is left as it was)."""
+    state = force_sides(game(players, **options), sides)  # type: ignore[arg-type]
+    for seat, letters in enumerate(boards):
+        state = force_winks(state, seat, letters)
+    return state
+
+
 def random_game(
     players: int, seed: int, options: Mapping[str, object] | None = None
 ) -> Iterable[tuple[State, Action]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -18,39 +17,42 @@ from engine.babylon import (
     decode_action,
     is_over,
     legal_actions,
-    narrate,
     narrate_message,
     new_game,
-    why_illegal,
     why_illegal_message,
 )
 from engine.babylon.components import PLAYER_COLOURS
 from engine.babylon.words import CATALOGUES, english
-from engine.messages import keys, render
 from tests.engine import wording
 from tests.engine.babylon.golden_games import GOLDEN_DIR
 from tests.engine.catalogue_checks import (
     Sent,
-    french_typography,
-    same_arguments,
-    same_keys,
+    complete,
+    english_along,
+    in_colours,
+    largest,
+    refusals,
     scan,
+    serves_languages,
+    unsaid,
 )
 
 SEATS = ["Ana", "Bo", "Cy", "Di"]
 
 
-def _in(lang: str, message: dict[str, Any]) -> str:
-    colours = [colour.capitalize() for colour in PLAYER_COLOURS]
-    return render(CATALOGUES[lang], message, lang, seat=colours.__getitem__)
+_in = in_colours(CATALOGUES, PLAYER_COLOURS)
 
 
 def test_every_language_has_the_keys_and_arguments_of_english() -> None:
-    same_keys(CATALOGUES)
-    same_arguments(CATALOGUES)
-    french_typography(CATALOGUES["fr"])
+    complete(CATALOGUES)
+
+
+def test_messages_gives_each_language_and_refuses_another() -> None:
+    serves_languages(babylon.messages, CATALOGUES, "es")
     assert babylon.messages("nl")["babylon.word.floor.roof"] == "Daktuin"
-    with pytest.raises(ValueError, match="not 'es'"):
+    with pytest.raises(
+        ValueError, match=r"^Babylon Gardens speaks en, fr, nl, not 'es'$"
+    ):
         babylon.messages("es")
 
 
@@ -85,42 +87,23 @@ def _playouts() -> Iterator[Sent]:
         yield "over", why_illegal_message(state, Action("harvest")) or {}
 
 
-def _refusals() -> Iterator[Sent]:
-    for players, options in wording.BAD_OPTIONS:
-        try:
-            babylon.check_options(players, options)
-        except IllegalAction as error:
-            yield f"options {options}", error.message
-    for data in wording.BAD_ACTIONS:
-        try:
-            decode_action(data)
-        except IllegalAction as error:
-            yield f"action {data}", error.message
-
-
 def test_every_message_the_engine_says_renders_fully_in_every_language() -> None:
-    sent = [*_playouts(), *_refusals()]
+    sent = [*_playouts(), *refusals(babylon)]
     assert scan(CATALOGUES, sent, SEATS) == len(sent)
-    said = {key for _, message in sent for key in keys(message)}
-    assert {key for key in CATALOGUES["en"] if ".log." in key} - said == {
-        "babylon.log.other"
-    }
-    unmet = {key for key in CATALOGUES["en"] if ".reason." in key} - said
+    assert unsaid(CATALOGUES["en"], sent, "log") == {"babylon.log.other"}
+    unmet = unsaid(CATALOGUES["en"], sent, "reason")
     assert unmet == set(), sorted(unmet)
 
 
 def test_the_english_is_the_message_rendered_in_english() -> None:
-    state = new_game(3, 8, {"scoreboards": "choose"})
-    rng = random.Random(8)
-    for _ in range(80):
-        action = rng.choice(legal_actions(state))
-        assert narrate(state, action) == english(narrate_message(state, action))
-        probe = wording._babylon_probe(rng)
-        reason = why_illegal_message(state, probe)
-        assert why_illegal(state, probe) == (
-            None if reason is None else english(reason)
-        )
-        state = apply(state, action)
+    state = english_along(
+        babylon,
+        english,
+        new_game(3, 8, {"scoreboards": "choose"}),
+        8,
+        80,
+        lambda rng, _: wording._babylon_probe(rng),
+    )
     assert _in("en", babylon.why_illegal_message(state, Action("hop")) or {}) == (
         "There is no action 'hop' in Babylon Gardens."
     )
@@ -173,8 +156,4 @@ def test_an_illegal_action_carries_its_message() -> None:
 
 def test_a_message_is_small() -> None:
     """The longest harvest lists each colour in a nested series: still small on the wire."""
-    sizes = [
-        len(json.dumps(message, ensure_ascii=False).encode())
-        for _, message in _playouts()
-    ]
-    assert max(sizes) < 4096
+    assert largest(_playouts()) < 4096

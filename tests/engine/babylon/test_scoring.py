@@ -8,8 +8,7 @@ import pytest
 from engine.babylon import final_scores
 from engine.babylon.scoreboards import LINES
 from engine.babylon.scoring import line_points, score_board
-from engine.babylon.state import State
-from tests.engine.babylon.builders import force_sides, force_winks, game, winks
+from tests.engine.babylon.builders import finished, winks
 
 WORKED_EXAMPLE = "r r p r g y g r y g r p p"
 
@@ -98,17 +97,8 @@ def test_rb_colour_5_per_wink_in_a_bordered_slot_of_its_colour() -> None:
     assert score_board("A1", winks("r r p r g y g"))["colour_slots"] == [3, 7]
 
 
-def _finished(
-    players: int, boards: list[str], sides: list[str], **options: object
-) -> State:
-    state = force_sides(game(players, **options), sides)  # type: ignore[arg-type]
-    for seat, letters in enumerate(boards):
-        state = force_winks(state, seat, letters)
-    return state
-
-
 def test_rb_the_most_points_wins() -> None:
-    state = _finished(2, [WORKED_EXAMPLE, "r g"], ["A1", "B1"])
+    state = finished(2, [WORKED_EXAMPLE, "r g"], ["A1", "B1"])
     scores = final_scores(state)
     assert [p["total"] for p in scores["players"]] == [63, 2]
     assert scores["winners"] == [0]
@@ -126,7 +116,7 @@ def test_rb_the_most_points_wins() -> None:
 
 def test_rb_a_draw_goes_to_the_most_complete_scoreboard() -> None:
     # A1 "r g p": fill 3 + slot 3 purple 5 = 8; B1 "r g y g y g y g": fill 8
-    state = _finished(2, ["r g p", "r g y g y g y g"], ["A1", "B1"])
+    state = finished(2, ["r g p", "r g y g y g y g"], ["A1", "B1"])
     scores = final_scores(state)
     assert [p["total"] for p in scores["players"]] == [8, 8]
     assert scores["winners"] == [1]
@@ -138,7 +128,7 @@ def test_rb_the_player_who_filled_the_board_wins_any_tie_they_are_in() -> None:
     also makes 85 (20 + 10 + 55). The full board has the most winks there can be."""
     full = " ".join(("r g y p " * 7).split()[:25])
     other = "p p y y y y p g p g p g p y y r r g y y"
-    state = _finished(2, [full, other], ["A1", "D2"])
+    state = finished(2, [full, other], ["A1", "D2"])
     scores = final_scores(state)
     assert [p["total"] for p in scores["players"]] == [85, 85]
     assert scores["winners"] == [0]
@@ -147,7 +137,7 @@ def test_rb_the_player_who_filled_the_board_wins_any_tie_they_are_in() -> None:
 
 def test_r13_still_tied_on_winks_the_tied_players_share_the_win() -> None:
     # A1 "r g y" and B1 "r g y": 3 points and 3 winks each; C1 "r": 1
-    state = _finished(3, ["r g y", "r g y", "r"], ["A1", "B1", "C1"])
+    state = finished(3, ["r g y", "r g y", "r"], ["A1", "B1", "C1"])
     scores = final_scores(state)
     assert scores["winners"] == [0, 1]
     assert scores["tiebreak"] == (
@@ -158,7 +148,7 @@ def test_r13_still_tied_on_winks_the_tied_players_share_the_win() -> None:
 def test_r13_three_tied_on_points_the_most_winks_among_them_wins() -> None:
     # 8 points each: A1 "r g p" (3 winks), B1 "r g y g y g y g" (8 winks), D2 "r g y"
     # (3 winks: fill 3 + slot 3 yellow-bordered on D2)
-    state = _finished(3, ["r g p", "r g y g y g y g", "r g y"], ["A1", "B1", "D2"])
+    state = finished(3, ["r g p", "r g y g y g y g", "r g y"], ["A1", "B1", "D2"])
     scores = final_scores(state)
     assert [p["total"] for p in scores["players"]] == [8, 8, 8]
     assert scores["winners"] == [1]
@@ -167,7 +157,7 @@ def test_r13_three_tied_on_points_the_most_winks_among_them_wins() -> None:
 
 def test_r13_only_the_players_tied_on_the_most_points_count() -> None:
     # C1 "r g y g y": fill 5 + slot 5 yellow 5 = 10, alone ahead of two players on 8
-    state = _finished(3, ["r g p", "r g y g y g y g", "r g y g y"], ["A1", "B1", "C1"])
+    state = finished(3, ["r g p", "r g y g y g y g", "r g y g y"], ["A1", "B1", "C1"])
     scores = final_scores(state)
     assert [p["total"] for p in scores["players"]] == [8, 8, 10]
     assert scores["winners"] == [2]
@@ -177,7 +167,7 @@ def test_r13_only_the_players_tied_on_the_most_points_count() -> None:
 def test_r13_two_of_three_tied_on_points_and_winks_share_the_win() -> None:
     # C1 "r g y g g g g g": fill 8 (slot 5 is green, not yellow)
     boards = ["r g p", "r g y g y g y g", "r g y g g g g g"]
-    scores = final_scores(_finished(3, boards, ["A1", "B1", "C1"]))
+    scores = final_scores(finished(3, boards, ["A1", "B1", "C1"]))
     assert [p["total"] for p in scores["players"]] == [8, 8, 8]
     assert scores["winners"] == [1, 2]
     assert scores["tiebreak"] == (
@@ -186,7 +176,7 @@ def test_r13_two_of_three_tied_on_points_and_winks_share_the_win() -> None:
 
 
 def test_r13_three_players_sharing_the_win_are_all_named() -> None:
-    state = _finished(3, ["r g y", "r g y", "r g y"], ["A1", "B1", "C1"])
+    state = finished(3, ["r g y", "r g y", "r g y"], ["A1", "B1", "C1"])
     scores = final_scores(state)
     assert scores["winners"] == [0, 1, 2]
     assert scores["tiebreak"] == (
@@ -195,7 +185,7 @@ def test_r13_three_players_sharing_the_win_are_all_named() -> None:
 
 
 def test_r14_team_totals_add_both_players_and_the_higher_total_wins_both() -> None:
-    state = _finished(
+    state = finished(
         4, [WORKED_EXAMPLE, "r", "r g", "g"], ["A1", "B1", "C1", "D1"], teams=True
     )
     scores = final_scores(state)
@@ -210,7 +200,7 @@ def test_r14_team_totals_add_both_players_and_the_higher_total_wins_both() -> No
 def test_r14_team_tie_goes_to_the_team_with_more_winks() -> None:
     # team {0, 2}: A1 "r g p" 8 + C1 "r" 1 = 9 in 4 winks;
     # team {1, 3}: B1 "r g y g y" 5 + D1 "g r y r" 4 = 9 in 9 winks
-    state = _finished(
+    state = finished(
         4, ["r g p", "r g y g y", "r", "g r y r"], ["A1", "B1", "C1", "D1"], teams=True
     )
     scores = final_scores(state)
@@ -221,7 +211,7 @@ def test_r14_team_tie_goes_to_the_team_with_more_winks() -> None:
 
 def test_r14_teams_still_tied_on_winks_share_the_win() -> None:
     # team {0, 2}: A1 "r g y" 3 + C1 "r g" 2; team {1, 3}: B1 "r g" 2 + D1 "g r y" 3
-    state = _finished(
+    state = finished(
         4, ["r g y", "r g", "r g", "g r y"], ["A1", "B1", "C1", "D1"], teams=True
     )
     scores = final_scores(state)

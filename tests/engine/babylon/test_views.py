@@ -9,6 +9,7 @@ import pytest
 
 from engine.babylon import apply, decode_state, encode_state, final_scores, view_for
 from engine.babylon.components import TILES
+from engine.babylon.scoring import tiebreak_message
 from tests.engine.babylon.builders import (
     HARVEST,
     force_floor,
@@ -96,7 +97,8 @@ def test_the_view_at_the_end_holds_the_final_scores() -> None:
     *_, (last, _) = random_game(2, 5, {"floor": "lower"})
     view = view_for(last, 0)
     assert view["phase"] == "over" and view["current"] is None
-    assert view["scores"] == final_scores(last)
+    scores = final_scores(last)
+    assert view["scores"] == {**scores, "tiebreak_message": tiebreak_message(scores)}
 
 
 @pytest.mark.parametrize(

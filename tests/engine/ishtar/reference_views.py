@@ -16,7 +16,7 @@ from engine.ishtar.components import (
     TREE_CARDS,
 )
 from engine.ishtar.layout import layout_to_json
-from engine.ishtar.scoring import final_scores
+from engine.ishtar.scoring import final_scores, tiebreak_message
 from engine.ishtar.state import State
 
 
@@ -118,8 +118,19 @@ def reference_view(state: State, seat: int | None) -> dict[str, Any]:
         "market": [card_json(c, c in state.market_trees) for c in state.market],
         "deck_size": len(state.deck),
         "trees_left": state.trees_left,
-        "scores": final_scores(state) if over else None,
+        "scores": _final(state) if over else None,
         "standing": None if over else final_scores(state),
+    }
+
+
+def _final(state: State) -> dict[str, Any]:
+    """The final scores, the tie-break's message next to its sentence."""
+    scores = final_scores(state)
+    return {
+        "players": scores["players"],
+        "winners": scores["winners"],
+        "tiebreak": scores["tiebreak"],
+        "tiebreak_message": tiebreak_message(scores),
     }
 
 

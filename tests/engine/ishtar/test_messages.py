@@ -19,25 +19,27 @@ from engine.ishtar import (
     is_over,
     legal_actions,
     legal_with_previews,
-    narrate,
     narrate_message,
     new_game,
     preview,
-    why_illegal,
     why_illegal_message,
 )
 from engine.ishtar.components import PLAYER_COLOURS
 from engine.ishtar.layout import layout_to_json, preset_layout
 from engine.ishtar.rules.trees import free_grass
 from engine.ishtar.words import CATALOGUES, english
-from engine.messages import LANGUAGES, keys, render
+from engine.messages import LANGUAGES, render
 from tests.engine import wording
 from tests.engine.catalogue_checks import (
     Sent,
-    french_typography,
-    same_arguments,
-    same_keys,
+    complete,
+    english_along,
+    in_colours,
+    largest,
+    refusals,
     scan,
+    serves_languages,
+    unsaid,
 )
 from tests.engine.ishtar.golden_games import GOLDEN_DIR
 from tests.engine.ishtar.played import load
@@ -46,15 +48,13 @@ SEATS = ["Ana", "Bo", "Cy", "Di"]
 
 
 def test_every_language_has_the_keys_and_arguments_of_english() -> None:
-    same_keys(CATALOGUES)
-    same_arguments(CATALOGUES)
-    french_typography(CATALOGUES["fr"])
+    complete(CATALOGUES)
 
 
 def test_messages_gives_each_language_and_refuses_another() -> None:
-    assert ishtar.messages("fr") == dict(CATALOGUES["fr"])
+    serves_languages(ishtar.messages, CATALOGUES, "de")
     assert ishtar.messages("nl")["ishtar.word.shape.triangle"] == "driehoek"
-    with pytest.raises(ValueError, match="not 'de'"):
+    with pytest.raises(ValueError, match=r"^Ishtar speaks en, fr, nl, not 'de'$"):
         ishtar.messages("de")
 
 
@@ -132,18 +132,8 @@ def _refusals() -> Iterator[Sent]:
             ishtar.check_options(players, {"layout": layout})
         except IllegalAction as error:
             yield f"layout {layout}", error.message
-    for players, options in wording.BAD_OPTIONS:
-        try:
-            ishtar.check_options(players, options)
-        except IllegalAction as error:
-            yield f"options {options}", error.message
-        except ValueError:
-            pass  # not a refusal of the rules (a non-object; the server checks it first)
-    for data in wording.BAD_ACTIONS:
-        try:
-            decode_action(data)
-        except IllegalAction as error:
-            yield f"action {data}", error.message
+    # Options that are no object are no refusal of the rules: the server checks them first.
+    yield from refusals(ishtar, plain=["options"])
 
 
 def _rare() -> Iterator[Sent]:
@@ -156,10 +146,9 @@ def _rare() -> Iterator[Sent]:
 def test_every_message_the_engine_says_renders_fully_in_every_language() -> None:
     sent = [*_playouts(), *_refusals(), *_rare()]
     assert scan(CATALOGUES, sent, SEATS) == len(sent)
-    said = {key for _, message in sent for key in keys(message)}
     logged = {key for key in CATALOGUES["en"] if key.startswith("ishtar.log.")}
     # Every kind of log line is met (the fallback for an unknown action type aside).
-    assert logged - said == {"ishtar.log.deed.other"}
+    assert unsaid(CATALOGUES["en"], sent, "log") == {"ishtar.log.deed.other"}
     deeds = set()
     for _, message in sent:
         if message["key"] in ("ishtar.log.move", "ishtar.log.undo"):
@@ -169,8 +158,7 @@ def test_every_message_the_engine_says_renders_fully_in_every_language() -> None
         "ishtar.log.undo",
         "ishtar.log.deed.other",
     }
-    reasons = {key for key in said if key.startswith("ishtar.reason.")}
-    unmet = {key for key in CATALOGUES["en"] if ".reason." in key} - reasons
+    unmet = unsaid(CATALOGUES["en"], sent, "reason")
     # Met only where the tree cards run out (a market card with no tree left to put on it),
     # or in games begun with a bad set-up the server refuses before the engine sees it.
     assert unmet <= {
@@ -181,17 +169,7 @@ def test_every_message_the_engine_says_renders_fully_in_every_language() -> None
 
 
 def test_the_english_is_the_message_rendered_in_english() -> None:
-    state = new_game(3, 5)
-    rng = random.Random(5)
-    for _ in range(60):
-        action = rng.choice(legal_actions(state))
-        assert narrate(state, action) == english(narrate_message(state, action))
-        probe = wording._ishtar_probe(rng, state)
-        reason = why_illegal_message(state, probe)
-        assert why_illegal(state, probe) == (
-            None if reason is None else english(reason)
-        )
-        state = apply(state, action)
+    english_along(ishtar, english, new_game(3, 5), 5, 60, wording._ishtar_probe)
 
 
 def test_an_illegal_action_carries_its_message_next_to_its_reason() -> None:
@@ -222,9 +200,7 @@ def _golden_steps() -> list[tuple[ishtar.State, ishtar.Action, str]]:
     return steps
 
 
-def _in(lang: str, message: dict[str, Any]) -> str:
-    colours = [colour.capitalize() for colour in PLAYER_COLOURS]
-    return render(CATALOGUES[lang], message, lang, seat=colours.__getitem__)
+_in = in_colours(CATALOGUES, PLAYER_COLOURS)
 
 
 def test_a_french_game_log_reads_in_french() -> None:
@@ -292,9 +268,5 @@ def test_the_undo_preview_carries_its_message() -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_message_is_small(lang: str) -> None:
     """The largest messages of the playouts stay far below a log line's bound on the wire."""
-    sizes = [
-        len(json.dumps(message, ensure_ascii=False).encode())
-        for _, message in _playouts()
-    ]
-    assert max(sizes) < 1024
+    assert largest(_playouts()) < 1024
     assert max(len(_in(lang, m).encode()) for _, m in _refusals()) < 300

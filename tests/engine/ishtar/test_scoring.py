@@ -7,6 +7,7 @@ from typing import Any
 from engine.ishtar import Action, apply, final_scores, is_over, legal_actions, view_for
 from engine.ishtar.components import FOUNTAIN_VP, PLAYER_COLOURS
 from engine.ishtar.rules.gardens import fountain_controllers
+from engine.ishtar.scoring import tiebreak_message
 from engine.ishtar.state import State
 from tests.engine.ishtar.builders import (
     FOUNTAIN_A,
@@ -200,7 +201,10 @@ def test_still_tied_players_share_the_win() -> None:
     assert scores["tiebreak"] == (
         f"Tied on {total}, trees planted and gems left: {names} share the win"
     )
-    assert view_for(state, None)["scores"] == scores
+    assert view_for(state, None)["scores"] == {
+        **scores,
+        "tiebreak_message": tiebreak_message(scores),
+    }
 
 
 def test_flowers_under_an_assistant_stay_visible_and_score() -> None:
