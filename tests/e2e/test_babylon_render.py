@@ -633,3 +633,38 @@ def test_screenshots_in_french_and_dutch(
         page.screenshot(
             path=str(artifacts / f"babylon-{lang}-{view}-{screen}.png"), full_page=True
         )
+
+
+def test_a_tie_broken_on_winks_reads_in_french_with_the_players_names(
+    new_page: Callable[..., Page], static_server: str
+) -> None:
+    """The final table's tie-break is the engine's message, in the page's language and in
+    the players' names (the view's `tiebreak` sentence is English with colours)."""
+    from engine.babylon import messages
+    from engine.babylon.scoring import tiebreak_message
+    from engine.messages import render
+
+    view = samples.over_view()
+    scores = view["scores"]
+    scores["players"][0]["total"] = scores["players"][1]["total"]  # tied on points
+    scores["tiebreak"] = "Tied on 95: Yellow wins on winks (25 to 15)."
+    scores["tiebreak_message"] = tiebreak_message(scores)
+    names = {0: "Ana", 1: "Björn"}
+    french = render(messages("fr"), scores["tiebreak_message"], "fr", seat=names.get)
+    assert "Björn" in french and "Yellow" not in french
+    page = new_page(width=1280, height=860)
+    open_screen(page, static_server, "over", mode="replay", lang="fr")
+    page.evaluate(
+        """async scores => {
+          const h = window.__harness;
+          // as the room and replay pages do: a seat in a message reads as its player's name
+          const i18n = await import('/static/js/i18n.js');
+          i18n.setSeatNamer((seat) => ['Ana', 'Björn'][seat]);
+          h.view.scores = scores;
+          h.screen.renderScores(document.getElementById('score-table'), document.getElementById('winner'),
+            document.getElementById('tiebreak'), h.view, {seats: [{seat: 0, name: 'Ana'}, {seat: 1, name: 'Björn'}]});
+        }""",
+        scores,
+    )
+    expect(page.locator("#tiebreak")).to_have_text(french)
+    expect(page.locator("#tiebreak")).to_be_visible()
