@@ -9,10 +9,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.gardener import CHROMIUM_ARGS
 
 CHROMIUM = os.environ.get("ISHTAR_CHROMIUM", "/usr/bin/chromium")
+HANG_GUARD_MS = 30_000
+"""How long a page action or an `expect` may wait: a guard against a hang, never a measure
+(a loaded 2-core CI has taken over 10 s to navigate). A passing test waits only as long as
+the page needs."""
+expect.set_options(timeout=HANG_GUARD_MS)
 ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -56,7 +62,7 @@ def new_page(browser: object) -> Iterator[Callable[..., object]]:
         ctx = browser.new_context(
             viewport={"width": width, "height": height}, **options
         )  # type: ignore[attr-defined]
-        ctx.set_default_timeout(10_000)
+        ctx.set_default_timeout(HANG_GUARD_MS)
         contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))

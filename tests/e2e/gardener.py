@@ -74,7 +74,7 @@ class Gardener:
     def legal(self) -> list[dict]:
         return self.hook("legal()") or []
 
-    def wait_version(self, version: int, timeout: float = 15000) -> None:
+    def wait_version(self, version: int, timeout: float = 45000) -> None:
         wait_until(
             self.page,
             "v => !!window.__ishtar && window.__ishtar.version >= v && !window.__ishtar.busy",
@@ -185,7 +185,7 @@ class Gardener:
 
 
 def wait_until(
-    page: Page, predicate: str, arg: Any = None, timeout: float = 10000
+    page: Page, predicate: str, arg: Any = None, timeout: float = 30000
 ) -> None:
     """Poll a JS function until it returns true. (Playwright's wait_for_function evaluates
     strings with eval, which the pages' Content-Security-Policy rightly forbids.)"""

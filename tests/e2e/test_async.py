@@ -358,7 +358,7 @@ def test_time_per_move_from_the_form_to_the_late_seat(
     t = table(base, first_player=1, time_control={"per_move_s": 1, "policy": "wait"})
     hold(page, base, t["room"], seat=t["ana"], host=t["host"])
     open_room(page, base, t["room"])
-    expect(page.locator("#clock")).to_have_text("Björn is late", timeout=10000)
+    expect(page.locator("#clock")).to_have_text("Björn is late", timeout=30000)
     expect(page.locator("#clock")).to_have_class("clock late")
     wait_until(
         page, "() => document.getElementById('game-panels').dataset.overdue === '1'"

@@ -94,7 +94,7 @@ def test_two_players_spectator_reload_and_keyboard(
     who = to_play(ana, bjorn)
     done = who.play_step()
     # how fast is a benchmark figure; here the spectator only has to get the move
-    watcher.wait_version(who.version() or 0, timeout=15000)
+    watcher.wait_version(who.version() or 0, timeout=45000)
     assert watcher.hook("view().turn") == who.hook("view().turn")
     expect(watcher.page.locator("#log li").last).not_to_be_empty()
     watcher.shot(artifacts, "spectator")
@@ -106,7 +106,7 @@ def test_two_players_spectator_reload_and_keyboard(
     for _ in range(2):
         to_play(ana, bjorn).play_step()
     latest = max(ana.version() or 0, bjorn.version() or 0)
-    watcher.wait_version(latest, timeout=8000)
+    watcher.wait_version(latest, timeout=45000)
     expect(watcher.page.locator("#conn")).to_have_attribute("data-state", "online")
     for seq in (latest - 1, latest):
         expect(watcher.page.locator(f"#log li[data-seq='{seq}']")).to_have_count(1)
