@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -138,9 +139,19 @@ class Gardener:
                 # until the first tap has enabled it: a second tap on the board could come
                 # before a loaded page has taken the first)
                 page.locator("#board").scroll_into_view_if_needed()
-                x, y = page.evaluate("a => window.__ishtar.placePoint(a)", action)
-                page.touchscreen.tap(x, y)
-                page.locator("[data-act='place-here']").tap()
+                place_here = page.locator("[data-act='place-here']:not([disabled])")
+                before = self.version()
+                for _ in range(3):  # a tap the page has not taken yet (loaded CI) again
+                    x, y = page.evaluate("a => window.__ishtar.placePoint(a)", action)
+                    page.touchscreen.tap(x, y)
+                    try:
+                        place_here.wait_for(state="visible", timeout=5000)
+                    except PlaywrightTimeout:
+                        if self.version() != before:  # the second tap placed it
+                            break
+                        continue
+                    place_here.tap()
+                    break
             else:
                 x, y = page.evaluate("a => window.__ishtar.placePoint(a)", action)
                 page.mouse.move(x, y)
