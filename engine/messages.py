@@ -47,6 +47,19 @@ def listed(*items: Any) -> dict[str, list[Any]]:
     return {"list": list(items)}
 
 
+def beside(
+    values: Mapping[str, Any], after: str, key: str, value: Any
+) -> dict[str, Any]:
+    """A copy of ``values`` with ``key: value`` placed right after ``after`` (a message next
+    to the English it words, such as a score's ``tiebreak_message``)."""
+    placed: dict[str, Any] = {}
+    for name, item in values.items():
+        placed[name] = item
+        if name == after:
+            placed[key] = value
+    return placed
+
+
 # --- patterns -------------------------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from engine.babylon.components import PLAYER_COLOURS, SLOTS
 from engine.babylon.scoreboards import LINES, borders
 from engine.babylon.state import State
-from engine.messages import Message, listed, message
+from engine.messages import Message, beside, listed, message
 from engine.messages import seat as seat_param
 
 FILL_POINTS = 1
@@ -273,10 +273,5 @@ def tiebreak_message(scores: Mapping[str, Any]) -> Message | None:
 
 def with_tiebreak_message(scores: Mapping[str, Any]) -> dict[str, Any]:
     """``scores`` with ``tiebreak_message`` next to ``tiebreak``: the final scores a view
-    shows (a new dict; the values are ``scores``'s own)."""
-    shown: dict[str, Any] = {}
-    for key, value in scores.items():
-        shown[key] = value
-        if key == "tiebreak":
-            shown["tiebreak_message"] = tiebreak_message(scores)
-    return shown
+    shows (`engine.messages.beside`)."""
+    return beside(scores, "tiebreak", "tiebreak_message", tiebreak_message(scores))

@@ -21,7 +21,7 @@ from typing import Any
 from engine.ishtar.components import FOUNTAIN_VP, PLAYER_COLOURS, TREE_CARDS
 from engine.ishtar.rules.gardens import controlled_beds, fountain_controllers, gardens
 from engine.ishtar.state import State
-from engine.messages import Message, listed, message
+from engine.messages import Message, beside, listed, message
 from engine.messages import seat as seat_param
 
 
@@ -206,10 +206,5 @@ def tiebreak_message(scores: Mapping[str, Any]) -> Message | None:
 
 def with_tiebreak_message(scores: Mapping[str, Any]) -> dict[str, Any]:
     """``scores`` with ``tiebreak_message`` next to ``tiebreak``: the final scores a view
-    shows (a new dict; the values are ``scores``'s own)."""
-    shown: dict[str, Any] = {}
-    for key, value in scores.items():
-        shown[key] = value
-        if key == "tiebreak":
-            shown["tiebreak_message"] = tiebreak_message(scores)
-    return shown
+    shows (`engine.messages.beside`)."""
+    return beside(scores, "tiebreak", "tiebreak_message", tiebreak_message(scores))
