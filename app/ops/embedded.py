@@ -415,33 +415,46 @@ class EmbeddedPostgres:
 
 
 def _service_account() -> pwd.struct_passwd | None:
-    """The account the server runs as: None for ourselves, the `pgserver` user as root."""
+    """The account the server runs as: None for ourselves, the `pgserver` user as root.
+
+    Creating it is serialised across processes by an flock (two test workers or two
+    instances starting at once on a fresh machine), so that useradd never runs twice
+    concurrently: interleaved runs were seen to leave the account with a uid other than
+    the one the first caller had read, and initdb then failed to look its own uid up.
+    """
     if os.geteuid() != 0:
         return None
     try:
         return pwd.getpwnam(SYSTEM_USER)
     except KeyError:
         pass
-    result = subprocess.run(
-        [
-            "useradd",
-            "--system",
-            "--no-create-home",
-            "--shell",
-            "/usr/sbin/nologin",
-            SYSTEM_USER,
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    try:  # another process may have created it meanwhile: only its absence is an error
-        return pwd.getpwnam(SYSTEM_USER)
-    except KeyError:
-        raise EmbeddedPostgresError(
-            f"running as root, and could not create the user {SYSTEM_USER!r} for PostgreSQL: "
-            f"{result.stderr.strip()}"
-        ) from None
+    lock_path = Path(tempfile.gettempdir()) / f"ishtar-{SYSTEM_USER}-useradd.lock"
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            return pwd.getpwnam(SYSTEM_USER)
+        except KeyError:
+            pass
+        result = subprocess.run(
+            [
+                "useradd",
+                "--system",
+                "--no-create-home",
+                "--shell",
+                "/usr/sbin/nologin",
+                SYSTEM_USER,
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        try:  # a process without our lock may have created it: only its absence is an error
+            return pwd.getpwnam(SYSTEM_USER)
+        except KeyError:
+            raise EmbeddedPostgresError(
+                f"running as root, and could not create the user {SYSTEM_USER!r} for "
+                f"PostgreSQL: {result.stderr.strip()}"
+            ) from None
 
 
 def _process_alive(pid: int) -> bool:

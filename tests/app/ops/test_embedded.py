@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -117,3 +120,37 @@ def test_the_watcher_gives_up_when_the_server_cannot_start(
         watched.bin = real_bin
     watched.stop()  # nothing to stop: the postmaster is gone, and stop() says nothing
     assert watched.start()  # the next owner recovers the data
+
+
+ACCOUNT_PROBE = """
+import pwd, sys, time
+from app.ops import embedded
+embedded.SYSTEM_USER = sys.argv[1]
+account = embedded._service_account()
+time.sleep(0.3)  # let the other processes finish their own useradd, if they ran one
+print(account.pw_uid, pwd.getpwnam(sys.argv[1]).pw_uid)
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root creates the service account")
+def test_processes_creating_the_service_account_at_once_all_get_the_same_uid() -> None:
+    # Two test workers (or two instances) on a fresh machine once raced their useradd runs:
+    # one read uid 999, the account ended up with 995, and its initdb could not look
+    # itself up. CI runs as root, so this runs there.
+    name = f"ishtar-t{uuid.uuid4().hex[:8]}"
+    try:
+        for _ in range(3):
+            subprocess.run(["userdel", name], capture_output=True, check=False)
+            runs = [
+                subprocess.Popen(
+                    [sys.executable, "-c", ACCOUNT_PROBE, name],
+                    stdout=subprocess.PIPE,
+                    text=True,
+                )
+                for _ in range(4)
+            ]
+            pairs = [tuple(run.communicate(timeout=60)[0].split()) for run in runs]
+            assert all(run.returncode == 0 for run in runs)
+            assert len({uid for pair in pairs for uid in pair}) == 1, pairs
+    finally:
+        subprocess.run(["userdel", name], capture_output=True, check=False)
