@@ -666,6 +666,20 @@ def main(argv: list[str] | None = None) -> None:
         help="seconds between the sockets closing and the after-RSS",
     )
     parser.add_argument(
+        "--warmup",
+        type=float,
+        default=default.warmup_s,
+        metavar="S",
+        help="seconds the warm-up room plays before the rooms are created",
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=default.settle_s,
+        metavar="S",
+        help="seconds between the last client connecting and the window",
+    )
+    parser.add_argument(
         "--server-env",
         action="append",
         default=[],
@@ -683,6 +697,8 @@ def main(argv: list[str] | None = None) -> None:
         policy=args.policy,
         game=args.game,
         rest_s=args.rest,
+        warmup_s=args.warmup,
+        settle_s=args.settle,
         server_env=server_env,
     )
 

@@ -169,3 +169,14 @@ def live_server(
 ) -> str:
     """Base URL (http://127.0.0.1:PORT) of a real server on a clean database."""
     return live_server_factory(database_url=database_url).url
+
+
+def pytest_collection_modifyitems(
+    config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    """Slow tests first (a stable sort: each module's tests keep their order).
+
+    pytest-xdist hands tests out in collection order; a test of a minute left for the end
+    keeps one worker busy while the other has nothing left to do.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -124,6 +124,7 @@ def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server() -> None
         "0.05-0.1",
         "--rest",
         "0.5",
+        *("--warmup", "0.5", "--settle", "0.3"),
     )
     runs = result["runs"]
     assert isinstance(runs, list) and len(runs) == 1

@@ -111,6 +111,7 @@ async def final_view(api: httpx.AsyncClient, room_id: str) -> dict[str, Any]:
     return view
 
 
+@pytest.mark.slow
 async def test_a_table_of_bots_plays_a_game_to_the_end(
     api: httpx.AsyncClient, bot_app: FastAPI
 ) -> None:
@@ -177,6 +178,7 @@ async def test_a_table_of_babylon_gardens_bots_plays_to_the_end(
     assert {"scoreboard", "irrigate", "harvest"} <= kinds and "undo" not in kinds
 
 
+@pytest.mark.slow
 async def test_a_person_plays_against_bots(api: httpx.AsyncClient) -> None:
     room = await create(api, 2, name="Ana", first_player=0)
     assert (await add_bot(api, room, "hard", seat=1)).status_code == 201

@@ -146,6 +146,7 @@ async def clone_room(database_url: str, room_id: str, count: int) -> list[str]:
     return ids
 
 
+@pytest.mark.slow
 async def test_ten_thousand_finished_games_cost_the_server_nothing_in_memory(
     room_app: FastAPI, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

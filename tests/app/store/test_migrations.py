@@ -73,6 +73,7 @@ def test_next_revision_id_follows_the_highest() -> None:
     assert migrate.next_revision_id() == f"{highest + 1:04d}"
 
 
+@pytest.mark.slow
 def test_instances_starting_together_on_a_fresh_database_both_serve(
     empty_database_url: str, tmp_path: Path
 ) -> None:
