@@ -385,9 +385,19 @@ class Settings(BaseSettings):
         ),
     )
     gc_full_every_s: float = Field(
-        default=10.0,
+        default=300.0,
         gt=0,
-        description="Seconds between full collections of cyclic garbage (app/ops/collector.py).",
+        description=(
+            "Longest time between full collections of cyclic garbage (app/ops/collector.py)."
+        ),
+    )
+    gc_full_after_closed: int = Field(
+        default=1000,
+        ge=1,
+        description=(
+            "Client connections closed that make a full collection of cyclic garbage due "
+            "(app/ops/collector.py)."
+        ),
     )
 
 

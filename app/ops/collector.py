@@ -8,17 +8,27 @@ or a cached game: walking them again and again finds nothing.
 So objects that have survived a while are frozen (`gc.freeze`: moved to a generation the
 collector never walks). Once a second the objects that survived the young collections are
 frozen too. Objects are still freed by reference counting when frozen; only garbage *cycles*
-among frozen objects wait. To bound those, one full collection runs over everything
-(`gc.unfreeze`, `gc.collect`, `gc.freeze`) on a schedule (`ISHTAR_GC_FULL_EVERY_S`, 10 s
-by default), and sooner when the process's memory (its peak resident set, read in
-constant time: counting the frozen objects walks them all, and once a second that cost a
-tenth of the CPU of a move) has grown by half since the last one.
+among frozen objects wait. One full collection over everything (`gc.unfreeze`,
+`gc.collect`, `gc.freeze`) bounds those. It runs when the garbage that waits for it can
+have piled up, and not otherwise:
+
+- once `ISHTAR_GC_FULL_AFTER_CLOSED` client connections (1,000) have closed since the last
+  one: what leaves cycles in the frozen heap is a connection that closes after living more
+  than a second (uvicorn's HTTP upgrade and asyncio's transports leave a few objects per
+  socket; a connection of ours leaves none, app/web/ws.py). `note_connection_closed` counts
+  them (app/ops/connection_guard.py calls it);
+- when the process's memory (its peak resident set, read in constant time: counting the
+  frozen objects walks them all) has grown by half since the last one;
+- and at the latest `ISHTAR_GC_FULL_EVERY_S` (300 s) after the last one, for garbage of
+  any other origin.
 
 Growth alone was not a bound: garbage frozen between collections raises the peak it is
 measured against, so each collection waited for more (111 -> 164 -> 249 -> 375 -> 506 MiB
-over 33,000 reconnects; docs/security.md, "Reconnects"). The schedule bounds what can pile
-up to what 10 s of traffic leaves: a connection of ours leaves no cycles (app/web/ws.py), but
-uvicorn's HTTP upgrade and asyncio's transports leave a few objects per socket.
+over 33,000 reconnects; docs/security.md, "Reconnects"); the count of closed connections
+bounds that garbage to what 1,000 sockets leave. A schedule of 10 s did too, but at 300 and
+1,000 live rooms its full collections (0.1-0.26 s and 1.3 s of a stopped event loop) were
+the tail of every room's moves (docs/benchmarks.md, "Scale"): rooms that play and
+spectators that stay make no garbage for it to find.
 """
 
 from __future__ import annotations
@@ -43,7 +53,23 @@ def peak_memory() -> int:
 
 
 GROWTH = 1.5  # a full collection once memory is this times what it was after the last
-FULL_EVERY_S = 10.0  # and at the latest this long after the last
+FULL_AFTER_CLOSED = 1000  # or once this many client connections closed since the last
+FULL_EVERY_S = 300.0  # and at the latest this long after the last
+
+
+class _Closed:
+    """Client connections closed in this process (`note_connection_closed`)."""
+
+    count = 0
+
+
+def note_connection_closed() -> None:
+    """Count a client connection that closed: its leftovers wait for a full collection."""
+    _Closed.count += 1
+
+
+def connections_closed() -> int:
+    return _Closed.count
 
 
 class Collector:
@@ -57,12 +83,17 @@ class Collector:
         size: Callable[[], int] = peak_memory,
         full_every_s: float = FULL_EVERY_S,
         clock: Callable[[], float] = time.monotonic,
+        full_after_closed: int = FULL_AFTER_CLOSED,
+        closed: Callable[[], int] = connections_closed,
     ) -> None:
         self.every_s = every_s
         self.growth = growth
         self.size = size
         self.full_every_s = full_every_s
         self.clock = clock
+        self.full_after_closed = full_after_closed
+        self.closed = closed
+        self.closed_at_last = 0
         self.baseline = 0
         self.last_full = 0.0
         self.full_collections = 0
@@ -73,6 +104,7 @@ class Collector:
         gc.freeze()
         self.baseline = self.size()
         self.last_full = self.clock()
+        self.closed_at_last = self.closed()
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
@@ -81,16 +113,19 @@ class Collector:
         gc.unfreeze()  # collectable again once stopped (tests start many apps)
 
     def step(self) -> None:
-        """Freeze the survivors; a full collection when it is time or the heap grew."""
+        """Freeze the survivors; a full collection when enough connections closed, the
+        heap grew, or it is time."""
         gc.freeze()
         due = self.clock() - self.last_full >= self.full_every_s
-        if due or self.size() > self.baseline * self.growth:
+        churned = self.closed() - self.closed_at_last >= self.full_after_closed
+        if due or churned or self.size() > self.baseline * self.growth:
             started = time.perf_counter()
             gc.unfreeze()
             found = gc.collect()
             gc.freeze()
             self.baseline = self.size()
             self.last_full = self.clock()
+            self.closed_at_last = self.closed()
             self.full_collections += 1
             log.info(
                 "full collection: %d unreachable objects, %.0f ms",

@@ -35,6 +35,8 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import (
     WebSocketsSansIOProtocol,
 )
 
+from app.ops.collector import note_connection_closed
+
 log = logging.getLogger("ishtar.connections")
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -157,6 +159,7 @@ class ConnectionBudget:
         key = self._holders.pop(transport, None)
         if key is None:
             return
+        note_connection_closed()
         left = self._by_address[key] - 1
         if left:
             self._by_address[key] = left

@@ -69,7 +69,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Everything alive now lives as long as the process, and what survives play a while
         # lives long too: out of the collector's reach (app/ops/collector.py; the load
         # benchmark's full collections 145-183 ms -> 10-34 ms; docs/benchmarks.md "Load").
-        collector = Collector(full_every_s=settings.gc_full_every_s)
+        collector = Collector(
+            full_every_s=settings.gc_full_every_s,
+            full_after_closed=settings.gc_full_after_closed,
+        )
         collector.start()
         try:
             yield

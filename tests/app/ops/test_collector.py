@@ -1,12 +1,13 @@
 """The collector policy: survivors frozen, and a full collection on a schedule or once memory
-grew by half."""
+grew by half, or once enough client connections closed."""
 
 from __future__ import annotations
 
 import gc
 import weakref
 
-from app.ops.collector import Collector, peak_memory
+from app.ops.collector import Collector, connections_closed, peak_memory
+from app.ops.connection_guard import ConnectionBudget
 
 
 class Node:
@@ -86,3 +87,49 @@ async def test_frozen_garbage_is_collected_on_schedule_though_memory_did_not_gro
         assert later() is None and collector.full_collections == 2
     finally:
         await collector.stop()
+
+
+async def test_frozen_garbage_is_collected_once_enough_connections_closed() -> None:
+    """What leaves cycles in the frozen heap is a closed connection; play makes none, so
+    no full collection stops a busy server's event loop until sockets have come and gone."""
+    closed = [0]
+    collector = Collector(
+        every_s=3600.0,
+        size=lambda: 1000,
+        full_every_s=1e9,
+        full_after_closed=100,
+        closed=lambda: closed[0],
+        clock=lambda: 0.0,
+    )
+    collector.start()
+    try:
+        garbage = cycle()
+        closed[0] = 99
+        collector.step()
+        gc.collect()
+        assert garbage() is not None, "99 closed connections: not yet"
+        assert collector.full_collections == 0
+        closed[0] = 100
+        collector.step()
+        assert collector.full_collections == 1
+        assert garbage() is None, "collected after 100 closed connections"
+        later = cycle()
+        closed[0] = 150
+        collector.step()
+        gc.collect()
+        assert later() is not None, "counted again from the last full collection"
+        closed[0] = 200
+        collector.step()
+        assert later() is None and collector.full_collections == 2
+    finally:
+        await collector.stop()
+
+
+def test_a_released_client_connection_is_counted_for_the_collector() -> None:
+    budget = ConnectionBudget(limit=10_000, reserved=0, per_address=0)
+    before = connections_closed()
+    transport = object()
+    assert budget.admit(transport, "192.0.2.1") is None  # type: ignore[arg-type]
+    budget.release(transport)  # type: ignore[arg-type]
+    budget.release(transport)  # type: ignore[arg-type]  # the websocket's, after the HTTP's
+    assert connections_closed() == before + 1
