@@ -10,9 +10,11 @@ game dropped first. Each position counts what it holds as it computes it: the JS
 at their size in memory, the view values they were made from, and a fixed weight for the
 engine state (`Weights`; tests/app/play/test_position_cache.py checks the count against the
 allocations measured). A watched 4-player game held 1.3-2 MiB in 8 versions, each with
-every audience's whole view as text; now only the two latest versions keep their whole
-views and legal actions (what a welcome and an update send), the older ones only the
-entries of their views, which they share with the next version (the same text objects).
+every audience's whole view as text; now three versions are held, only the latest keeps
+its whole views and legal actions (what a welcome sends), the older ones only the entries
+of their views, which they share with the next version (the same text objects). By
+tracemalloc, a watched 2-player game held 409 KiB with four versions, two of them whole,
+and holds 226 KiB with three, one whole (docs/benchmarks.md, "Scale").
 """
 
 from __future__ import annotations
@@ -214,11 +216,16 @@ class Weights:
 class Positions:
     """The most recent positions of the most recently used games, within `max_bytes`."""
 
-    FULL_VERSIONS = 2
-    """Versions of a game that keep their whole views and legal actions: the latest (for
-    welcomes and the next update) and the one before (an update still being sent)."""
+    FULL_VERSIONS = 1
+    """Versions of a game that keep their whole views and legal actions: the latest, which
+    welcomes send. An update is built whole when it is fanned out, and needs of the version
+    before only the entries of its views (kept by every version held)."""
 
-    def __init__(self, max_bytes: int = 128 << 20, depth: int = 4) -> None:
+    DEPTH = 3
+    """Versions held per game: the latest, the one before (what an update is the change
+    from), and one more for a publisher a move behind its room's commits."""
+
+    def __init__(self, max_bytes: int = 128 << 20, depth: int = DEPTH) -> None:
         self._games: OrderedDict[int, OrderedDict[int, Position]] = OrderedDict()
         self.max_bytes = max_bytes
         self.bytes = 0

@@ -128,7 +128,7 @@ def test_the_least_recently_played_game_is_dropped_first_and_never_the_current()
     assert roomy.latest(1) is not None and roomy.latest(3) is not None
 
 
-def test_only_the_latest_versions_keep_their_whole_views() -> None:
+def test_only_the_latest_version_keeps_its_whole_views() -> None:
     positions = Positions(max_bytes=1 << 40)
     sent: dict[int, str] = {}
     kept: list[Position] = []
@@ -137,12 +137,14 @@ def test_only_the_latest_versions_keep_their_whole_views() -> None:
         kept.append(position)
     latest, before, older = kept[-1], kept[-2], kept[-3]
     assert positions.get(1, older.version) is older
-    assert older.bytes < before.bytes and older.bytes < latest.bytes
+    assert positions.get(1, kept[-4].version) is None, "three versions are held"
+    assert before.bytes < latest.bytes and older.bytes < latest.bytes
     # An older version still answers, from the entries it kept: the same text as sent.
     assert older.view_json(None) == sent[older.version]
+    assert before.view_json(None) == sent[before.version]
     assert positions.bytes == sum(
         positions.get(1, v).bytes  # type: ignore[union-attr]
-        for v in range(latest.version - 3, latest.version + 1)
+        for v in range(latest.version - Positions.DEPTH + 1, latest.version + 1)
     )
 
 
