@@ -22,10 +22,9 @@ from engine.ishtar.components import (
     PILE_REMOVALS,
     SHAPES,
     START_GEMS,
-    TILES,
-    TREE_CARDS,
     TREES,
 )
+from engine.ishtar.editions import EDITIONS, FIRST, Edition
 from engine.ishtar.errors import IllegalAction
 from engine.ishtar.geometry import geometry_for
 from engine.ishtar.layout import LayoutError, layout_to_json, resolve_layout
@@ -115,9 +114,10 @@ def set_up(
         raise LayoutError(refusal("layout.players", players=raw(players)))
     if first_player is not None and not 0 <= first_player < players:
         raise ValueError(f"first player must be a seat from 0 to {players - 1}")
+    ed = EDITIONS[FIRST]
     rng = random.Random(seed)
     board_layout = resolve_layout(layout, players, rng)
-    geo = geometry_for(board_layout)
+    geo = geometry_for(board_layout, ed)
 
     fountains = list(FOUNTAINS)
     rng.shuffle(fountains)
@@ -132,9 +132,9 @@ def set_up(
 
     cups = list(CUPS)
     rng.shuffle(cups)
-    piles, removed = _build_piles(cups, players, rng)
+    piles, removed = _build_piles(ed, cups, players, rng)
 
-    deck = list(TREE_CARDS)
+    deck = list(ed.tree_cards)
     rng.shuffle(deck)
     market = tuple(deck[:MARKET_SIZE])
     first = rng.randrange(players) if first_player is None else first_player
@@ -144,6 +144,8 @@ def set_up(
         seed=seed,
         layout=board_layout,
         geo=geo,
+        edition=FIRST,
+        ed=ed,
         first_player=first,
         fountains=tuple(fountains[: len(geo.fountain_cells)]),
         gems_on_board=frozenset(rocks),
@@ -180,13 +182,13 @@ def set_up(
 
 
 def _build_piles(
-    cups: list[str], players: int, rng: random.Random
+    ed: Edition, cups: list[str], players: int, rng: random.Random
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
     """Deal each shape's 12 basic tiles into its two piles and top them with a starting tile."""
     basics: dict[str, list[str]] = {}
     starts: dict[str, list[str]] = {}
     for shape in SHAPES:
-        shape_tiles = [t for t in TILES.values() if t.shape == shape]
+        shape_tiles = [t for t in ed.tiles.values() if t.shape == shape]
         basics[shape] = [t.id for t in shape_tiles if not t.start]
         starts[shape] = [t.id for t in shape_tiles if t.start]
         rng.shuffle(basics[shape])

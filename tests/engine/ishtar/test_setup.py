@@ -7,7 +7,8 @@ from collections import Counter
 import pytest
 
 from engine.ishtar import IllegalAction, check_options, new_game, public_setup, view_for
-from engine.ishtar.components import GEM_TOTALS, TILES
+from engine.ishtar.components import GEM_TOTALS
+from engine.ishtar.editions import EDITION_1
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 5), (3, 6), (4, 7)])
@@ -18,16 +19,16 @@ def test_piles_of_six_basic_tiles_minus_removals_under_a_starting_tile(
     assert Counter(state.cups) == {"line": 2, "chevron": 2, "triangle": 2}
     for cup, pile in zip(state.cups, state.piles):
         assert len(pile) == size
-        assert TILES[pile[-1]].start
-        assert all(TILES[t].shape == cup for t in pile)
-        assert not any(TILES[t].start for t in pile[:-1])
+        assert EDITION_1.tiles[pile[-1]].start
+        assert all(EDITION_1.tiles[t].shape == cup for t in pile)
+        assert not any(EDITION_1.tiles[t].start for t in pile[:-1])
     assert len(state.removed) == 6 * (7 - size)
 
 
 def test_every_tile_is_used_exactly_once() -> None:
     state = new_game(2, 9)
     tiles = [t for pile in state.piles for t in pile] + list(state.removed)
-    assert sorted(tiles) == sorted(TILES)
+    assert sorted(tiles) == sorted(EDITION_1.tiles)
 
 
 def test_one_fountain_per_board_and_a_gem_on_every_rock() -> None:
