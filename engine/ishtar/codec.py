@@ -10,6 +10,11 @@ the state's first entries), so a snapshot stays small. Format 1 (no undo record)
 
 Format 3 adds ``"auto_end"`` (``State.auto_end``); states of formats 1 and 2 were written by
 engines before 1.2.0, whose turns ended by themselves, and are read with it true.
+
+Since engine 1.3.0 a state names its edition of the component data (``"edition"``,
+engine.ishtar.editions) unless it is "1": the states written before editions, which name
+none, are of edition "1", so their text (and the golden games' digests) stay as they were.
+A state of an edition this engine does not have is refused.
 """
 
 from __future__ import annotations
@@ -214,6 +219,7 @@ def _encode_fields(state: State) -> dict[str, Any]:
         "bloom": state.bloom,
         "end_triggered": state.end_triggered,
         "auto_end": state.auto_end,
+        **({} if state.edition == FIRST else {"edition": state.edition}),
     }
 
 
@@ -241,7 +247,9 @@ def _decode_fields(data: Mapping[str, Any]) -> State:
     if data["phase"] not in PHASES:
         raise ValueError(f"unknown phase {data['phase']!r}")
     edition = data.get("edition", FIRST)
-    ed = EDITIONS[edition]
+    ed = EDITIONS.get(edition)
+    if ed is None:
+        raise ValueError(f"no edition {edition!r} of the {GAME} components")
     layout = parse_layout(data["layout"])
     geo = geometry_for(layout, ed)
     index = geo.index

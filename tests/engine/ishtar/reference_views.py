@@ -70,6 +70,7 @@ def reference_view(state: State, seat: int | None) -> dict[str, Any]:
         "end_triggered": state.end_triggered,
         "bloom": state.bloom,
         "turn_end": "auto" if state.auto_end else "explicit",
+        "edition": state.edition,
         "players": [_player(state, p) for p in range(state.players)],
         "layout": layout_to_json(state.layout),
         "cells": _cells(state),
