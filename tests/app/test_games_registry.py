@@ -251,3 +251,30 @@ async def test_both_games_play_replay_export_and_verify_in_one_process(
         code = await asyncio.to_thread(cli.main, ["verify", str(path)])
         assert code == 0, game_id
     get_settings.cache_clear()
+
+
+async def test_a_room_from_before_an_option_records_the_options_its_game_is_played_with(
+    http: httpx.AsyncClient, room_app: Any
+) -> None:
+    """A room created before editions (its options name none) starts a game of the latest
+    edition, and its game's set-up says so: a later engine's default would not replay it."""
+    created = (
+        await http.post(
+            "/api/rooms",
+            json={"players": 2, "game": "ishtar", "name": "Ana", "seat_order": "fixed"},
+        )
+    ).json()
+    room_id, host = created["room_id"], created["host_token"]
+    pool = room_app.state.rooms.store.pool
+    async with pool.acquire() as conn:
+        await conn.execute(
+            "UPDATE rooms SET options = options - 'edition' WHERE id = $1", room_id
+        )
+        await http.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo"})
+        started = await http.post(f"/api/rooms/{room_id}/start", headers=bearer(host))
+        assert started.status_code == 200, started.text
+        setup = await conn.fetchval(
+            "SELECT setup->'options' FROM games WHERE room_id = $1", room_id
+        )
+    options = setup if isinstance(setup, dict) else json.loads(setup)
+    assert options["edition"] == LATEST
