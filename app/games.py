@@ -142,8 +142,15 @@ class Game:
         }
 
 
+ISHTAR_EDITIONS: dict[str, str] = {"2": "2 (tuned, 2026)", "1": "1 (first, 2025)"}
+"""The editions of Ishtar's component data (engine.ishtar.editions), the latest first, as
+the form names them; the engine's `check_options` refuses a name it does not have."""
+
+
 class IshtarOptions(Options):
-    """Ishtar's options: the board layout and a fixed first seat."""
+    """Ishtar's options: the board layout, a fixed first seat and the edition of the
+    components (a new room gets the latest; `turn_end` is not offered: new rooms end turns
+    with `end`)."""
 
     layout: Literal["preset", "random"] = Field(
         "preset",
@@ -157,6 +164,13 @@ class IshtarOptions(Options):
         title="First player",
         description="A seat number, or none for a random draw.",
     )
+    edition: str = Field(
+        next(iter(ISHTAR_EDITIONS)),
+        title="Edition of the components",
+        description="The numbers of the tiles, tree cards and skills: the latest, tuned "
+        "edition, or the first one.",
+        json_schema_extra=labelled(ISHTAR_EDITIONS),
+    )
 
 
 VERSION = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6}){0,3}")
@@ -167,10 +181,14 @@ def _ishtar_played_options(
     options: dict[str, Any], engine_version: str | None
 ) -> dict[str, Any]:
     """Before engine 1.2.0 a turn with nothing left to do ended by itself: a record of
-    such a game (which names no `turn_end`) replays with ``turn_end: "auto"``."""
-    if "turn_end" in options or not _before(engine_version, (1, 2)):
-        return options
-    return {**options, "turn_end": "auto"}
+    such a game (which names no `turn_end`) replays with ``turn_end: "auto"``. Before
+    engine 1.3.0 there were no editions: a record that names none is of edition "1" (the
+    engine gives a new game the latest)."""
+    played = dict(options)
+    if "turn_end" not in played and _before(engine_version, (1, 2)):
+        played["turn_end"] = "auto"
+    played.setdefault("edition", "1")
+    return played
 
 
 def _before(version: str | None, release: tuple[int, ...]) -> bool:

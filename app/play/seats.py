@@ -239,8 +239,12 @@ class Seats:
         # The engine draws what the options leave open (the first player among them).
         seed = secrets.randbits(63)
         rules = self.registry.get(room.game).rules
-        setup = {"players": room.players, "seed": seed, "options": room.options}
-        state = rules.new_game(room.players, seed, room.options)
+        # The options as the engine plays them, every default named: a room created before
+        # an option existed (Ishtar's edition) records what its game is played with, which
+        # a later engine's default would not be.
+        options = rules.check_options(room.players, room.options)
+        setup = {"players": room.players, "seed": seed, "options": options}
+        state = rules.new_game(room.players, seed, options)
         position = Position(rules, 0, state)
         started = await self.store.start_game(
             room_id,

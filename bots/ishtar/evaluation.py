@@ -5,18 +5,19 @@ cards, flowers, fountains, upper skills) plus what it holds that turns into poin
 gems (tree cards to buy, weighted by how many turns it has left to spend them), assistants in
 supply (flowerbeds to claim), a lower skill that opens an upper one (valued by what the upper
 skill would score now, times the chance of unlocking it in the turns left), watering-can
-discounts and the reserved card. Only the contract is used: `final_scores`, `view_for` and `catalogue`.
+discounts and the reserved card. Only the contract is used: `final_scores`, `view_for` and `catalogue`
+(the numbers of the game's edition, bots/ishtar/edition.py).
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
+from bots.ishtar import edition
 from bots.ishtar.board import GEM_TREE_VALUE, Board, Cell, neighbours
-from engine.ishtar import catalogue, final_scores, view_for
+from bots.ishtar.edition import EditionNumbers
+from engine.ishtar import final_scores, view_for
 
-SKILL_A_VALUE: dict[str, float] = {"purple": 1.0, "red": 2.0, "white": 3.0}
 UPPER_OF: dict[str, str] = {"F": "A", "G": "B", "H": "C", "I": "D", "J": "E"}
 ASSISTANT_VALUE = 3.0
 CARPET_ASSISTANT_VALUE = 0.3
@@ -26,13 +27,6 @@ UPPER_CHANCE_CAP = 0.7
 CAN_DISCOUNT_PER_TURN = 0.4
 RESERVED_SHARE = 0.6
 TURN_PHASES = ("choose", "place", "special", "bloom", "reserve", "plant")
-
-
-@cache
-def card_vp() -> dict[int, int]:
-    """Tree card id -> victory points, from the engine's catalogue."""
-    cards = catalogue().get("tree_cards", [])
-    return {int(c.get("card", c.get("id", 0))): int(c["vp"]) for c in cards}
 
 
 def future_turns(view: dict[str, Any]) -> int:
@@ -74,7 +68,9 @@ def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
     current = view.get("current")
     phase = view["phase"]
     trees_left = int(view.get("trees_left", 0)) + len(view.get("market", []))
-    vp_of = card_vp()
+    ed = edition.of_view(view)
+    vp_of = ed.card_vp
+    skill_a = ed.skill_a_vp
     board = _LazyBoard(view)
     result: list[float] = []
     by_seat = {int(p["seat"]): p for p in scores["players"]}
@@ -92,7 +88,7 @@ def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
         for colour, count in player["gems"].items():
             tree = GEM_TREE_VALUE[colour] * gem_factor
             value += count * (
-                max(0.0, tree - SKILL_A_VALUE[colour]) if "A" in skills else tree
+                max(0.0, tree - skill_a[colour]) if "A" in skills else tree
             )
         icons = mine + (1 if in_turn and phase in ("choose", "place") else 0)
         value += player["assistants_supply"] * ASSISTANT_VALUE * min(1.0, icons / 3)
@@ -106,7 +102,7 @@ def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
         for lower, upper in UPPER_OF.items():
             if lower in skills and upper not in skills and hope > 0:
                 value += hope * (
-                    UPPER_HOPE + upper_if_unlocked(upper, player, score, board)
+                    UPPER_HOPE + upper_if_unlocked(upper, player, score, board, ed)
                 )
         if "F" in skills:
             value += CAN_DISCOUNT_PER_TURN * mine
@@ -141,23 +137,29 @@ class _LazyBoard:
 
 
 def upper_if_unlocked(
-    upper: str, player: dict[str, Any], score: dict[str, Any], lazy: _LazyBoard
+    upper: str,
+    player: dict[str, Any],
+    score: dict[str, Any],
+    lazy: _LazyBoard,
+    ed: EditionNumbers,
 ) -> float:
-    """What an upper skill would score for a seat if the game ended now with it unlocked."""
+    """What an upper skill would score for a seat if the game ended now with it unlocked
+    (with the numbers of the game's edition ``ed``)."""
     seat = int(player["seat"])
     if upper == "A":
-        return float(sum(SKILL_A_VALUE[c] * n for c, n in player["gems"].items()))
+        return float(sum(ed.skill_a_vp[c] * n for c, n in player["gems"].items()))
     if upper == "C":
-        return 3.0 * len(score.get("fountains", []))
+        return float(ed.skill_c_vp * len(score.get("fountains", [])))
     if upper == "D":
         return 2.0 * (int(player.get("trees_planted", 0)) + 2)
     board = lazy.board
     mine = [bed for bed in board.beds if bed.owner == seat]
     if upper == "E":
-        return float(sum(len(bed.cells) for bed in mine))
+        spaces = sum(len(bed.cells) for bed in mine)
+        return float(spaces // ed.skill_e_spaces_per_vp)
     cells = set().union(*(bed.cells for bed in mine)) if mine else set()
     near = sum(1 for t in lazy.tablets if any(n in cells for n in neighbours(t)))
-    return 2.0 * near
+    return float(ed.skill_b_vp * near)
 
 
 def utility(values: list[float], seat: int) -> float:

@@ -1,4 +1,10 @@
-"""``catalogue()``: the static component data as JSON, so clients never copy it."""
+"""``catalogue()``: the static component data as JSON, so clients never copy it.
+
+What every edition shares is at the top level; what an edition designs (board sides, tiles,
+blooming tokens' flowers, tree cards, the skills' texts and numbers) is under
+``editions[<name>]``, and the top level repeats the latest's, as before editions (a view
+names its game's edition: ``view["edition"]``).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +12,6 @@ from typing import Any
 
 from engine.ishtar.components import (
     BLOOMING_TOKEN_COUNTS,
-    BLOOMING_TOKENS,
-    BOARD_SIDES,
     CUPS,
     FOUNTAIN_VP,
     FOUNTAINS,
@@ -16,25 +20,20 @@ from engine.ishtar.components import (
     PLAYER_COLOURS,
     SHAPE_OFFSETS,
     SKILLS,
-    TILES,
-    TREE_CARDS,
     TREES,
 )
+from engine.ishtar.editions import EDITIONS, LATEST, Edition
 from engine.ishtar.geometry import side_cells
 from engine.ishtar.views import card_json, tile_json
+from engine.ishtar.words import english, skill_params, skill_text
 
 
 def catalogue() -> dict[str, Any]:
     """Board sides, fountains, tiles, shapes, tokens, skills, tree cards and colours."""
+    editions = {name: edition_json(ed) for name, ed in EDITIONS.items()}
     return {
         "game": GAME,
-        "board_sides": {
-            side: [
-                {"q": q, "r": r, "code": letter}
-                for (q, r), letter in side_cells(side).items()
-            ]
-            for side in BOARD_SIDES
-        },
+        **editions[LATEST],
         "terrain_codes": {
             "S": "sand",
             "T": "tablet",
@@ -48,11 +47,32 @@ def catalogue() -> dict[str, Any]:
         "shapes": {
             shape: [list(o) for o in offs] for shape, offs in SHAPE_OFFSETS.items()
         },
-        "tiles": [tile_json(t) for t in TILES],
         "cups": list(CUPS),
+        "trees": TREES,
+        "gem_colours": list(GEM_COLOURS),
+        "player_colours": list(PLAYER_COLOURS),
+        "latest_edition": LATEST,
+        "editions": editions,
+    }
+
+
+def edition_json(ed: Edition) -> dict[str, Any]:
+    """The designed data of one edition: board sides, tiles, tokens, skills, tree cards.
+
+    A skill's ``text`` is its English; ``params`` are the numbers its message
+    (``ishtar.word.skill.<letter>``) takes, for a client rendering it in its language."""
+    return {
+        "board_sides": {
+            side: [
+                {"q": q, "r": r, "code": letter}
+                for (q, r), letter in side_cells(ed, side).items()
+            ]
+            for side in ed.sides
+        },
+        "tiles": [tile_json(ed, t) for t in ed.tiles],
         "blooming_tokens": [
             {"token": t, "flowers": list(f), "count": BLOOMING_TOKEN_COUNTS[t]}
-            for t, f in BLOOMING_TOKENS.items()
+            for t, f in ed.blooming_tokens.items()
         ],
         "skills": [
             {
@@ -60,12 +80,10 @@ def catalogue() -> dict[str, Any]:
                 "level": s.level,
                 "column": s.column,
                 "below": s.below,
-                "text": s.text,
+                "text": english(skill_text(ed, s.letter)),
+                "params": skill_params(ed, s.letter),
             }
             for s in SKILLS.values()
         ],
-        "tree_cards": [card_json(c, True) for c in TREE_CARDS],
-        "trees": TREES,
-        "gem_colours": list(GEM_COLOURS),
-        "player_colours": list(PLAYER_COLOURS),
+        "tree_cards": [card_json(ed, c, True) for c in ed.tree_cards],
     }

@@ -10,6 +10,11 @@ the state's first entries), so a snapshot stays small. Format 1 (no undo record)
 
 Format 3 adds ``"auto_end"`` (``State.auto_end``); states of formats 1 and 2 were written by
 engines before 1.2.0, whose turns ended by themselves, and are read with it true.
+
+Since engine 1.3.0 a state names its edition of the component data (``"edition"``,
+engine.ishtar.editions) unless it is "1": the states written before editions, which name
+none, are of edition "1", so their text (and the golden games' digests) stay as they were.
+A state of an edition this engine does not have is refused.
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.ishtar.components import BLOOMING_TOKENS, GAME, GEM_COLOURS, SKILLS, TILES
+from engine.ishtar.components import BLOOMING_TOKEN_COUNTS, GAME, GEM_COLOURS, SKILLS
+from engine.ishtar.editions import EDITIONS, FIRST
 from engine.ishtar.errors import MalformedAction
 from engine.ishtar.geometry import geometry_for
 from engine.ishtar.layout import layout_to_json, parse_layout
@@ -118,8 +124,8 @@ def decode_action(data: Any) -> Action:
             raise _malformed("skill")
         return Action("skill", skill=data["skill"], pay=_pay(data["pay"]))
     if kind == "bloom":
-        if data["token"] not in BLOOMING_TOKENS:
-            raise _malformed("token", tokens=", ".join(BLOOMING_TOKENS))
+        if data["token"] not in BLOOMING_TOKEN_COUNTS:
+            raise _malformed("token", tokens=", ".join(BLOOMING_TOKEN_COUNTS))
         cells = data["cells"]
         if not isinstance(cells, (list, tuple)) or not 1 <= len(cells) <= 2:
             raise _malformed("cells")
@@ -213,6 +219,7 @@ def _encode_fields(state: State) -> dict[str, Any]:
         "bloom": state.bloom,
         "end_triggered": state.end_triggered,
         "auto_end": state.auto_end,
+        **({} if state.edition == FIRST else {"edition": state.edition}),
     }
 
 
@@ -239,8 +246,12 @@ def decode_state(data: Mapping[str, Any]) -> State:
 def _decode_fields(data: Mapping[str, Any]) -> State:
     if data["phase"] not in PHASES:
         raise ValueError(f"unknown phase {data['phase']!r}")
+    edition = data.get("edition", FIRST)
+    ed = EDITIONS.get(edition)
+    if ed is None:
+        raise ValueError(f"no edition {edition!r} of the {GAME} components")
     layout = parse_layout(data["layout"])
-    geo = geometry_for(layout)
+    geo = geometry_for(layout, ed)
     index = geo.index
 
     def cell(raw: Any) -> int:
@@ -263,16 +274,18 @@ def _decode_fields(data: Mapping[str, Any]) -> State:
     )
     flowers = [-1] * len(geo.hexes)
     for p in placed:
-        for c, space in zip(p.cells, TILES[p.tile].spaces):
+        for c, space in zip(p.cells, ed.tiles[p.tile].spaces):
             flowers[c] = space.flowers
     for t in tokens:
-        for c, n in zip(t.cells, BLOOMING_TOKENS[t.token]):
+        for c, n in zip(t.cells, ed.blooming_tokens[t.token]):
             flowers[c] = n
     return State(
         players=data["players"],
         seed=data["seed"],
         layout=layout,
         geo=geo,
+        edition=edition,
+        ed=ed,
         first_player=data["first_player"],
         fountains=tuple(data["fountains"]),
         gems_on_board=frozenset(cell(c) for c in data["gems_on_board"]),

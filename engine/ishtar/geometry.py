@@ -17,21 +17,22 @@ from functools import lru_cache
 from typing import Any
 
 from engine.ishtar.components import (
-    BOARD_SIDES,
     GEM_COLOURS,
     SHAPE_OFFSETS,
     SHAPES,
     TERRAIN_CODES,
 )
+from engine.ishtar.editions import Edition
 from engine.ishtar.hexgrid import BOARD_RADIUS, Hex, add, disc, rotate
 from engine.ishtar.layout import Layout
 
 ROTATIONS = 6
 
 
-def side_cells(side: str) -> dict[Hex, str]:
-    """The 37 letters of a board side, by local cell (centre at the origin, rotation 0)."""
-    letters = BOARD_SIDES[side].split()
+def side_cells(ed: Edition, side: str) -> dict[Hex, str]:
+    """The 37 letters of a board side of edition ``ed``, by local cell (centre at the
+    origin, rotation 0)."""
+    letters = ed.sides[side].split()
     cells = disc((0, 0), BOARD_RADIUS)
     if len(letters) != len(cells):
         raise ValueError(
@@ -66,7 +67,7 @@ class Geometry:
         "memo",
     )
 
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, ed: Edition) -> None:
         self.layout = layout
         hexes: list[Hex] = []
         board: list[int] = []
@@ -75,7 +76,7 @@ class Geometry:
         fountains: list[int] = []
         for placement in layout:
             for local, letter in side_cells(
-                f"{placement.board}{placement.side}"
+                ed, f"{placement.board}{placement.side}"
             ).items():
                 kind, gem = TERRAIN_CODES[letter]
                 if kind == "fountain":
@@ -146,6 +147,7 @@ def _around(h: Hex) -> tuple[Hex, ...]:
 
 
 @lru_cache(maxsize=32)
-def geometry_for(layout: Layout) -> Geometry:
-    """The geometry of ``layout``, memoised: a layout never changes during a game."""
-    return Geometry(layout)
+def geometry_for(layout: Layout, ed: Edition) -> Geometry:
+    """The geometry of ``layout`` with the board sides of ``ed``, memoised: neither
+    changes during a game."""
+    return Geometry(layout, ed)

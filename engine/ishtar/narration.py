@@ -11,13 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ishtar.codec import encode_action
-from engine.ishtar.components import BLOOMING_TOKENS, TILES, TREE_CARDS
 from engine.ishtar.game import apply
 from engine.ishtar.rules import choose, place, special, undo
 from engine.ishtar.rules.gems import as_counts
 from engine.ishtar.state import Action, State
 from engine.ishtar.views import face_up_top, gems_json, tile_json
-from engine.ishtar.words import english, gems, log, word
+from engine.ishtar.words import english, gems, log, skill_text, word
 from engine.messages import Message, seat
 
 
@@ -27,11 +26,12 @@ def preview(state: State, action: Action) -> dict[str, Any]:
         top = face_up_top(state, action.pile)
         return {
             "cost": choose.cost_of(state, action.pile),
-            "tile": None if top is None else tile_json(top),
+            "tile": None if top is None else tile_json(state.ed, top),
         }
     if action.type == "place" and action.at is not None and action.rotation is not None:
         assert state.hand is not None
-        cells = state.geo.cells_of(TILES[state.hand].shape, action.at, action.rotation)
+        shape = state.ed.tiles[state.hand].shape
+        cells = state.geo.cells_of(shape, action.at, action.rotation)
         index = state.geo.index
         covered = tuple(index[h] for h in cells if h in index)
         found: dict[str, Any] = {
@@ -43,7 +43,7 @@ def preview(state: State, action: Action) -> dict[str, Any]:
             found.update(no_assistant(lost))
         return found
     if action.type == "plant" and action.card is not None:
-        card = TREE_CARDS[action.card]
+        card = state.ed.tree_cards[action.card]
         return {"vp": card.vp, "cost": gems_json(card.cost)}
     if action.type == "bloom":
         return {"cells": [list(h) for h in action.cells]}
@@ -91,7 +91,7 @@ def _deed(state: State, action: Action) -> Message:
             pile=choose.pile_label(action.pile),
             paid=len(action.pay),
             gems=gems(counts),
-            tile=word("a_tile", shape=TILES[top].shape)
+            tile=word("a_tile", shape=state.ed.tiles[top].shape)
             if top
             else word("face_down_tile"),
         )
@@ -101,7 +101,7 @@ def _deed(state: State, action: Action) -> Message:
         counts = (found["purple"], found["red"], found["white"])
         lost = shown.get("no_assistant_message")
         params: dict[str, Any] = {
-            "shape": TILES[state.hand].shape,
+            "shape": state.ed.tiles[state.hand].shape,
             "collected": sum(counts),
             "gems": gems(counts),
             "lost": "none" if lost is None else "lost",
@@ -110,19 +110,21 @@ def _deed(state: State, action: Action) -> Message:
             params["why"] = lost
         return log("deed.place", **params)
     if t == "discard" and state.hand is not None:
-        return log("deed.discard", shape=TILES[state.hand].shape)
+        return log("deed.discard", shape=state.ed.tiles[state.hand].shape)
     if t == "assistant":
         return log("deed.assistant")
     if t == "skill" and action.skill is not None:
-        return log("deed.skill", skill=action.skill, text=word(f"skill.{action.skill}"))
+        return log(
+            "deed.skill", skill=action.skill, text=skill_text(state.ed, action.skill)
+        )
     if t == "pass":
         return log("deed.pass")
     if t == "bloom" and action.token is not None:
-        return log("deed.bloom", flowers=sum(BLOOMING_TOKENS[action.token]))
+        return log("deed.bloom", flowers=sum(state.ed.blooming_tokens[action.token]))
     if t == "reserve" and action.card is not None:
         return log("deed.reserve", card=word(f"tree.{action.card}"))
     if t == "plant" and action.card is not None:
-        card = TREE_CARDS[action.card]
+        card = state.ed.tree_cards[action.card]
         return log(
             "deed.plant",
             tree=word(f"a_tree.{action.card}"),

@@ -25,7 +25,6 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.ishtar.codec import encode_action
-from engine.ishtar.components import TILES
 from engine.ishtar.game import legal_actions
 from engine.ishtar.geometry import ROTATIONS, Geometry
 from engine.ishtar.narration import no_assistant, preview
@@ -144,7 +143,7 @@ def _placements(
     """The entries of the legal placements (placement id order, as ``place.legal``)."""
     assert state.hand is not None
     geo = state.geo
-    shape = TILES[state.hand].shape
+    shape = state.ed.tiles[state.hand].shape
     memo: dict[int, _Placement] = geo.memo.setdefault(f"place {shape}", {})
     on_board = sum(1 << c for c in state.gems_on_board)
     lost = _assistant_lost(state)
@@ -165,7 +164,7 @@ def _placements(
 def _assistant_lost(state: State) -> Callable[[tuple[int, ...]], str | None]:
     """``special.assistant_lost`` for each placement, skipped where it cannot apply."""
     assert state.hand is not None
-    spaces = TILES[state.hand].spaces
+    spaces = state.ed.tiles[state.hand].spaces
     if not any(sp.icon in ("a", "w") for sp in spaces):
         return lambda cells: None
     if state.assistants_supply[state.current] == 0:

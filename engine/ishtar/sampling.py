@@ -9,7 +9,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.ishtar.components import BLOOMING_TOKENS, GEM_TOTALS, TILES, TREE_CARDS
+from engine.ishtar.components import GEM_TOTALS
+from engine.ishtar.editions import EDITIONS, FIRST, Edition
 from engine.ishtar.geometry import geometry_for
 from engine.ishtar.layout import parse_layout
 from engine.ishtar.rules.gems import as_counts
@@ -23,8 +24,10 @@ def _gems(raw: Mapping[str, int]) -> tuple[int, int, int]:
 def sample_state(view: Mapping[str, Any], seed: int) -> State:
     """A state consistent with ``view`` (from ``view_for``), hidden parts drawn from ``seed``."""
     rng = random.Random(seed)
+    edition = view.get("edition", FIRST)
+    ed = EDITIONS[edition]
     layout = parse_layout(view["layout"])
-    geo = geometry_for(layout)
+    geo = geometry_for(layout, ed)
     index = geo.index
 
     def cell(raw: Any) -> int:
@@ -48,10 +51,10 @@ def sample_state(view: Mapping[str, Any], seed: int) -> State:
     )
     flowers = [-1] * len(geo.hexes)
     for p in placed:
-        for c, space in zip(p.cells, TILES[p.tile].spaces):
+        for c, space in zip(p.cells, ed.tiles[p.tile].spaces):
             flowers[c] = space.flowers
     for tok in tokens:
-        for c, n in zip(tok.cells, BLOOMING_TOKENS[tok.token]):
+        for c, n in zip(tok.cells, ed.blooming_tokens[tok.token]):
             flowers[c] = n
     cells_by_hex = {(c["q"], c["r"]): c for c in view["cells"]}
     fountains = tuple(
@@ -61,8 +64,8 @@ def sample_state(view: Mapping[str, Any], seed: int) -> State:
         index[(c["q"], c["r"])] for c in view["cells"] if c.get("gem")
     )
 
-    piles, removed = _fill_piles(view, placed, rng)
-    deck = _fill_deck(view, rng)
+    piles, removed = _fill_piles(ed, view, placed, rng)
+    deck = _fill_deck(ed, view, rng)
     gems = tuple(_gems(p["gems"]) for p in players)
     skills = tuple({k: tuple(v) for k, v in p["skills"].items()} for p in players)
     return State(
@@ -70,6 +73,8 @@ def sample_state(view: Mapping[str, Any], seed: int) -> State:
         seed=seed,
         layout=layout,
         geo=geo,
+        edition=edition,
+        ed=ed,
         first_player=view["first_player"],
         fountains=fountains,
         gems_on_board=gems_on_board,
@@ -114,7 +119,10 @@ def sample_state(view: Mapping[str, Any], seed: int) -> State:
 
 
 def _fill_piles(
-    view: Mapping[str, Any], placed: tuple[PlacedTile, ...], rng: random.Random
+    ed: Edition,
+    view: Mapping[str, Any],
+    placed: tuple[PlacedTile, ...],
+    rng: random.Random,
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
     """Draw the face-down tiles of each pile from the unseen tiles of its shape."""
     carpet = view["carpet"]["piles"]
@@ -123,9 +131,9 @@ def _fill_piles(
         seen.add(view["hand"]["tile"])
     seen.update(p["top"]["tile"] for p in carpet if p["top"] is not None)
     unseen: dict[str, list[str]] = {}
-    for tile_id in sorted(TILES):
+    for tile_id in sorted(ed.tiles):
         if tile_id not in seen:
-            unseen.setdefault(TILES[tile_id].shape, []).append(tile_id)
+            unseen.setdefault(ed.tiles[tile_id].shape, []).append(tile_id)
     for pool in unseen.values():
         rng.shuffle(pool)
     piles = []
@@ -140,14 +148,16 @@ def _fill_piles(
     return tuple(piles), removed
 
 
-def _fill_deck(view: Mapping[str, Any], rng: random.Random) -> tuple[int, ...]:
+def _fill_deck(
+    ed: Edition, view: Mapping[str, Any], rng: random.Random
+) -> tuple[int, ...]:
     """The tree card deck: the cards nobody has seen, in a random order."""
     seen = {c["card"] for c in view["market"]}
     for p in view["players"]:
         seen.update(p["tree_cards"])
         if p["reserved"] is not None:
             seen.add(p["reserved"])
-    deck = [c for c in TREE_CARDS if c not in seen]
+    deck = [c for c in ed.tree_cards if c not in seen]
     rng.shuffle(deck)
     return tuple(deck[: view["deck_size"]])
 

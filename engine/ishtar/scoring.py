@@ -3,7 +3,8 @@
 Categories per player: ``trees`` (tree cards planted; an unplanted reserved card is
 discarded), ``flowers`` (1 VP per flower in flowerbeds your assistants control),
 ``fountains`` (4 / 6 / 8 VP for each purple / red / white fountain you control), and
-``skill_A`` … ``skill_E`` for the upper skills unlocked. Ties are broken by most trees
+``skill_A`` … ``skill_E`` for the upper skills unlocked (their numbers but D's are the
+game's edition's, ``state.ed``: engine.ishtar.editions). Ties are broken by most trees
 planted, then most gems left in the supply; still tied players share the win.
 
 The tie-break is said twice from one decision (`_settle`): ``final_scores()["tiebreak"]``,
@@ -18,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.ishtar.components import FOUNTAIN_VP, PLAYER_COLOURS, TREE_CARDS
+from engine.ishtar.components import D_VP_PER_TREE, FOUNTAIN_VP, PLAYER_COLOURS
 from engine.ishtar.rules.gardens import controlled_beds, fountain_controllers, gardens
 from engine.ishtar.state import State
 from engine.messages import Message, beside, listed, message
@@ -26,7 +27,8 @@ from engine.messages import seat as seat_param
 
 
 def score_trees(state: State, seat: int) -> int:
-    return sum(TREE_CARDS[card].vp for card in state.tree_cards[seat])
+    cards = state.ed.tree_cards
+    return sum(cards[card].vp for card in state.tree_cards[seat])
 
 
 def score_flowers(state: State, seat: int) -> int:
@@ -50,32 +52,38 @@ def score_fountains(state: State, seat: int) -> int:
 
 
 def skill_a(state: State, seat: int) -> int:
-    """1 / 2 / 3 VP per purple / red / white gem left in the supply (gems on skills excluded)."""
-    purple, red, white = state.gems[seat]
-    return purple + 2 * red + 3 * white
+    """1 / 2 / 3 VP (``skill_a_vp``) per purple / red / white gem left in the supply (gems on
+    skills excluded)."""
+    return sum(n * vp for n, vp in zip(state.gems[seat], state.ed.skill_a_vp))
 
 
 def skill_b(state: State, seat: int) -> int:
-    """2 VP per sacred tablet next to a flower space of a flowerbed you control; each once."""
+    """2 VP (``skill_b_vp``) per sacred tablet next to a flower space of a flowerbed you
+    control; each once."""
     g = gardens(state)
     neighbours = state.geo.neighbours
     controlled = {c for bed in controlled_beds(state, seat) for c in g.bed_cells[bed]}
-    return 2 * sum(
+    return state.ed.skill_b_vp * sum(
         1 for t in state.geo.tablets if any(n in controlled for n in neighbours[t])
     )
 
 
 def skill_c(state: State, seat: int) -> int:
-    return 3 * len(fountains_controlled(state, seat))
+    """+3 VP (``skill_c_vp``) per fountain you control."""
+    return state.ed.skill_c_vp * len(fountains_controlled(state, seat))
 
 
 def skill_d(state: State, seat: int) -> int:
-    return 2 * len(state.tree_cards[seat])
+    """+2 VP per tree card planted (published, the same in every edition)."""
+    return D_VP_PER_TREE * len(state.tree_cards[seat])
 
 
 def skill_e(state: State, seat: int) -> int:
+    """1 VP per flower space (per ``skill_e_spaces_per_vp`` of them, rounded down) in
+    flowerbeds you control."""
     g = gardens(state)
-    return sum(len(g.bed_cells[bed]) for bed in controlled_beds(state, seat))
+    spaces = sum(len(g.bed_cells[bed]) for bed in controlled_beds(state, seat))
+    return spaces // state.ed.skill_e_spaces_per_vp
 
 
 UPPER_SKILLS = {"A": skill_a, "B": skill_b, "C": skill_c, "D": skill_d, "E": skill_e}

@@ -22,19 +22,19 @@ from engine.ishtar.components import (
     PILE_REMOVALS,
     SHAPES,
     START_GEMS,
-    TILES,
-    TREE_CARDS,
     TREES,
 )
+from engine.ishtar.editions import EDITIONS, LATEST, Edition
 from engine.ishtar.errors import IllegalAction
 from engine.ishtar.geometry import geometry_for
 from engine.ishtar.layout import LayoutError, layout_to_json, resolve_layout
 from engine.ishtar.state import State
 from engine.ishtar.words import raw, refusal
 
-OPTIONS = ("layout", "first_player", "turn_end")
+OPTIONS = ("layout", "first_player", "turn_end", "edition")
 """The options of a game (docs/games/ishtar/contract.md): the board layout, a fixed first
-seat, and how a turn ends. Everything else the set-up needs is drawn from the seed."""
+seat, how a turn ends, and the edition of the component data (engine.ishtar.editions).
+Everything else the set-up needs is drawn from the seed."""
 
 TURN_ENDS = ("explicit", "auto")
 """``turn_end``: "explicit" (engine 1.2.0 on: a turn ends with ``end``) or "auto" (the rule
@@ -48,7 +48,9 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
     ``layout``: "preset" (the rulebook's, the default), "random" (drawn from the seed) or a
     list of boards ``{"board", "side", "rotation", "at"}``. ``first_player``: a seat number,
     or None for the rulebook's draw (from the seed). ``turn_end``: one of `TURN_ENDS`
-    ("explicit", the default).
+    ("explicit", the default). ``edition``: a name of `EDITIONS` (`LATEST`, the default: a
+    game that names none is a new one; the records and games from before editions are given
+    "1" by whoever reads them, docs/games/ishtar/rules.md "Editions").
     """
     if (
         not isinstance(players, int)
@@ -76,7 +78,18 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
     turn_end = "explicit" if turn_end is None else turn_end
     if turn_end not in TURN_ENDS:
         raise IllegalAction(refusal("options.turn_end"))
-    return {"layout": layout, "first_player": first, "turn_end": turn_end}
+    edition = given.get("edition")
+    edition = LATEST if edition is None else edition
+    if not isinstance(edition, str) or edition not in EDITIONS:
+        raise IllegalAction(
+            refusal("options.edition", editions=", ".join(EDITIONS), latest=LATEST)
+        )
+    return {
+        "layout": layout,
+        "first_player": first,
+        "turn_end": turn_end,
+        "edition": edition,
+    }
 
 
 def new_game(
@@ -94,6 +107,7 @@ def new_game(
         chosen["layout"],
         chosen["first_player"],
         auto_end=chosen["turn_end"] == "auto",
+        edition=chosen["edition"],
     )
 
 
@@ -109,15 +123,17 @@ def set_up(
     first_player: int | None = None,
     *,
     auto_end: bool = False,
+    edition: str = LATEST,
 ) -> State:
     """The starting position (the options already checked; see `new_game`)."""
     if not isinstance(players, int) or players not in PILE_REMOVALS:
         raise LayoutError(refusal("layout.players", players=raw(players)))
     if first_player is not None and not 0 <= first_player < players:
         raise ValueError(f"first player must be a seat from 0 to {players - 1}")
+    ed = EDITIONS[edition]
     rng = random.Random(seed)
     board_layout = resolve_layout(layout, players, rng)
-    geo = geometry_for(board_layout)
+    geo = geometry_for(board_layout, ed)
 
     fountains = list(FOUNTAINS)
     rng.shuffle(fountains)
@@ -132,9 +148,9 @@ def set_up(
 
     cups = list(CUPS)
     rng.shuffle(cups)
-    piles, removed = _build_piles(cups, players, rng)
+    piles, removed = _build_piles(ed, cups, players, rng)
 
-    deck = list(TREE_CARDS)
+    deck = list(ed.tree_cards)
     rng.shuffle(deck)
     market = tuple(deck[:MARKET_SIZE])
     first = rng.randrange(players) if first_player is None else first_player
@@ -144,6 +160,8 @@ def set_up(
         seed=seed,
         layout=board_layout,
         geo=geo,
+        edition=edition,
+        ed=ed,
         first_player=first,
         fountains=tuple(fountains[: len(geo.fountain_cells)]),
         gems_on_board=frozenset(rocks),
@@ -180,13 +198,13 @@ def set_up(
 
 
 def _build_piles(
-    cups: list[str], players: int, rng: random.Random
+    ed: Edition, cups: list[str], players: int, rng: random.Random
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
     """Deal each shape's 12 basic tiles into its two piles and top them with a starting tile."""
     basics: dict[str, list[str]] = {}
     starts: dict[str, list[str]] = {}
     for shape in SHAPES:
-        shape_tiles = [t for t in TILES.values() if t.shape == shape]
+        shape_tiles = [t for t in ed.tiles.values() if t.shape == shape]
         basics[shape] = [t.id for t in shape_tiles if not t.start]
         starts[shape] = [t.id for t in shape_tiles if t.start]
         rng.shuffle(basics[shape])

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
+from engine.ishtar.editions import Edition
 from engine.ishtar.geometry import Geometry
 from engine.ishtar.hexgrid import Hex
 from engine.ishtar.layout import Layout
@@ -119,6 +120,10 @@ class State:
     seed: int
     layout: Layout
     geo: Geometry = field(compare=False, repr=False)
+    edition: str
+    """The name of the edition of the component data the game is played with."""
+    ed: Edition = field(compare=False, repr=False)
+    """That edition (``EDITIONS[edition]``), which every rule reads its numbers from."""
     first_player: int
     fountains: tuple[str, ...]
     """Colour of the fountain on each fountain cell, in ``geo.fountain_cells`` order."""

@@ -10,29 +10,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.ishtar.components import (
-    GEM_COLOURS,
-    PLAYER_COLOURS,
-    TILES,
-    TREE_CARDS,
-    Space,
-)
+from engine.ishtar.components import GEM_COLOURS, PLAYER_COLOURS, Space
+from engine.ishtar.editions import Edition
 from engine.ishtar.layout import layout_to_json
 from engine.ishtar.state import PlacedTile, State
 
-_TILE_JSON: dict[str, dict[str, Any]] = {}
+_TILE_JSON: dict[tuple[Edition, str], dict[str, Any]] = {}
 
 
-def tile_json(tile_id: str) -> dict[str, Any]:
-    """A vegetation tile as JSON (see docs/games/ishtar/contract.md); memoised, read-only."""
-    found = _TILE_JSON.get(tile_id)
+def tile_json(ed: Edition, tile_id: str) -> dict[str, Any]:
+    """A vegetation tile of edition ``ed`` as JSON (see docs/games/ishtar/contract.md);
+    memoised, read-only."""
+    found = _TILE_JSON.get((ed, tile_id))
     if found is None:
-        found = _TILE_JSON[tile_id] = _tile_json(tile_id)
+        found = _TILE_JSON[(ed, tile_id)] = _tile_json(ed, tile_id)
     return found
 
 
-def _tile_json(tile_id: str) -> dict[str, Any]:
-    tile = TILES[tile_id]
+def _tile_json(ed: Edition, tile_id: str) -> dict[str, Any]:
+    tile = ed.tiles[tile_id]
     return {
         "tile": tile.id,
         "shape": tile.shape,
@@ -52,8 +48,8 @@ def gems_json(gems: tuple[int, int, int]) -> dict[str, int]:
     return dict(zip(GEM_COLOURS, gems))
 
 
-def card_json(card: int, tree: bool) -> dict[str, Any]:
-    c = TREE_CARDS[card]
+def card_json(ed: Edition, card: int, tree: bool) -> dict[str, Any]:
+    c = ed.tree_cards[card]
     return {
         "card": c.id,
         "name": c.name,
@@ -126,7 +122,7 @@ def tiles_part(state: State) -> list[dict[str, Any]]:
 def placed_json(state: State, p: PlacedTile) -> dict[str, Any]:
     return {
         "tile": p.tile,
-        "shape": TILES[p.tile].shape,
+        "shape": state.ed.tiles[p.tile].shape,
         "by": p.seat,
         "turn": p.turn,
         "at": list(p.at),
@@ -138,10 +134,11 @@ def placed_json(state: State, p: PlacedTile) -> dict[str, Any]:
 def spaces_part(state: State) -> list[dict[str, Any]]:
     """The spaces of the placed tiles, tile by tile in placing order."""
     tokens = token_cells(state)
+    tiles = state.ed.tiles
     return [
         space_json(state, placed, space, c, tokens)
         for placed in state.placed
-        for space, c in zip(TILES[placed.tile].spaces, placed.cells)
+        for space, c in zip(tiles[placed.tile].spaces, placed.cells)
     ]
 
 
@@ -187,7 +184,7 @@ def carpet_part(state: State) -> dict[str, Any]:
                 "size": len(state.piles[i]),
                 "top": None
                 if (top := face_up_top(state, i)) is None
-                else tile_json(top),
+                else tile_json(state.ed, top),
             }
             for i, cup in enumerate(state.cups)
         ],
@@ -197,7 +194,7 @@ def carpet_part(state: State) -> dict[str, Any]:
 
 
 def hand_part(state: State) -> dict[str, Any] | None:
-    return None if state.hand is None else tile_json(state.hand)
+    return None if state.hand is None else tile_json(state.ed, state.hand)
 
 
 def discarded_part(state: State) -> list[str]:
@@ -205,7 +202,7 @@ def discarded_part(state: State) -> list[str]:
 
 
 def market_part(state: State) -> list[dict[str, Any]]:
-    return [card_json(c, c in state.market_trees) for c in state.market]
+    return [card_json(state.ed, c, c in state.market_trees) for c in state.market]
 
 
 BUILDERS: dict[str, Callable[[State], Any]] = {

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from engine.ishtar.components import TILES
 from engine.ishtar.state import State
 from engine.ishtar.view_parts import (
     cells_part,
@@ -70,17 +69,18 @@ def spaces_update(state: State, ancestor: State, old: Part, fields: set[str]) ->
     check_flowers = "flowers" in fields
     flowers, before = state.flowers, ancestor.flowers
     tokens = token_cells(state)
+    tiles = state.ed.tiles
     spaces = []
     i = 0
     for placed in state.placed[:n]:
-        for space, c in zip(TILES[placed.tile].spaces, placed.cells):
+        for space, c in zip(tiles[placed.tile].spaces, placed.cells):
             if c in touched or (check_flowers and flowers[c] != before[c]):
                 spaces.append(space_json(state, placed, space, c, tokens))
             else:
                 spaces.append(old[i])
             i += 1
     for placed in state.placed[n:]:
-        for space, c in zip(TILES[placed.tile].spaces, placed.cells):
+        for space, c in zip(tiles[placed.tile].spaces, placed.cells):
             spaces.append(space_json(state, placed, space, c, tokens))
     return spaces
 

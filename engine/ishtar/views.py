@@ -115,6 +115,7 @@ def _build(state: State) -> dict[str, Any]:
         "end_triggered": state.end_triggered,
         "bloom": state.bloom,
         "turn_end": "auto" if state.auto_end else "explicit",
+        "edition": state.edition,
     }
     lineage = cache.get(LINEAGE)
     if lineage is not None and VIEW in lineage[0].cache:

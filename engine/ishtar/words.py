@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ishtar.components import GEM_COLOURS, PLAYER_COLOURS
+from engine.ishtar.editions import Edition
 from engine.messages import (
     Catalogue,
     Message,
@@ -57,6 +58,34 @@ def gems(counts: tuple[int, int, int]) -> Message:
         word("gem_count", n=n, colour=GEM_COLOURS[i]) for i, n in enumerate(counts) if n
     ]
     return word("gems", total=sum(counts), colours=listed(*parts))
+
+
+_SIZES: dict[tuple[int, ...], str] = {(1,): "single", (2,): "double"}
+"""Blooming token sizes of skills G and J by their word (``any``: both)."""
+
+
+def skill_params(ed: Edition, letter: str) -> dict[str, Any]:
+    """The numbers of edition ``ed`` that the text of skill ``letter`` says."""
+    if letter == "A":
+        purple, red, white = ed.skill_a_vp
+        return {"purple": purple, "red": red, "white": white}
+    if letter == "B":
+        return {"vp": ed.skill_b_vp}
+    if letter == "C":
+        return {"vp": ed.skill_c_vp}
+    if letter == "E":
+        return {"spaces": ed.skill_e_spaces_per_vp}
+    if letter == "H":
+        return {"assistants": ed.skill_h_assistants}
+    if letter in ("G", "J"):
+        sizes = ed.skill_g_sizes if letter == "G" else ed.skill_j_sizes
+        return {"size": _SIZES.get(tuple(sorted(sizes)), "any")}
+    return {}
+
+
+def skill_text(ed: Edition, letter: str) -> Message:
+    """What skill ``letter`` does in edition ``ed``: ``ishtar.word.skill.<letter>``."""
+    return word(f"skill.{letter}", **skill_params(ed, letter))
 
 
 def raw(value: Any) -> Any:

@@ -16,6 +16,7 @@ from app.config.settings import get_settings
 from app.games import BABYLON, BUNDLED, ISHTAR, Registry, registry
 from app.ops import cli
 from app.play.protocol import ServiceError
+from engine.ishtar.editions import EDITIONS, LATEST
 from tests.app import toygame
 from tests.app.clients import WsClient, bearer, open_room
 from tests.app.web.test_ws_game import play_over_ws
@@ -37,12 +38,15 @@ def test_a_game_checks_its_options_with_its_model_then_its_engine() -> None:
         "layout": "preset",
         "first_player": None,
         "turn_end": "explicit",
+        "edition": LATEST,
     }
     assert ISHTAR.check_options(2, {"layout": "random", "first_player": 1}) == {
         "layout": "random",
         "first_player": 1,
         "turn_end": "explicit",
+        "edition": LATEST,
     }
+    assert ISHTAR.check_options(2, {"edition": "1"})["edition"] == "1"
     refusals = [
         (5, {}, "2 to 4 players"),
         (2, {"layout": "spiral"}, "'layout'"),
@@ -54,12 +58,26 @@ def test_a_game_checks_its_options_with_its_model_then_its_engine() -> None:
         (2, {"first_player": "x"}, "'first_player'"),
         (2, {"colour": "red"}, "no option 'colour'"),
         (2, [1], "JSON object"),
+        (2, {"edition": "9"}, "edition of the components is one of 1, 2"),
+        (2, {"edition": 1}, "'edition'"),
     ]
     for players, options, words in refusals:
         with pytest.raises(ServiceError) as refused:
             ISHTAR.check_options(players, options)
         assert refused.value.code == "bad_options", options
         assert words in refused.value.reason, (options, refused.value.reason)
+
+
+def test_the_form_offers_every_edition_of_ishtar_the_latest_first_and_by_default() -> (
+    None
+):
+    edition = ISHTAR.options.model_json_schema()["properties"]["edition"]
+    assert edition["default"] == LATEST
+    assert [choice["const"] for choice in edition["oneOf"]] == sorted(
+        EDITIONS, reverse=True
+    )
+    assert edition["oneOf"][0] == {"const": "2", "title": "2 (tuned, 2026)"}
+    assert edition["title"] == "Edition of the components"
 
 
 def test_babylon_gardens_checks_its_options_with_its_model_then_its_engine() -> None:
@@ -150,6 +168,7 @@ async def test_a_room_records_its_game_and_options(http: httpx.AsyncClient) -> N
         "layout": "random",
         "first_player": None,
         "turn_end": "explicit",
+        "edition": LATEST,
     }
     # Clients from before games read the options at the top level of the status.
     assert (room["layout"], room["first_player"]) == ("random", None)
@@ -232,3 +251,30 @@ async def test_both_games_play_replay_export_and_verify_in_one_process(
         code = await asyncio.to_thread(cli.main, ["verify", str(path)])
         assert code == 0, game_id
     get_settings.cache_clear()
+
+
+async def test_a_room_from_before_an_option_records_the_options_its_game_is_played_with(
+    http: httpx.AsyncClient, room_app: Any
+) -> None:
+    """A room created before editions (its options name none) starts a game of the latest
+    edition, and its game's set-up says so: a later engine's default would not replay it."""
+    created = (
+        await http.post(
+            "/api/rooms",
+            json={"players": 2, "game": "ishtar", "name": "Ana", "seat_order": "fixed"},
+        )
+    ).json()
+    room_id, host = created["room_id"], created["host_token"]
+    pool = room_app.state.rooms.store.pool
+    async with pool.acquire() as conn:
+        await conn.execute(
+            "UPDATE rooms SET options = options - 'edition' WHERE id = $1", room_id
+        )
+        await http.post(f"/api/rooms/{room_id}/seats", json={"name": "Bo"})
+        started = await http.post(f"/api/rooms/{room_id}/start", headers=bearer(host))
+        assert started.status_code == 200, started.text
+        setup = await conn.fetchval(
+            "SELECT setup->'options' FROM games WHERE room_id = $1", room_id
+        )
+    options = setup if isinstance(setup, dict) else json.loads(setup)
+    assert options["edition"] == LATEST

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from engine.ishtar import (
@@ -19,6 +20,8 @@ from engine.ishtar import (
     new_game,
     view_for,
 )
+from engine.ishtar.catalogue import edition_json
+from engine.ishtar.editions import EDITION_1
 from tests.engine.ishtar.builders import (
     force_assistant,
     force_tile,
@@ -73,6 +76,16 @@ def special_skills() -> Position:
     return _position(with_special(with_gems(state, 0, 2, 1, 1)))
 
 
+TUNED = "tuned"
+"""A test-only edition the harness's catalogue has (skill C: 4 VP per fountain)."""
+
+
+def special_tuned() -> Position:
+    """The special step of `special_skills` in a game of the test-only edition `TUNED`."""
+    position = special_skills()
+    return {**position, "view": {**position["view"], "edition": TUNED}}
+
+
 def bloom_step() -> Position:
     """Seat 0 lays a blooming token (skill G just unlocked)."""
     state = force_tile(game(), "line-03", (1, 0), 0)  # G F3 G: grass at (1,0) and (3,0)
@@ -100,6 +113,7 @@ POSITIONS: dict[str, Callable[[], Position]] = {
     "lost-assistant": lost_assistant,
     "assistant-two-flowers": assistant_on_two_flowers,
     "special": special_skills,
+    "special-tuned": special_tuned,
     "bloom": bloom_step,
     "plant": plant_step,
     "over": finished,
@@ -108,7 +122,10 @@ POSITIONS: dict[str, Callable[[], Position]] = {
 
 def samples() -> dict[str, Any]:
     """Every file the harness may fetch: /sample/<name>.json and /sample/<name>-legal.json."""
-    out: dict[str, Any] = {"/sample/catalogue.json": catalogue()}
+    served = catalogue()
+    tuned = edition_json(replace(EDITION_1, skill_c_vp=4))
+    served["editions"] = {**served["editions"], TUNED: tuned}
+    out: dict[str, Any] = {"/sample/catalogue.json": served}
     for name, make in POSITIONS.items():
         position = make()
         out[f"/sample/{name}.json"] = position["view"]

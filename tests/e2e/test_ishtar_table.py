@@ -502,6 +502,25 @@ def test_on_a_phone_a_skills_description_opens_on_tap(
     expect(card).to_contain_text("Needs skill F")
 
 
+def test_a_skills_description_says_the_numbers_of_the_games_edition(
+    new_page: Callable[..., Page], static_server: str
+) -> None:
+    """The screen reads the skill texts of the edition the view names (docs/games/ishtar/
+    rules.md, "Editions"): skill C's 3 VP in the latest, 4 in the harness's tuned one, in
+    English and in French."""
+    for view, lang, words in (
+        ("special", "en", "+3 VP per fountain you control"),
+        ("special-tuned", "en", "+4 VP per fountain you control"),
+        ("special-tuned", "fr", "+4 PV par fontaine que vous contrôlez"),
+    ):
+        page = new_page(**PHONE)
+        open_screen(page, static_server, view, lang=lang)
+        skill = page.locator("#me .skill[data-skill='C']")
+        skill.scroll_into_view_if_needed()
+        skill.tap()
+        expect(page.locator("#ish-tip")).to_contain_text(words)
+
+
 # ---- point 11: the rough edges -----------------------------------------------------------
 
 

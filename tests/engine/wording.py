@@ -24,7 +24,7 @@ from typing import Any
 import engine.babylon as babylon
 import engine.ishtar as ishtar
 from engine.babylon.state import Action as BabylonAction
-from engine.ishtar.components import BLOOMING_TOKENS, GEM_COLOURS, SKILLS
+from engine.ishtar.components import BLOOMING_TOKEN_COUNTS, GEM_COLOURS, SKILLS
 from engine.ishtar.state import Action as IshtarAction
 
 GOLDEN = Path(__file__).parent / "golden" / "wording.json"
@@ -89,7 +89,7 @@ def _ishtar_probe(rng: random.Random, state: ishtar.State) -> IshtarAction:
     if kind == "bloom":
         cells = tuple(spot() for _ in range(rng.randint(1, 2)))
         return IshtarAction(
-            "bloom", token=rng.choice([*BLOOMING_TOKENS, "F9"]), cells=cells
+            "bloom", token=rng.choice([*BLOOMING_TOKEN_COUNTS, "F9"]), cells=cells
         )
     if kind == "reserve":
         return IshtarAction("reserve", card=rng.randint(0, 27))

@@ -1,14 +1,14 @@
 """Blooming tokens (skills G and J): lay a token on free grass of placed tiles.
 
-A single token covers one free grass space, a double token two adjacent ones (possibly on two
-tiles); cell i gets the token's i-th flower space. Its spaces are flower spaces for every
+Each skill takes a token of the sizes its edition says (``skill_g_sizes``, ``skill_j_sizes``:
+G a single, J a double in edition 1). A single token covers one free grass space, a double
+token two adjacent ones (possibly on two tiles); cell i gets the token's i-th flower space. Its spaces are flower spaces for every
 rule, so a token may merge flowerbeds; the result must still have at most one assistant per
 flowerbed. With no legal spot, the player gets no token.
 """
 
 from __future__ import annotations
 
-from engine.ishtar.components import BLOOMING_TOKENS
 from engine.ishtar.rules.gardens import shares_assistant
 from engine.ishtar.rules.trees import free_grass
 from engine.ishtar.rules.turn import to_plant
@@ -16,24 +16,29 @@ from engine.ishtar.state import Action, PlacedToken, State
 from engine.ishtar.words import raw, refusal
 from engine.messages import Message
 
-SIZES: dict[str, int] = {"single": 1, "double": 2}
+
+def sizes(state: State) -> tuple[int, ...]:
+    """The sizes of token the skill being used takes: ``state.bloom`` is "single" after G,
+    "double" after J (the words of edition 1, where G takes a single and J a double)."""
+    ed = state.ed
+    return ed.skill_j_sizes if state.bloom == "double" else ed.skill_g_sizes
 
 
 def tokens_of_size(state: State) -> list[str]:
-    """Tokens of the size being taken that are still on the carpet."""
-    size = SIZES[state.bloom or "single"]
+    """Tokens of the sizes being taken that are still on the carpet."""
+    taken = sizes(state)
     return [
         t
-        for t, spaces in BLOOMING_TOKENS.items()
-        if len(spaces) == size and state.tokens_left[t] > 0
+        for t, spaces in state.ed.blooming_tokens.items()
+        if len(spaces) in taken and state.tokens_left[t] > 0
     ]
 
 
-def spots(state: State) -> list[tuple[int, ...]]:
-    """Every legal spot (one cell, or two adjacent cells in order) for a token of the size."""
+def spots(state: State, size: int) -> list[tuple[int, ...]]:
+    """Every legal spot (one cell, or two adjacent cells in order) for a token of ``size``."""
     grass = free_grass(state)
     candidates: list[tuple[int, ...]]
-    if state.bloom == "double":
+    if size == 2:
         free = set(grass)
         neighbours = state.geo.neighbours
         candidates = [(c, n) for c in grass for n in neighbours[c] if n in free]
@@ -44,24 +49,26 @@ def spots(state: State) -> list[tuple[int, ...]]:
 
 def legal(state: State) -> list[Action]:
     hexes = state.geo.hexes
-    places = spots(state)
+    flowers = state.ed.blooming_tokens
+    places = {size: spots(state, size) for size in sizes(state)}
     return [
         Action("bloom", token=token, cells=tuple(hexes[c] for c in cells))
         for token in tokens_of_size(state)
-        for cells in places
+        for cells in places[len(flowers[token])]
     ]
 
 
 def reason(state: State, action: Action) -> Message | None:
     token = action.token
-    if token not in BLOOMING_TOKENS:
+    flowers = state.ed.blooming_tokens
+    if token is None or token not in flowers:
         return refusal("no_token", token=raw(token))
     if token not in tokens_of_size(state):
-        if len(BLOOMING_TOKENS[token]) != SIZES[state.bloom or "single"]:
+        if len(flowers[token]) not in sizes(state):
             return refusal("token_size", size=raw(state.bloom))
         return refusal("token_gone", token=token)
-    if len(action.cells) != len(BLOOMING_TOKENS[token]):
-        return refusal("token_spaces", token=token, n=len(BLOOMING_TOKENS[token]))
+    if len(action.cells) != len(flowers[token]):
+        return refusal("token_spaces", token=token, n=len(flowers[token]))
     index = state.geo.index
     if any(h not in index for h in action.cells):
         return refusal("off_board")
@@ -82,7 +89,7 @@ def apply(state: State, action: Action) -> State:
     assert action.token is not None
     cells = tuple(state.geo.index[h] for h in action.cells)
     flowers = list(state.flowers)
-    for c, n in zip(cells, BLOOMING_TOKENS[action.token]):
+    for c, n in zip(cells, state.ed.blooming_tokens[action.token]):
         flowers[c] = n
     tokens_left = dict(state.tokens_left)
     tokens_left[action.token] -= 1

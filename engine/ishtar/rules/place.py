@@ -13,7 +13,6 @@ ORs; the rare case of two assistants' beds nearby falls back to an exact merge c
 
 from __future__ import annotations
 
-from engine.ishtar.components import TILES
 from engine.ishtar.geometry import ROTATIONS
 from engine.ishtar.hexgrid import Hex
 from engine.ishtar.rules.gardens import gardens, shares_assistant
@@ -63,7 +62,7 @@ def legal_placements(state: State) -> dict[int, tuple[int, int, int]]:
     if found is not None:
         return found  # type: ignore[no-any-return]
     assert state.hand is not None
-    tile = TILES[state.hand]
+    tile = state.ed.tiles[state.hand]
     fountain_mask, assistant_mask = frontier(state)
     through = state.geo.through[tile.shape]
     positions = state.geo.placements[tile.shape]
@@ -125,7 +124,7 @@ def _explain(state: State, at: Hex, rotation: int) -> Message:
     """Why a placement the fast check refused is illegal, in the rulebook's words."""
     geo = state.geo
     assert state.hand is not None
-    tile = TILES[state.hand]
+    tile = state.ed.tiles[state.hand]
     hexes = geo.cells_of(tile.shape, at, rotation)
     if any(h not in geo.index for h in hexes):
         return refusal("sticks_out")
@@ -166,7 +165,7 @@ def apply(state: State, action: Action) -> State:
     pid = placement_id(state, action.at, action.rotation)
     assert pid is not None
     cells = legal_placements(state)[pid]
-    tile = TILES[state.hand]
+    tile = state.ed.tiles[state.hand]
     flowers = list(state.flowers)
     for c, space in zip(cells, tile.spaces):
         flowers[c] = space.flowers

@@ -8,7 +8,6 @@ for it, so the player sees the planting land (and may undo it while no card was 
 
 from __future__ import annotations
 
-from engine.ishtar.components import TREE_CARDS
 from engine.ishtar.rules.gems import covers, minus, plus
 from engine.ishtar.rules.trees import free_grass, plantable_cards, take_from_market
 from engine.ishtar.rules.turn import end_turn
@@ -33,14 +32,14 @@ def reason(state: State, action: Action) -> Message | None:
         return None
     card = action.card
     seat = state.current
-    if card not in TREE_CARDS:
+    if card not in state.ed.tree_cards:
         return refusal("no_card", card=raw(card))
     if card != state.reserved[seat]:
         if card not in state.market:
             return refusal("not_in_market", card=raw(card))
         if card not in state.market_trees:
             return refusal("no_tree_to_buy")
-    cost = TREE_CARDS[card].cost
+    cost = state.ed.tree_cards[card].cost
     if not covers(state.gems[seat], cost):
         return refusal("tree_short", gems=gems(cost))
     cell = state.geo.index.get(action.at) if action.at is not None else None
@@ -60,7 +59,7 @@ def apply(state: State, action: Action) -> State:
     assert action.at is not None
     seat = state.current
     card = action.card
-    cost = TREE_CARDS[card].cost
+    cost = state.ed.tree_cards[card].cost
     trees = dict(state.trees)
     trees[state.geo.index[action.at]] = card
     changes: dict[str, object] = {

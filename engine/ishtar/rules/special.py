@@ -8,7 +8,7 @@ H takes your assistants from the carpet, G / J lead to the bloom step, I to the 
 
 from __future__ import annotations
 
-from engine.ishtar.components import SKILL_COST, SKILLS, TILES
+from engine.ishtar.components import SKILL_COST, SKILLS
 from engine.ishtar.rules import bloom, reserve
 from engine.ishtar.rules.gardens import gardens
 from engine.ishtar.rules.gems import as_counts, covers, minus, payments
@@ -23,7 +23,7 @@ def icon(state: State) -> tuple[str, int] | None:
     if not state.placed:
         return None
     placed = state.placed[-1]
-    for space, cell in zip(TILES[placed.tile].spaces, placed.cells):
+    for space, cell in zip(state.ed.tiles[placed.tile].spaces, placed.cells):
         if space.icon is not None:
             return space.icon, cell
     return None
@@ -65,7 +65,7 @@ def assistant_lost(state: State, cells: tuple[int, ...]) -> str | None:
     they touch; it holds an assistant when one of those does.
     """
     assert state.hand is not None
-    spaces = TILES[state.hand].spaces
+    spaces = state.ed.tiles[state.hand].spaces
     at = next((i for i, sp in enumerate(spaces) if sp.icon in ("a", "w")), None)
     if at is None:
         return None
@@ -188,14 +188,15 @@ def apply(state: State, action: Action) -> State:
 def _skill_effect(state: State, letter: str) -> State:
     seat = state.current
     if letter == "H":
+        back = min(state.ed.skill_h_assistants, state.assistants_carpet[seat])
         return to_plant(
             state.evolve(
                 assistants_supply=replace_at(
-                    state.assistants_supply,
-                    seat,
-                    state.assistants_supply[seat] + state.assistants_carpet[seat],
+                    state.assistants_supply, seat, state.assistants_supply[seat] + back
                 ),
-                assistants_carpet=replace_at(state.assistants_carpet, seat, 0),
+                assistants_carpet=replace_at(
+                    state.assistants_carpet, seat, state.assistants_carpet[seat] - back
+                ),
             )
         )
     if letter in ("G", "J"):

@@ -7,7 +7,6 @@ pile into the market, with a tree while trees remain; a card without a tree cann
 
 from __future__ import annotations
 
-from engine.ishtar.components import TREE_CARDS
 from engine.ishtar.rules.gems import covers
 from engine.ishtar.state import State
 
@@ -26,13 +25,14 @@ def has_free_grass(state: State) -> bool:
 def plantable_cards(state: State) -> list[int]:
     """Cards the current player can pay for now: market cards with a tree, or the reserved card."""
     gems = state.gems[state.current]
+    deck = state.ed.tree_cards
     cards = [
         c
         for c in state.market
-        if c in state.market_trees and covers(gems, TREE_CARDS[c].cost)
+        if c in state.market_trees and covers(gems, deck[c].cost)
     ]
     reserved = state.reserved[state.current]
-    if reserved is not None and covers(gems, TREE_CARDS[reserved].cost):
+    if reserved is not None and covers(gems, deck[reserved].cost):
         cards.append(reserved)
     return cards
 

@@ -10,6 +10,7 @@
 
 import { el, esc, playerName } from "../../js/dom.js";
 import * as art from "./art.js";
+import { editionCatalogue } from "./edition.js";
 import * as hex from "./hex.js";
 import { attachInput } from "./input.js";
 import * as panels from "./panels.js";
@@ -425,12 +426,12 @@ export class GameScreen {
   cardInfo(id) {
     const inMarket = this.view.market.find((m) => m.card === id);
     if (inMarket) return inMarket;
-    return (this.catalogue?.tree_cards || []).find((c) => c.card === id) || null;
+    return (editionCatalogue(this.catalogue, this.view)?.tree_cards || []).find((c) => c.card === id) || null;
   }
 
   skillText(letter) {
-    const s = (this.catalogue?.skills || []).find((x) => x.skill === letter);
-    return skillText(letter, s ? s.text : "");
+    const s = (editionCatalogue(this.catalogue, this.view)?.skills || []).find((x) => x.skill === letter);
+    return skillText(letter, s ? s.text : "", s ? s.params : {});
   }
 
   iconOfPlacedTile() {

@@ -12,6 +12,7 @@ import * as art from "./art.js";
 import { playerColour } from "./paint.js";
 import { cardButton, infoCard, tileCard, tokenCard } from "./tilecard.js";
 import * as tips from "./tips.js";
+import { editionCatalogue } from "./edition.js";
 import { costWords, payWords, shapeName, skillName, skillText, t, tHtml, tileWords, tokenWords, treeName } from "./words.js";
 
 // The skill board: the short titles and descriptions are the catalogue's
@@ -163,14 +164,15 @@ export const describeCost = costWords;
  * assistants and skills in sight while choosing a tile); the others in `box`.
  */
 export function renderPlayers(box, view, ui, meBox = null) {
-  const { room, catalogue, presence, ix, selectedSkill, onSkill, onCard, selectedCard } = ui;
+  const { room, presence, ix, selectedSkill, onSkill, onCard, selectedCard } = ui;
+  const catalogue = editionCatalogue(ui.catalogue, view);
   tips.closeWithin(box);
   box.innerHTML = "";
   if (meBox) {
     tips.closeWithin(meBox);
     meBox.innerHTML = "";
   }
-  const skillTexts = new Map((catalogue?.skills || []).map((s) => [s.skill, skillText(s.skill, s.text)]));
+  const skillTexts = new Map((catalogue?.skills || []).map((s) => [s.skill, skillText(s.skill, s.text, s.params)]));
   const cards = new Map((catalogue?.tree_cards || []).map((c) => [c.card, c]));
   for (const cardInMarket of view.market) cards.set(cardInMarket.card, cardInMarket);
   const connected = new Set(presence?.connected_seats || []);
@@ -297,7 +299,7 @@ function skillBoard(p, ix, skillTexts, selectedSkill, onSkill) {
     b.dataset.skill = letter;
     const name = skillName(letter);
     b.append(el("b", "", letter), el("span", "", esc(name)));
-    const text = skillText(letter, skillTexts.get(letter) || name);
+    const text = skillTexts.get(letter) || skillText(letter, name);
     const lines = [esc(text)];
     let state = "none";
     if (isOn) {

@@ -89,9 +89,11 @@ export function seatIcon(colour, size) {
   return art.pawnCanvas(colour, size, size);
 }
 
-/** The room's options in the lobby's words: "classic layout" or "random layout". */
+/** The room's options in the lobby's words: "classic layout" or "random layout", and the
+ * edition of the components when the room names one ("random layout · edition 2"). */
 export function describeOptions(options) {
-  return t(options.layout === "random" ? "ishtar.ui.layout.random" : "ishtar.ui.layout.classic");
+  const layout = t(options.layout === "random" ? "ishtar.ui.layout.random" : "ishtar.ui.layout.classic");
+  return options.edition ? `${layout} · ${t("ishtar.ui.edition", { name: options.edition })}` : layout;
 }
 
 /** The little garden of the home page. */

@@ -72,9 +72,9 @@ export function skillName(letter) {
   return has(key) ? t(key) : letter;
 }
 
-export function skillText(letter, fallback = "") {
+export function skillText(letter, fallback = "", params = {}) {
   const key = `ishtar.ui.skill.${letter}.text`;
-  return has(key) ? t(key) : fallback;
+  return has(key) ? t(key, params) : fallback;
 }
 
 // Private-use characters around an HTML param's name: they survive the formatter and

@@ -13,6 +13,7 @@ import pytest
 from app.notices.listener import asyncpg_dsn
 from app.store import migrate, readiness
 from app.store.models import NAMING_CONVENTION, Base
+from engine.ishtar import check_options, new_game
 from tests.support.live import LiveServer
 
 
@@ -254,3 +255,83 @@ def test_moves_logged_before_messages_keep_a_null_message(
         )
         == []
     )
+
+
+def test_ishtar_games_begun_before_editions_keep_the_first_edition(
+    empty_database_url: str,
+) -> None:
+    """Migration 0015: the set-up options of the Ishtar games already there say
+    ``edition: "1"`` (the numbers they were played with), and the engine sets them up so;
+    rooms not yet started and games of other games are left alone; the downgrade takes it
+    out, and refuses while a game of another edition is there."""
+
+    async def run(statement: str, *rows: tuple[object, ...]) -> list[asyncpg.Record]:
+        conn = await asyncpg.connect(asyncpg_dsn(empty_database_url))
+        try:
+            if rows:
+                await conn.executemany(statement, rows)
+                return []
+            return await conn.fetch(statement)
+        finally:
+            await conn.close()
+
+    ishtar = json.dumps(
+        {"layout": "preset", "first_player": None, "turn_end": "explicit"}
+    )
+    babylon = json.dumps({"floor": "lower"})
+    migrate.upgrade(empty_database_url, "0014")
+    asyncio.run(
+        run(
+            "INSERT INTO rooms (id, game, options, players, seat_order, host_token_hash)"
+            " VALUES ($1, $2, $3::jsonb, 2, 'fixed', '\\x00'::bytea)",
+            ("room0000000000aa", "ishtar", ishtar),
+            ("room0000000000bb", "babylon-gardens", babylon),
+            ("room0000000000cc", "ishtar", ishtar),
+        )
+    )
+    asyncio.run(
+        run(
+            "INSERT INTO games (room_id, engine, seed, setup, snapshot, current_seat)"
+            " VALUES ($1, $2, 7, $3::jsonb, '{}', 0)",
+            (
+                "room0000000000aa",
+                "ishtar 1.2.0",
+                f'{{"players": 2, "options": {ishtar}}}',
+            ),
+            (
+                "room0000000000bb",
+                "babylon-gardens 1.0.0",
+                f'{{"players": 2, "options": {babylon}}}',
+            ),
+        )
+    )
+    select = "SELECT room_id, setup->'options' AS o FROM games ORDER BY room_id"
+    migrate.upgrade(empty_database_url, "head")
+    upgraded = [(g["room_id"], json.loads(g["o"])) for g in asyncio.run(run(select))]
+    assert upgraded == [
+        ("room0000000000aa", {**json.loads(ishtar), "edition": "1"}),
+        ("room0000000000bb", {"floor": "lower"}),
+    ]
+    options = upgraded[0][1]
+    assert check_options(2, options)["edition"] == "1"
+    assert new_game(2, 7, options).edition == "1"
+    (room,) = asyncio.run(
+        run("SELECT options FROM rooms WHERE id = 'room0000000000cc'")
+    )
+    assert json.loads(room["options"]) == json.loads(ishtar), "not started: left alone"
+    assert check_options(2, json.loads(room["options"]))["edition"] == "2", (
+        "it starts new"
+    )
+
+    migrate.downgrade(empty_database_url, "0014")
+    downgraded = [json.loads(g["o"]) for g in asyncio.run(run(select))]
+    assert downgraded == [json.loads(ishtar), json.loads(babylon)]
+    migrate.upgrade(empty_database_url, "head")
+    asyncio.run(
+        run(
+            "UPDATE games SET setup = jsonb_set(setup, '{options,edition}', '\"2\"')"
+            " WHERE room_id = 'room0000000000aa'"
+        )
+    )
+    with pytest.raises(Exception, match="edition other than 1"):
+        migrate.downgrade(empty_database_url, "0014")

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.ishtar import new_game
-from engine.ishtar.components import BLOOMING_TOKENS, TILES
 from engine.ishtar.hexgrid import Hex
 from engine.ishtar.state import PlacedTile, PlacedToken, State, replace_at
 
@@ -40,11 +39,10 @@ def force_tile(
     state: State, tile_id: str, at: Hex, rotation: int, seat: int = 0, turn: int = 0
 ) -> State:
     """Lay a vegetation tile (its gems are removed from the board, given to nobody)."""
-    cells = tuple(
-        cell(state, h) for h in state.geo.cells_of(TILES[tile_id].shape, at, rotation)
-    )
+    tile = state.ed.tiles[tile_id]
+    cells = tuple(cell(state, h) for h in state.geo.cells_of(tile.shape, at, rotation))
     flowers = list(state.flowers)
-    for c, space in zip(cells, TILES[tile_id].spaces):
+    for c, space in zip(cells, tile.spaces):
         assert flowers[c] < 0, "force_tile on a covered cell"
         assert c in state.geo.placeable, "force_tile on a fountain or tablet"
         flowers[c] = space.flowers
@@ -73,7 +71,7 @@ def force_assistant(state: State, h: Hex, seat: int) -> State:
 def force_token(state: State, token: str, hexes: Iterable[Hex], seat: int = 0) -> State:
     cells = tuple(cell(state, h) for h in hexes)
     flowers = list(state.flowers)
-    for c, n in zip(cells, BLOOMING_TOKENS[token]):
+    for c, n in zip(cells, state.ed.blooming_tokens[token]):
         flowers[c] = n
     left = dict(state.tokens_left)
     left[token] -= 1

@@ -37,10 +37,14 @@ def file_name(players: int, seed: int) -> str:
     return f"game-{players}p-seed{seed}.json"
 
 
+EDITION = "1"
+"""The golden games are edition 1's (their set-up names none, as before editions)."""
+
+
 def play(players: int, seed: int, layout: str | None) -> dict[str, Any]:
     """The playthrough record of one seeded random game."""
     rng = random.Random(seed)
-    state = new_game(players, seed, {"layout": layout})
+    state = new_game(players, seed, {"layout": layout, "edition": EDITION})
     steps = []
     while not is_over(state):
         legal = legal_actions(state)

@@ -8,21 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.ishtar.components import (
-    GAME,
-    GEM_COLOURS,
-    PLAYER_COLOURS,
-    TILES,
-    TREE_CARDS,
-)
+from engine.ishtar.components import GAME, GEM_COLOURS, PLAYER_COLOURS
+from engine.ishtar.editions import Edition
 from engine.ishtar.layout import layout_to_json
 from engine.ishtar.scoring import final_scores, tiebreak_message
 from engine.ishtar.state import State
 
 
-def tile_json(tile_id: str) -> dict[str, Any]:
+def tile_json(ed: Edition, tile_id: str) -> dict[str, Any]:
     """A vegetation tile as JSON (see docs/games/ishtar/contract.md)."""
-    tile = TILES[tile_id]
+    tile = ed.tiles[tile_id]
     return {
         "tile": tile.id,
         "shape": tile.shape,
@@ -42,8 +37,8 @@ def gems_json(gems: tuple[int, int, int]) -> dict[str, int]:
     return dict(zip(GEM_COLOURS, gems))
 
 
-def card_json(card: int, tree: bool) -> dict[str, Any]:
-    c = TREE_CARDS[card]
+def card_json(ed: Edition, card: int, tree: bool) -> dict[str, Any]:
+    c = ed.tree_cards[card]
     return {
         "card": c.id,
         "name": c.name,
@@ -75,13 +70,14 @@ def reference_view(state: State, seat: int | None) -> dict[str, Any]:
         "end_triggered": state.end_triggered,
         "bloom": state.bloom,
         "turn_end": "auto" if state.auto_end else "explicit",
+        "edition": state.edition,
         "players": [_player(state, p) for p in range(state.players)],
         "layout": layout_to_json(state.layout),
         "cells": _cells(state),
         "tiles": [
             {
                 "tile": p.tile,
-                "shape": TILES[p.tile].shape,
+                "shape": state.ed.tiles[p.tile].shape,
                 "by": p.seat,
                 "turn": p.turn,
                 "at": list(p.at),
@@ -106,16 +102,18 @@ def reference_view(state: State, seat: int | None) -> dict[str, Any]:
                     "size": len(state.piles[i]),
                     "top": None
                     if (top := face_up_top(state, i)) is None
-                    else tile_json(top),
+                    else tile_json(state.ed, top),
                 }
                 for i, cup in enumerate(state.cups)
             ],
             "can": state.can,
             "blooming_tokens": dict(state.tokens_left),
         },
-        "hand": None if state.hand is None else tile_json(state.hand),
+        "hand": None if state.hand is None else tile_json(state.ed, state.hand),
         "discarded": list(state.discarded),
-        "market": [card_json(c, c in state.market_trees) for c in state.market],
+        "market": [
+            card_json(state.ed, c, c in state.market_trees) for c in state.market
+        ],
         "deck_size": len(state.deck),
         "trees_left": state.trees_left,
         "scores": _final(state) if over else None,
@@ -173,7 +171,7 @@ def _spaces(state: State) -> list[dict[str, Any]]:
     tokens = {c: t.token for t in state.tokens for c in t.cells}
     spaces = []
     for placed in state.placed:
-        for space, c in zip(TILES[placed.tile].spaces, placed.cells):
+        for space, c in zip(state.ed.tiles[placed.tile].spaces, placed.cells):
             flowers = state.flowers[c]
             q, r = geo.hexes[c]
             spaces.append(

@@ -7,7 +7,14 @@ import json
 import pytest
 
 from engine.ishtar import final_scores, replay
-from tests.engine.ishtar.golden_games import GAMES, GOLDEN_DIR, file_name, play, render
+from tests.engine.ishtar.golden_games import (
+    EDITION,
+    GAMES,
+    GOLDEN_DIR,
+    file_name,
+    play,
+    render,
+)
 
 
 @pytest.mark.parametrize(("players", "seed", "layout"), GAMES)
@@ -25,5 +32,6 @@ def test_golden_actions_replay_to_the_recorded_scores(
     players: int, seed: int, layout: str | None
 ) -> None:
     record = json.loads((GOLDEN_DIR / file_name(players, seed)).read_text())
-    state = replay(record["setup"], [step["action"] for step in record["steps"]])
+    setup = {**record["setup"], "edition": EDITION}
+    state = replay(setup, [step["action"] for step in record["steps"]])
     assert final_scores(state) == record["scores"]

@@ -132,6 +132,10 @@ def _refusals() -> Iterator[Sent]:
             ishtar.check_options(players, {"layout": layout})
         except IllegalAction as error:
             yield f"layout {layout}", error.message
+    try:
+        ishtar.check_options(2, {"edition": "0"})
+    except IllegalAction as error:
+        yield "edition 0", error.message
     # Options that are no object are no refusal of the rules: the server checks them first.
     yield from refusals(ishtar, plain=["options"])
 

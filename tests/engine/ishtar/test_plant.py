@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.ishtar import Action, State, apply, legal_actions, why_illegal
-from engine.ishtar.components import TREE_CARDS, TREES
+from engine.ishtar.components import TREES
+from engine.ishtar.editions import EDITION_1
 from tests.engine.ishtar.builders import (
     cell,
     force_tile,
@@ -19,14 +20,14 @@ def planting(gems=(3, 3, 3), market=(1, 2, 3, 4, 5)):  # type: ignore[no-untyped
     """Seat 0 to plant, with grass at (3,0) (line-02: F2s F1 G) and (1,-1), (3,-1)."""
     state = force_tile(game(), "line-02", (1, 0), 0)
     state = force_tile(state, "line-03", (1, -1), 0)  # G F3 G
-    deck = tuple(c for c in TREE_CARDS if c not in market)
+    deck = tuple(c for c in EDITION_1.tree_cards if c not in market)
     state = state.evolve(market=market, market_trees=frozenset(market), deck=deck)
     return with_plant(with_gems(state, 0, *gems))
 
 
 def test_plant_pays_the_exact_gems_and_puts_the_tree_on_free_grass() -> None:
     state = planting()
-    card = TREE_CARDS[2]  # Pomegranate: 1 purple, 1 red
+    card = EDITION_1.tree_cards[2]  # Pomegranate: 1 purple, 1 red
     assert card.cost == (1, 1, 0)
     after = apply(state, Action("plant", card=2, at=(3, 0)))
     assert after.gems[0] == (2, 2, 3)
@@ -144,7 +145,7 @@ def test_end_action_ends_the_turn() -> None:
 
 def test_reserved_card_is_planted_later_by_paying_its_cost() -> None:
     state = planting().evolve(reserved=(12, None))
-    assert TREE_CARDS[12].cost == (3, 1, 0)
+    assert EDITION_1.tree_cards[12].cost == (3, 1, 0)
     after = apply(state, Action("plant", card=12, at=(3, 0)))
     assert after.reserved == (None, None)
     assert after.market == state.market  # no refill for the reserved card

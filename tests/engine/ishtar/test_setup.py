@@ -7,7 +7,8 @@ from collections import Counter
 import pytest
 
 from engine.ishtar import IllegalAction, check_options, new_game, public_setup, view_for
-from engine.ishtar.components import GEM_TOTALS, TILES
+from engine.ishtar.components import GEM_TOTALS
+from engine.ishtar.editions import EDITION_1, EDITIONS, LATEST
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 5), (3, 6), (4, 7)])
@@ -18,16 +19,16 @@ def test_piles_of_six_basic_tiles_minus_removals_under_a_starting_tile(
     assert Counter(state.cups) == {"line": 2, "chevron": 2, "triangle": 2}
     for cup, pile in zip(state.cups, state.piles):
         assert len(pile) == size
-        assert TILES[pile[-1]].start
-        assert all(TILES[t].shape == cup for t in pile)
-        assert not any(TILES[t].start for t in pile[:-1])
+        assert EDITION_1.tiles[pile[-1]].start
+        assert all(EDITION_1.tiles[t].shape == cup for t in pile)
+        assert not any(EDITION_1.tiles[t].start for t in pile[:-1])
     assert len(state.removed) == 6 * (7 - size)
 
 
 def test_every_tile_is_used_exactly_once() -> None:
     state = new_game(2, 9)
     tiles = [t for pile in state.piles for t in pile] + list(state.removed)
-    assert sorted(tiles) == sorted(TILES)
+    assert sorted(tiles) == sorted(EDITION_1.tiles)
 
 
 def test_one_fountain_per_board_and_a_gem_on_every_rock() -> None:
@@ -78,12 +79,15 @@ def test_check_options_normalises_and_refuses_with_a_reason() -> None:
         "layout": "preset",
         "first_player": None,
         "turn_end": "explicit",
+        "edition": LATEST,
     }
     assert check_options(4, {"layout": "random", "first_player": 3}) == {
         "layout": "random",
         "first_player": 3,
         "turn_end": "explicit",
+        "edition": LATEST,
     }
+    assert check_options(2, {"edition": "1"})["edition"] == "1"
     assert check_options(2, {"turn_end": "auto"})["turn_end"] == "auto"
     for players, options, words in [
         (5, {}, "2 to 4 players"),
@@ -95,6 +99,30 @@ def test_check_options_normalises_and_refuses_with_a_reason() -> None:
     ]:
         with pytest.raises(IllegalAction, match=words):
             check_options(players, options)
+
+
+@pytest.mark.parametrize("edition", ["0", "3", "", 2, ["1"], True])
+def test_an_edition_this_engine_does_not_have_is_refused_with_a_reason(
+    edition: object,
+) -> None:
+    with pytest.raises(IllegalAction) as refused:
+        check_options(2, {"edition": edition})
+    assert refused.value.reason == (
+        "The edition of the components is one of 1, 2 (the latest, 2, if none is given)."
+    )
+    assert refused.value.message == {
+        "key": "ishtar.reason.options.edition",
+        "params": {"editions": "1, 2", "latest": "2"},
+    }
+
+
+def test_a_new_game_is_of_the_latest_edition_unless_it_names_one() -> None:
+    assert LATEST == "2"
+    assert new_game(2, 1).edition == LATEST
+    assert new_game(2, 1).ed is EDITIONS[LATEST]
+    old = new_game(2, 1, {"edition": "1"})
+    assert (old.edition, old.ed) == ("1", EDITIONS["1"])
+    assert view_for(old, None)["edition"] == "1"
 
 
 def test_new_game_draws_the_first_player_from_the_seed_when_none_is_fixed() -> None:

@@ -19,7 +19,7 @@ from engine.ishtar import (
     view_for,
     why_illegal,
 )
-from engine.ishtar.components import TREE_CARDS
+from engine.ishtar.editions import EDITION_1
 from engine.ishtar.state import State
 from tests.engine.ishtar.builders import (
     force_tile,
@@ -45,7 +45,7 @@ def planting(market: tuple[int, ...] = (1, 2, 3, 4, 5), deck: bool = True) -> St
     """Seat 0 to plant with gems to spare; grass at (3,0), (1,-1) and (3,-1)."""
     state = force_tile(game(), "line-02", (1, 0), 0)
     state = force_tile(state, "line-03", (1, -1), 0)
-    rest = tuple(c for c in TREE_CARDS if c not in market) if deck else ()
+    rest = tuple(c for c in EDITION_1.tree_cards if c not in market) if deck else ()
     state = state.evolve(market=market, market_trees=frozenset(market), deck=rest)
     return with_plant(with_gems(state, 0, 3, 3, 3))
 

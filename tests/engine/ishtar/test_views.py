@@ -25,7 +25,6 @@ from engine.ishtar import (
     sample_state,
     view_for,
 )
-from engine.ishtar.components import TREE_CARDS
 from engine.ishtar.state import State
 from tests.engine.ishtar.builders import force_tile, game, with_hand
 from tests.engine.ishtar.invariants import check_all, check_view_hides_secrets
@@ -233,7 +232,7 @@ def test_tree_cards_in_front_of_players_are_shown_to_everyone_as_bought_face_up(
     while state.phase != "over":
         action = rng.choice(legal_actions(state))
         if action.type in ("plant", "reserve") and action.card is not None:
-            assert TREE_CARDS[action.card].name in narrate(state, action)
+            assert state.ed.tree_cards[action.card].name in narrate(state, action)
         state = apply(state, action)
         views = [view_for(state, s) for s in (None, *range(state.players))]
         shown = {

@@ -1,0 +1,235 @@
+"""Editions of the component data: every number of this project's own design, per edition.
+
+GAME-SPEC keeps its tables "as data so it can be tuned" (issue 16), and tuned data changes
+the game: a game is played, replayed and verified with the numbers it began with. So the
+designed numbers are an `Edition`, each game records the name of its own (``State.edition``,
+the set-up option ``edition``) and every rule reads them from the state (``state.ed``).
+What the rulebook prints or the published game fixes (engine.ishtar.components: fountain
+VP, skill D, gem totals, starting gems, token counts, sides 1a and 1b...) is in no edition.
+
+Edition "1" is the data of every game begun before editions existed (engine 1.3.0); a game,
+a stored state or a record that names no edition is of edition "1" (docs/games/ishtar/rules.md,
+"Editions"). `LATEST` is the edition of new games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from engine.ishtar.components import (
+    PRINTED_SIDES,
+    Tile,
+    TileRow,
+    TreeCard,
+    TreeRow,
+    tiles_of,
+    tree_cards_of,
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Edition:
+    """The designed numbers of one edition; ``tiles``, ``tree_cards`` and ``sides`` derive
+    from the tables. Compared by identity: each edition is one object (`EDITIONS`)."""
+
+    tile_table: tuple[TileRow, ...]
+    """The flowers and icons of every tile's spaces (GAME-SPEC §4)."""
+    blooming_tokens: Mapping[str, tuple[int, ...]]
+    """The flowers on each space of each kind of token (how many of each: RB)."""
+    tree_table: tuple[TreeRow, ...]
+    """The tree cards' names and costs (GAME-SPEC §8); their VP is `tree_vp` of the cost."""
+    board_sides: Mapping[str, str]
+    """The ten sides 2a–6b (GAME-SPEC §2: "design the other 10 sides")."""
+    skill_a_vp: tuple[int, int, int]
+    """Skill A: VP per purple, red, white gem left in the supply."""
+    skill_b_vp: int
+    """Skill B: VP per sacred tablet next to a flowerbed you control."""
+    skill_c_vp: int
+    """Skill C: VP per fountain you control."""
+    skill_e_spaces_per_vp: int
+    """Skill E: 1 VP per so many flower spaces in flowerbeds you control (rounded down)."""
+    skill_h_assistants: int
+    """Skill H: at most this many of your assistants come back from the carpet."""
+    skill_g_sizes: tuple[int, ...]
+    """Skill G: the sizes of blooming token it may take (1: a single)."""
+    skill_j_sizes: tuple[int, ...]
+    """Skill J: the sizes of blooming token it may take (2: a double)."""
+    tiles: dict[str, Tile] = field(init=False, repr=False)
+    """The 42 tiles of ``tile_table`` by id."""
+    tree_cards: dict[int, TreeCard] = field(init=False, repr=False)
+    """The 26 tree cards of ``tree_table`` by id."""
+    sides: dict[str, str] = field(init=False, repr=False)
+    """All twelve board sides: the printed 1a, 1b and ``board_sides``."""
+
+    def __post_init__(self) -> None:
+        derived = {
+            "tiles": tiles_of(self.tile_table),
+            "tree_cards": tree_cards_of(self.tree_table),
+            "sides": {**PRINTED_SIDES, **self.board_sides},
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
+
+
+_TILE_TABLE_1: tuple[TileRow, ...] = (
+    # number, line, chevron, triangle
+    ("01", "F1a F2 G", "F2a F1 G", "F1a F1 F1"),
+    ("02", "F2s F1 G", "F1 F2s G", "F2s F1 G"),
+    ("03", "G F3 G", "G F3 G", "F3 G G"),
+    ("04", "F1 G F1s", "F1s G F2", "F1a F2 G"),
+    ("05", "F2w F2 F1", "F1 F1w F1", "F2w G G"),
+    ("06", "F4 G G", "G F4 G", "F1s F1 F2"),
+    ("07", "G F2a G", "F2a G G", "F4 G G"),
+    ("08", "F1 F1s F1", "F3 F1s G", "F2a F2 G"),
+    ("09", "F3 G F1a", "F1 G F1a", "F1s G G"),
+    ("10", "F1w G G", "F2w F1 G", "F1 F1w G"),
+    ("11", "F2 F2s G", "F1s F1 G", "F2s F2 F1"),
+    ("12", "G F1 G", "F2 G G", "F1 F2 G"),
+    ("A", "F1a F1 G", "F1a F1 G", "F1a F1 G"),
+    ("B", "G F2a G", "F2a G G", "F2a G G"),
+)
+
+_TREE_TABLE_1: tuple[TreeRow, ...] = (
+    ("Date Palm", 2, 0, 0),
+    ("Pomegranate", 1, 1, 0),
+    ("Fig Tree", 3, 0, 0),
+    ("Tamarisk", 0, 2, 0),
+    ("Olive Tree", 1, 0, 1),
+    ("Almond Tree", 2, 1, 0),
+    ("Apricot Tree", 0, 1, 1),
+    ("Willow", 4, 0, 0),
+    ("Poplar", 1, 2, 0),
+    ("Jujube", 2, 0, 1),
+    ("Myrtle", 0, 0, 2),
+    ("Pistachio", 3, 1, 0),
+    ("Quince", 1, 1, 1),
+    ("Carob Tree", 0, 3, 0),
+    ("Cypress", 2, 2, 0),
+    ("Walnut Tree", 0, 2, 1),
+    ("Mulberry", 1, 0, 2),
+    ("Plane Tree", 2, 1, 1),
+    ("Cedar of Lebanon", 1, 3, 0),
+    ("Acacia", 0, 1, 2),
+    ("Oleander", 1, 2, 1),
+    ("Citron", 2, 0, 2),
+    ("Juniper", 0, 0, 3),
+    ("Sycamore Fig", 1, 1, 2),
+    ("Persian Silk Tree", 0, 1, 3),
+    ("Hanging Garden Palm", 0, 2, 3),
+)
+
+
+_BOARD_SIDES_1: dict[str, str] = {
+    "2a": """
+       S T P S
+      R S R W P
+     T R S S P S
+    P W S F R R S
+     T S S P W S
+      R S S S S
+       P W P S""",
+    "2b": """
+       P S S W
+      P T R S R
+     W S P P S R
+    R P S F S W S
+     R S P S S R
+      T S S P S
+       W S T S""",
+    "3a": """
+       W S S W
+      S P S P T
+     S S F S P S
+    R S P P R T S
+     W R S P S S
+      R P W S R
+       R S S T""",
+    "3b": """
+       S S S R
+      S S R S S
+     S W P S P T
+    P R P F P S P
+     T R S S T S
+      W R W R S
+       S S P W""",
+    "4a": """
+       S R S S
+      P T P P S
+     S W R S P W
+    R S S S R T R
+     P T P F S P
+      S S S S W
+       S S W R""",
+    "4b": """
+       W S T W
+      R P S S P
+     R P R F S P
+    P R S S R S S
+     W S S S T S
+      P P W S S
+       R S S T""",
+    "5a": """
+       S P P W
+      S W P S S
+     P R T R S S
+    T P S S S R S
+     W P F S R S
+      P S R W S
+       R S T S""",
+    "5b": """
+       T W P W
+      S S S R S
+     S S F P P T
+    P P R S S W R
+     W P R P S R
+      S S S R S
+       T S S S""",
+    "6a": """
+       T S P T
+      W S W S S
+     S P S T R R
+    S S P R S W S
+     P S F S R P
+      P W S S S
+       P S R R""",
+    "6b": """
+       R S W S
+      S R S S T
+     P P F S S S
+    W S R S P S T
+     S P S S W R
+      R W T R P
+       P P S S""",
+}
+
+
+EDITION_1 = Edition(
+    tile_table=_TILE_TABLE_1,
+    blooming_tokens={"F2": (2,), "F3": (3,), "F1F1": (1, 1), "F1F2": (1, 2)},
+    tree_table=_TREE_TABLE_1,
+    board_sides=_BOARD_SIDES_1,
+    skill_a_vp=(1, 2, 3),
+    skill_b_vp=2,
+    skill_c_vp=3,
+    skill_e_spaces_per_vp=1,
+    skill_h_assistants=2,
+    skill_g_sizes=(1,),
+    skill_j_sizes=(2,),
+)
+"""The first edition (2025): the numbers of GAME-SPEC, every game before engine 1.3.0."""
+
+EDITION_2 = replace(
+    EDITION_1,
+    # tuned values land here (issue 16)
+)
+"""The tuned edition (2026): for now the numbers of the first."""
+
+EDITIONS: dict[str, Edition] = {"1": EDITION_1, "2": EDITION_2}
+"""Every edition by name, oldest first."""
+
+FIRST = "1"
+"""The edition of whatever names none: games, states and records from before editions."""
+
+LATEST = "2"
+"""The edition of a new game."""

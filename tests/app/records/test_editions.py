@@ -1,0 +1,47 @@
+"""Records made before editions (engine 1.2.0, no ``edition`` option) replay with the numbers
+they were played with, edition "1" (docs/games/ishtar/rules.md, "Editions"); a record of
+engine 1.3.0 names its edition and replays with it."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from app.games import registry
+from app.records import signing
+from app.records.gamerecord import check_record, record_setup
+
+FIXTURE = Path(__file__).parents[2] / "fixtures" / "record-v3-signed-engine-1.2.0.json"
+KEY = b"editions-fixture-signing-key-0123456789"
+"""The test key the fixture was signed with (by the server of engine 1.2.0, commit 7675db6)."""
+
+
+def signed_1_2_0() -> dict[str, Any]:
+    record: dict[str, Any] = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    return record
+
+
+def test_a_signed_record_of_engine_1_2_still_verifies_as_edition_1() -> None:
+    record = signed_1_2_0()
+    assert record["engine_version"] == "1.2.0"
+    assert "edition" not in record["setup"]["options"]
+    assert signing.check(record, KEY) is signing.Signature.VALID
+    replayed = check_record(registry(), record)
+    # the same log lines, moves and final scores; only the engine's version is told
+    assert replayed.warnings == [
+        "The game was played with engine '1.2.0'; it is replayed with engine '1.3.0'."
+    ]
+    assert {state.edition for state in replayed.states} == {"1"}
+    assert record_setup(registry(), record)["options"]["edition"] == "1"
+
+
+def test_a_record_naming_its_edition_replays_with_it() -> None:
+    record = signed_1_2_0()
+    for edition in ("1", "2"):
+        named = copy.deepcopy(record)
+        named["setup"]["options"]["edition"] = edition
+        assert record_setup(registry(), named)["options"]["edition"] == edition
+        states = check_record(registry(), named).states
+        assert {state.edition for state in states} == {edition}

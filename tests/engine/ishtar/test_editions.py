@@ -1,0 +1,168 @@
+"""Editions of the component data (docs/games/ishtar/rules.md, "Editions"): a game is played
+with its edition's numbers, which change exactly the scores they are for; the codec and the
+views carry the edition, and a state from before editions is of edition "1"."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+
+from engine.ishtar import (
+    apply,
+    catalogue,
+    decode_state,
+    encode_state,
+    final_scores,
+    is_over,
+    legal_actions,
+    new_game,
+    sample_state,
+    view_for,
+)
+from engine.ishtar.editions import EDITION_1, EDITIONS, FIRST, LATEST, Edition
+from engine.ishtar.rules.special import _skill_effect
+from engine.ishtar.scoring import categories
+from engine.ishtar.state import State
+from engine.ishtar.words import english, skill_text
+
+TUNED = replace(EDITION_1, skill_c_vp=4, skill_e_spaces_per_vp=2)
+"""A test-only edition: 4 VP per fountain for C, 1 VP per two flower spaces for E."""
+
+
+@pytest.fixture
+def tuned(monkeypatch: pytest.MonkeyPatch) -> Edition:
+    monkeypatch.setitem(EDITIONS, "test", TUNED)
+    return TUNED
+
+
+def _played(players: int, seed: int, edition: str) -> State:
+    """A seeded random game of ``edition`` played to its end."""
+    rng = random.Random(seed)
+    state = new_game(players, seed, {"edition": edition})
+    while not is_over(state):
+        state = apply(state, rng.choice(legal_actions(state)))
+    return state
+
+
+def _with_every_upper_skill(state: State) -> State:
+    return state.evolve(skills=tuple(dict.fromkeys("ABCDE", ()) for _ in state.skills))
+
+
+def test_edition_2_is_for_now_a_copy_of_edition_1() -> None:
+    one, two = EDITIONS["1"], EDITIONS["2"]
+    assert LATEST == "2" and FIRST == "1"
+    for name in (
+        "tile_table",
+        "blooming_tokens",
+        "tree_table",
+        "board_sides",
+        "skill_a_vp",
+        "skill_b_vp",
+        "skill_c_vp",
+        "skill_e_spaces_per_vp",
+        "skill_h_assistants",
+        "skill_g_sizes",
+        "skill_j_sizes",
+        "tiles",
+        "tree_cards",
+        "sides",
+    ):
+        assert getattr(one, name) == getattr(two, name), name
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 1), (4, 1)])
+def test_an_edition_changes_exactly_the_scores_it_is_for(
+    tuned: Edition, players: int, seed: int
+) -> None:
+    """The same game under edition "test": skill C scores 4 per fountain instead of 3,
+    skill E 1 per two flower spaces instead of 1 per space; nothing else moves."""
+    first = _played(players, seed, "1")
+    again = _played(players, seed, "test")
+    assert again.edition == "test" and again.ed is tuned
+    assert [p.tile for p in again.placed] == [p.tile for p in first.placed]
+    owned, owned_tuned = (_with_every_upper_skill(s) for s in (first, again))
+    scored = [categories(owned, seat) for seat in range(players)]
+    assert any(c["skill_C"] > 0 for c in scored), "some seat controls a fountain"
+    assert any(c["skill_E"] % 2 == 1 for c in scored), "an odd count rounds down"
+    for seat in range(players):
+        before, after = categories(owned, seat), categories(owned_tuned, seat)
+        fountains = before["skill_C"] // 3
+        assert after["skill_C"] == 4 * fountains
+        assert after["skill_E"] == before["skill_E"] // 2
+        assert {k: v for k, v in after.items() if k not in ("skill_C", "skill_E")} == {
+            k: v for k, v in before.items() if k not in ("skill_C", "skill_E")
+        }
+    plain = final_scores(first)["players"]
+    for seat, scored in enumerate(final_scores(again)["players"]):
+        cats = scored["categories"]
+        assert scored["total"] == sum(cats.values())
+        assert cats["fountains"] == plain[seat]["categories"]["fountains"]
+
+
+def test_a_skill_text_says_the_numbers_of_its_edition(tuned: Edition) -> None:
+    assert english(skill_text(EDITION_1, "C")) == "+3 VP per fountain you control"
+    assert english(skill_text(tuned, "C")) == "+4 VP per fountain you control"
+    assert (
+        english(skill_text(tuned, "E"))
+        == "1 VP per 2 flower spaces in flowerbeds you control"
+    )
+    skills = {s["skill"]: s for s in catalogue()["editions"]["test"]["skills"]}
+    assert skills["C"]["params"] == {"vp": 4}
+    assert skills["C"]["text"] == "+4 VP per fountain you control"
+
+
+def test_the_catalogue_has_every_edition_and_the_latest_at_the_top() -> None:
+    data = catalogue()
+    assert data["latest_edition"] == LATEST
+    assert sorted(data["editions"]) == sorted(EDITIONS)
+    for key, value in data["editions"][LATEST].items():
+        assert data[key] == value, key
+    json.dumps(data)
+
+
+def test_the_state_codec_carries_the_edition(tuned: Edition) -> None:
+    state = new_game(2, 3, {"edition": "test"})
+    data = encode_state(state)
+    assert data["edition"] == "test"
+    back = decode_state(json.loads(json.dumps(data)))
+    assert back == state and back.ed is tuned
+
+
+def test_a_state_from_before_editions_is_of_edition_1() -> None:
+    """Edition 1 is written as before (no ``edition``), so the states stored before
+    editions and the golden games' digests stay what they were."""
+    first = new_game(2, 3, {"edition": "1"})
+    data = encode_state(first)
+    assert "edition" not in data
+    assert decode_state(data).edition == "1"
+    latest = encode_state(new_game(2, 3))
+    assert latest["edition"] == LATEST
+    del latest["edition"]
+    assert decode_state(latest).edition == "1"
+
+
+def test_a_state_of_an_unknown_edition_is_refused() -> None:
+    data = {**encode_state(new_game(2, 3)), "edition": "99"}
+    with pytest.raises(ValueError, match="no edition '99'"):
+        decode_state(data)
+
+
+def test_a_bots_sample_keeps_the_edition(tuned: Edition) -> None:
+    state = new_game(3, 4, {"edition": "test"})
+    view = view_for(state, 0)
+    assert view["edition"] == "test"
+    sampled = sample_state(view, 1)
+    assert (sampled.edition, sampled.ed) == ("test", tuned)
+
+
+def test_skill_h_takes_back_at_most_the_editions_number(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(EDITIONS, "one-back", replace(EDITION_1, skill_h_assistants=1))
+    state = new_game(2, 3, {"edition": "one-back", "first_player": 0})
+    after = _skill_effect(state, "H")
+    assert after.assistants_carpet[0] == 1
+    assert after.assistants_supply[0] == state.assistants_supply[0] + 1
