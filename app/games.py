@@ -142,14 +142,17 @@ class Game:
         }
 
 
-ISHTAR_EDITIONS: dict[str, str] = {"2": "2 (tuned, 2026)", "1": "1 (first, 2025)"}
-"""The editions of Ishtar's component data (engine.ishtar.editions), the latest first, as
+ISHTAR_EDITIONS: dict[str, str] = {
+    "1": "1 (first, 2025)",
+    "2": "2 (tuned, 2026, on trial)",
+}
+"""The editions of Ishtar's component data (engine.ishtar.editions), the default first, as
 the form names them; the engine's `check_options` refuses a name it does not have."""
 
 
 class IshtarOptions(Options):
     """Ishtar's options: the board layout, a fixed first seat and the edition of the
-    components (a new room gets the latest; `turn_end` is not offered: new rooms end turns
+    components (a new room gets the engine's default, edition 1; `turn_end` is not offered: new rooms end turns
     with `end`)."""
 
     layout: Literal["preset", "random"] = Field(
@@ -167,8 +170,8 @@ class IshtarOptions(Options):
     edition: str = Field(
         next(iter(ISHTAR_EDITIONS)),
         title="Edition of the components",
-        description="The numbers of the tiles, tree cards and skills: the latest, tuned "
-        "edition, or the first one.",
+        description="The numbers of the tiles, tree cards and skills: the first edition, "
+        "or the tuned one on trial.",
         json_schema_extra=labelled(ISHTAR_EDITIONS),
     )
 
@@ -183,7 +186,7 @@ def _ishtar_played_options(
     """Before engine 1.2.0 a turn with nothing left to do ended by itself: a record of
     such a game (which names no `turn_end`) replays with ``turn_end: "auto"``. Before
     engine 1.3.0 there were no editions: a record that names none is of edition "1" (the
-    engine gives a new game the latest)."""
+    engine gives a new game its default)."""
     played = dict(options)
     if "turn_end" not in played and _before(engine_version, (1, 2)):
         played["turn_end"] = "auto"

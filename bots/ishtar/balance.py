@@ -4,7 +4,9 @@
     python -m bots.ishtar.balance b2.json b3.json b4.json
 
 prints the Markdown tables: first-player advantage, share of points by category, how often a
-category decided the game, skills (unlocked, points, win rate) and tree cards bought.
+category decided the game, skills (unlocked, points, win rate) and tree cards bought, then the
+table of issue 16's targets (each measure, its target, its value per player count, met or
+MISSED). With ``--check`` the exit code is 1 when any target is missed.
 """
 
 from __future__ import annotations
@@ -12,7 +14,11 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
+
+from engine.ishtar.components import TreeCard
+from engine.ishtar.editions import DEFAULT, EDITIONS
 
 SKILL_NAMES = {
     "A": "A gems left",
@@ -21,8 +27,8 @@ SKILL_NAMES = {
     "D": "D trees",
     "E": "E flower spaces",
     "F": "F free can step",
-    "G": "G single token",
-    "H": "H two assistants",
+    "G": "G blooming token",
+    "H": "H assistants back",
     "I": "I reserve a card",
     "J": "J double token",
 }
@@ -115,14 +121,197 @@ def tables(runs: Sequence[dict[str, Any]]) -> str:
     return "\n".join(out)
 
 
+UPPER = "ABCDE"
+LOWER = "FGHIJ"
+
+
+@dataclass(frozen=True)
+class Target:
+    """One measure of issue 16: its name, the range it must fall in, the player counts it
+    applies to (None: all) and how to read it from one run (None: not measured there)."""
+
+    measure: str
+    low: float
+    high: float
+    read: Any
+    players: tuple[int, ...] | None = None
+    percent: bool = True
+
+    def text(self) -> str:
+        if not self.percent:
+            return f"{self.low:g}–{self.high:g}"
+        return f"{100 * self.low:g}–{100 * self.high:g} %"
+
+    def value(self, run: dict[str, Any]) -> float | None:
+        if self.players is not None and run["players"] not in self.players:
+            return None
+        found: float | None = self.read(run)
+        return found
+
+    def met(self, value: float) -> bool:
+        return self.low - 1e-9 <= value <= self.high + 1e-9
+
+
+def mean_total(run: dict[str, Any]) -> float:
+    """Average total per player over every level (seats weigh the same)."""
+    totals = [cats["total"] for cats in run["avg_scores"].values()]
+    return float(sum(totals) / len(totals))
+
+
+def upper_share(run: dict[str, Any]) -> float:
+    shares = run["category_share"]
+    return float(sum(shares.get(f"skill_{s}", 0.0) for s in UPPER))
+
+
+def largest_skill_share(run: dict[str, Any]) -> float:
+    shares = run["category_share"]
+    return float(max(shares.get(f"skill_{s}", 0.0) for s in UPPER))
+
+
+def position_gap(position: int) -> Any:
+    """Win rate of a seat position minus its fair share (None past the table's size)."""
+
+    def read(run: dict[str, Any]) -> float | None:
+        rates = run["position_win_rates"]
+        if str(position) not in rates:
+            return None
+        return float(rates[str(position)] - 1 / run["players"])
+
+    return read
+
+
+def skill_unlocked(skill: str) -> Any:
+    return lambda run: float(run["skills"][skill]["unlock_rate"])
+
+
+def skill_win_gap(skill: str) -> Any:
+    """Win rate among the players who unlocked `skill`, minus the fair share."""
+
+    def read(run: dict[str, Any]) -> float | None:
+        s = run["skills"][skill]
+        if not s["unlock_rate"]:
+            return None
+        return float(s["win_rate_when_unlocked"] - 1 / run["players"])
+
+    return read
+
+
+def tree_cards(run: dict[str, Any]) -> dict[int, TreeCard]:
+    """The tree cards of the edition the run played (`--options '{"edition": "2"}'`)."""
+    edition = (run.get("options") or {}).get("edition") or DEFAULT
+    return EDITIONS[edition].tree_cards
+
+
+def least_bought_card(run: dict[str, Any]) -> float:
+    """The smallest share of games in which a tree card was bought (each card is unique, so
+    bought per game is that share; a card never bought is missing from the JSON)."""
+    bought = run["tree_cards"]["bought_per_game"]
+    return float(min(bought.get(str(card), 0.0) for card in tree_cards(run)))
+
+
+def share(category: str) -> Any:
+    return lambda run: float(run["category_share"].get(category, 0.0))
+
+
+TARGETS: tuple[Target, ...] = (
+    *(
+        Target(f"win rate of position {p} − fair", -0.05, 0.05, position_gap(p))
+        for p in (1, 2, 3, 4)
+    ),
+    Target("mean total per player", 50, 70, mean_total, (2,), percent=False),
+    Target("share: trees", 0.25, 0.40, share("trees")),
+    Target("share: flowers", 0.15, 0.30, share("flowers")),
+    Target("share: fountains", 0.05, 0.15, share("fountains")),
+    Target("share: upper skills", 0.20, 0.40, upper_share),
+    Target("share: largest single skill", 0.0, 0.15, largest_skill_share),
+    *(
+        item
+        for s in UPPER
+        for item in (
+            Target(f"skill {s} unlocked", 0.10, 0.60, skill_unlocked(s)),
+            Target(f"skill {s} win rate − fair", -0.15, 0.15, skill_win_gap(s)),
+        )
+    ),
+    *(Target(f"skill {s} unlocked", 0.10, 0.85, skill_unlocked(s)) for s in LOWER),
+    Target(
+        "least-bought tree card, share of games", 0.15, 1.0, least_bought_card, (2,)
+    ),
+)
+
+
+def cell(target: Target, value: float | None) -> str:
+    if value is None:
+        return "–"
+    shown = (
+        f"{100 * value:+.1f} pt"
+        if "fair" in target.measure
+        else (pct(value) if target.percent else f"{value:.1f}")
+    )
+    return shown if target.met(value) else f"**{shown}**"
+
+
+def verdicts(
+    runs: Sequence[dict[str, Any]],
+) -> list[tuple[Target, list[float | None], str]]:
+    """Each target, its value per run (None where it does not apply) and its verdict: met,
+    MISSED, or – when no run measures it."""
+    result = []
+    for target in TARGETS:
+        values = [target.value(r) for r in runs]
+        measured = [v for v in values if v is not None]
+        verdict = "met" if all(target.met(v) for v in measured) else "MISSED"
+        result.append((target, values, verdict if measured else "–"))
+    return result
+
+
+def rare_cards(run: dict[str, Any], below: float = 0.15) -> str:
+    """The tree cards bought in fewer than `below` of the games, with their share."""
+    bought = run["tree_cards"]["bought_per_game"]
+    rare = [
+        f"{card.name} {'/'.join(map(str, card.cost))} {pct(bought.get(str(i), 0.0))}"
+        for i, card in tree_cards(run).items()
+        if bought.get(str(i), 0.0) < below
+    ]
+    return ", ".join(rare) or "none"
+
+
+def target_text(target: Target) -> str:
+    if "fair" in target.measure:
+        return f"within ±{100 * target.high:g} pt"
+    if target.high >= 1.0 and target.percent:
+        return f"≥ {100 * target.low:g} %"
+    return target.text()
+
+
+def target_table(runs: Sequence[dict[str, Any]]) -> tuple[str, bool]:
+    """The Markdown table of the targets, and whether every one is met."""
+    heads = " | ".join(f"{r['players']} players" for r in runs)
+    out = [f"| measure | target | {heads} | |", "|---" * (len(runs) + 3) + "|"]
+    everything = True
+    for target, values, verdict in verdicts(runs):
+        everything = everything and verdict != "MISSED"
+        cells = " | ".join(cell(target, v) for v in values)
+        out.append(
+            f"| {target.measure} | {target_text(target)} | {cells} | {verdict} |"
+        )
+    out.append("")
+    out.append("Tree cards bought in fewer than 15 % of games (purple/red/white cost):")
+    out += [f"- {r['players']} players: {rare_cards(r)}" for r in runs]
+    return "\n".join(out), everything
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    paths = list(argv if argv is not None else sys.argv[1:])
+    args = list(argv if argv is not None else sys.argv[1:])
+    check = "--check" in args
     runs = []
-    for path in paths:
+    for path in (a for a in args if a != "--check"):
         with open(path, encoding="utf-8") as handle:
             runs.append(json.load(handle))
     print(tables(runs))
-    return 0
+    table, met = target_table(runs)
+    print()
+    print(table)
+    return 1 if check and not met else 0
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from engine.ishtar.components import (
     SKILLS,
     TREES,
 )
-from engine.ishtar.editions import EDITIONS, LATEST, Edition
+from engine.ishtar.editions import DEFAULT, EDITIONS, LATEST, Edition
 from engine.ishtar.geometry import side_cells
 from engine.ishtar.views import card_json, tile_json
 from engine.ishtar.words import english, skill_params, skill_text
@@ -33,7 +33,7 @@ def catalogue() -> dict[str, Any]:
     editions = {name: edition_json(ed) for name, ed in EDITIONS.items()}
     return {
         "game": GAME,
-        **editions[LATEST],
+        **editions[DEFAULT],
         "terrain_codes": {
             "S": "sand",
             "T": "tablet",
@@ -52,6 +52,7 @@ def catalogue() -> dict[str, Any]:
         "gem_colours": list(GEM_COLOURS),
         "player_colours": list(PLAYER_COLOURS),
         "latest_edition": LATEST,
+        "default_edition": DEFAULT,
         "editions": editions,
     }
 

@@ -9,7 +9,7 @@ VP, skill D, gem totals, starting gems, token counts, sides 1a and 1b...) is in 
 
 Edition "1" is the data of every game begun before editions existed (engine 1.3.0); a game,
 a stored state or a record that names no edition is of edition "1" (docs/games/ishtar/rules.md,
-"Editions"). `LATEST` is the edition of new games.
+"Editions"). `DEFAULT` is the edition of a new game that chooses none; `LATEST` the newest.
 """
 
 from __future__ import annotations
@@ -219,11 +219,51 @@ EDITION_1 = Edition(
 )
 """The first edition (2025): the numbers of GAME-SPEC, every game before engine 1.3.0."""
 
+_TUNED_TILES: dict[str, tuple[str, str, str]] = {
+    # number: (line, chevron, triangle); starting tiles A and B as in edition 1
+    "01": ("F1a G G", "F1a G G", "F1a G G"),
+    "02": ("F1s G G", "G F1s G", "F1s G G"),
+    "03": ("G F2s G", "G F2s G", "F2s G G"),
+    "04": ("G G F1s", "F1s G G", "F1a F1 G"),
+    "05": ("F1w F2 G", "F1 F1w G", "F2w G G"),
+    "06": ("F3 G G", "G F3 G", "F1s G G"),
+    "07": ("G F1a G", "F1a G G", "F3 G G"),
+    "08": ("G F1s G", "F2 F1s G", "F1a F2 G"),
+    "09": ("F2 G F1a", "F1 G F1a", "F1s G G"),
+    "10": ("F1w G G", "F2w G G", "F1 F1w G"),
+    "11": ("F1 F2s G", "F1s G G", "F1s F2 G"),
+    "12": ("G F1 G", "F2 G G", "F1 G G"),
+}
+"""Edition 2's basic tiles: 106 -> 64 flowers and 65 -> 46 flower spaces on the 36 of
+them, and a skill icon on tile 03 of each shape (10 icons a shape instead of 9)."""
+
+_TUNED_TREES: dict[str, tuple[int, int, int]] = {
+    # name: (purple, red, white); one gem less on the cards nobody bought
+    "Fig Tree": (2, 0, 0),
+    "Willow": (1, 1, 0),
+    "Pistachio": (2, 1, 0),
+    "Cypress": (1, 2, 0),
+    "Citron": (1, 0, 2),
+    "Hanging Garden Palm": (0, 2, 2),
+}
+
 EDITION_2 = replace(
     EDITION_1,
-    # tuned values land here (issue 16)
+    tile_table=tuple(
+        (number, *_TUNED_TILES.get(number, (line, chevron, triangle)))
+        for number, line, chevron, triangle in _TILE_TABLE_1
+    ),
+    tree_table=tuple(
+        (name, *_TUNED_TREES.get(name, (purple, red, white)))
+        for name, purple, red, white in _TREE_TABLE_1
+    ),
+    skill_a_vp=(2, 2, 3),
+    skill_c_vp=4,
+    skill_h_assistants=1,
+    skill_g_sizes=(1, 2),
 )
-"""The tuned edition (2026): for now the numbers of the first."""
+"""The tuned edition (2026), issue 16: docs/games/ishtar/edition-2.md lists every number
+changed, docs/games/ishtar/balance.md ("Tuning") why and what each did."""
 
 EDITIONS: dict[str, Edition] = {"1": EDITION_1, "2": EDITION_2}
 """Every edition by name, oldest first."""
@@ -232,4 +272,10 @@ FIRST = "1"
 """The edition of whatever names none: games, states and records from before editions."""
 
 LATEST = "2"
-"""The edition of a new game."""
+"""The newest edition."""
+
+DEFAULT = "1"
+"""The edition of a new game that chooses none. Edition 2 brings the totals and the shares
+of points near the rulebook's example, but with it the last seat wins 70 % of 2-player games
+between medium bots where edition 1 gives it 60 % (docs/games/ishtar/balance.md, "Tuning"):
+until the seats are fair it is chosen, not given."""

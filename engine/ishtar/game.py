@@ -14,7 +14,7 @@ from types import ModuleType
 from typing import Any
 
 from engine.ishtar.codec import decode_action
-from engine.ishtar.editions import LATEST
+from engine.ishtar.editions import DEFAULT
 from engine.ishtar.errors import IllegalAction
 from engine.ishtar.rules import bloom, choose, place, plant, reserve, special, undo
 from engine.ishtar.rules.turn import settle
@@ -99,7 +99,7 @@ def replay(
     setup: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any]]
 ) -> State:
     """Play ``actions`` from the set-up ``{"players", "seed", "layout", "first_player"}``
-    (and ``"turn_end"`` and ``"edition"``, as the options: ``"explicit"`` and `LATEST` when
+    (and ``"turn_end"`` and ``"edition"``, as the options: ``"explicit"`` and `DEFAULT` when
     absent, as for a new game; a record from before editions names ``"edition": "1"``)."""
     state = set_up(
         setup["players"],
@@ -107,7 +107,7 @@ def replay(
         setup.get("layout"),
         setup.get("first_player"),
         auto_end=setup.get("turn_end") == "auto",
-        edition=setup.get("edition", LATEST),
+        edition=setup.get("edition", DEFAULT),
     )
     for item in actions:
         action = item if isinstance(item, Action) else decode_action(item)

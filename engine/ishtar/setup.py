@@ -24,7 +24,7 @@ from engine.ishtar.components import (
     START_GEMS,
     TREES,
 )
-from engine.ishtar.editions import EDITIONS, LATEST, Edition
+from engine.ishtar.editions import DEFAULT, EDITIONS, Edition
 from engine.ishtar.errors import IllegalAction
 from engine.ishtar.geometry import geometry_for
 from engine.ishtar.layout import LayoutError, layout_to_json, resolve_layout
@@ -48,7 +48,7 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
     ``layout``: "preset" (the rulebook's, the default), "random" (drawn from the seed) or a
     list of boards ``{"board", "side", "rotation", "at"}``. ``first_player``: a seat number,
     or None for the rulebook's draw (from the seed). ``turn_end``: one of `TURN_ENDS`
-    ("explicit", the default). ``edition``: a name of `EDITIONS` (`LATEST`, the default: a
+    ("explicit", the default). ``edition``: a name of `EDITIONS` (`DEFAULT` if none: a
     game that names none is a new one; the records and games from before editions are given
     "1" by whoever reads them, docs/games/ishtar/rules.md "Editions").
     """
@@ -79,10 +79,10 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
     if turn_end not in TURN_ENDS:
         raise IllegalAction(refusal("options.turn_end"))
     edition = given.get("edition")
-    edition = LATEST if edition is None else edition
+    edition = DEFAULT if edition is None else edition
     if not isinstance(edition, str) or edition not in EDITIONS:
         raise IllegalAction(
-            refusal("options.edition", editions=", ".join(EDITIONS), latest=LATEST)
+            refusal("options.edition", editions=", ".join(EDITIONS), default=DEFAULT)
         )
     return {
         "layout": layout,
@@ -123,7 +123,7 @@ def set_up(
     first_player: int | None = None,
     *,
     auto_end: bool = False,
-    edition: str = LATEST,
+    edition: str = DEFAULT,
 ) -> State:
     """The starting position (the options already checked; see `new_game`)."""
     if not isinstance(players, int) or players not in PILE_REMOVALS:

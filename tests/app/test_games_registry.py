@@ -16,7 +16,7 @@ from app.config.settings import get_settings
 from app.games import BABYLON, BUNDLED, ISHTAR, Registry, registry
 from app.ops import cli
 from app.play.protocol import ServiceError
-from engine.ishtar.editions import EDITIONS, LATEST
+from engine.ishtar.editions import DEFAULT, EDITIONS
 from tests.app import toygame
 from tests.app.clients import WsClient, bearer, open_room
 from tests.app.web.test_ws_game import play_over_ws
@@ -38,15 +38,15 @@ def test_a_game_checks_its_options_with_its_model_then_its_engine() -> None:
         "layout": "preset",
         "first_player": None,
         "turn_end": "explicit",
-        "edition": LATEST,
+        "edition": DEFAULT,
     }
     assert ISHTAR.check_options(2, {"layout": "random", "first_player": 1}) == {
         "layout": "random",
         "first_player": 1,
         "turn_end": "explicit",
-        "edition": LATEST,
+        "edition": DEFAULT,
     }
-    assert ISHTAR.check_options(2, {"edition": "1"})["edition"] == "1"
+    assert ISHTAR.check_options(2, {"edition": "2"})["edition"] == "2"
     refusals = [
         (5, {}, "2 to 4 players"),
         (2, {"layout": "spiral"}, "'layout'"),
@@ -68,15 +68,13 @@ def test_a_game_checks_its_options_with_its_model_then_its_engine() -> None:
         assert words in refused.value.reason, (options, refused.value.reason)
 
 
-def test_the_form_offers_every_edition_of_ishtar_the_latest_first_and_by_default() -> (
+def test_the_form_offers_every_edition_of_ishtar_the_default_first_and_selected() -> (
     None
 ):
     edition = ISHTAR.options.model_json_schema()["properties"]["edition"]
-    assert edition["default"] == LATEST
-    assert [choice["const"] for choice in edition["oneOf"]] == sorted(
-        EDITIONS, reverse=True
-    )
-    assert edition["oneOf"][0] == {"const": "2", "title": "2 (tuned, 2026)"}
+    assert edition["default"] == DEFAULT
+    assert [choice["const"] for choice in edition["oneOf"]] == sorted(EDITIONS)
+    assert edition["oneOf"][1] == {"const": "2", "title": "2 (tuned, 2026, on trial)"}
     assert edition["title"] == "Edition of the components"
 
 
@@ -168,7 +166,7 @@ async def test_a_room_records_its_game_and_options(http: httpx.AsyncClient) -> N
         "layout": "random",
         "first_player": None,
         "turn_end": "explicit",
-        "edition": LATEST,
+        "edition": DEFAULT,
     }
     # Clients from before games read the options at the top level of the status.
     assert (room["layout"], room["first_player"]) == ("random", None)
@@ -256,7 +254,7 @@ async def test_both_games_play_replay_export_and_verify_in_one_process(
 async def test_a_room_from_before_an_option_records_the_options_its_game_is_played_with(
     http: httpx.AsyncClient, room_app: Any
 ) -> None:
-    """A room created before editions (its options name none) starts a game of the latest
+    """A room created before editions (its options name none) starts a game of the default
     edition, and its game's set-up says so: a later engine's default would not replay it."""
     created = (
         await http.post(
@@ -277,4 +275,4 @@ async def test_a_room_from_before_an_option_records_the_options_its_game_is_play
             "SELECT setup->'options' FROM games WHERE room_id = $1", room_id
         )
     options = setup if isinstance(setup, dict) else json.loads(setup)
-    assert options["edition"] == LATEST
+    assert options["edition"] == DEFAULT

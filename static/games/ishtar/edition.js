@@ -1,6 +1,6 @@
 /**
  * The component data of a game's edition (docs/games/ishtar/rules.md, "Editions"): the
- * catalogue's top level is the latest edition's, `editions[name]` each one's board sides,
+ * catalogue's top level is the default edition's, `editions[name]` each one's board sides,
  * tiles, tokens, tree cards and skills (with the numbers their texts take). A view names its
  * game's edition; a view without one is of edition "1".
  */

@@ -22,7 +22,8 @@ from engine.ishtar import (
     sample_state,
     view_for,
 )
-from engine.ishtar.editions import EDITION_1, EDITIONS, FIRST, LATEST, Edition
+from engine.ishtar.components import tree_vp
+from engine.ishtar.editions import DEFAULT, EDITION_1, EDITIONS, FIRST, LATEST, Edition
 from engine.ishtar.rules.special import _skill_effect
 from engine.ishtar.scoring import categories
 from engine.ishtar.state import State
@@ -51,26 +52,52 @@ def _with_every_upper_skill(state: State) -> State:
     return state.evolve(skills=tuple(dict.fromkeys("ABCDE", ()) for _ in state.skills))
 
 
-def test_edition_2_is_for_now_a_copy_of_edition_1() -> None:
+def test_edition_2_changes_only_designed_numbers_and_keeps_the_rulebooks_counts() -> (
+    None
+):
     one, two = EDITIONS["1"], EDITIONS["2"]
-    assert LATEST == "2" and FIRST == "1"
+    assert LATEST == "2" and FIRST == "1" and DEFAULT == "1"
     for name in (
-        "tile_table",
         "blooming_tokens",
-        "tree_table",
         "board_sides",
-        "skill_a_vp",
         "skill_b_vp",
-        "skill_c_vp",
         "skill_e_spaces_per_vp",
-        "skill_h_assistants",
-        "skill_g_sizes",
-        "skill_j_sizes",
-        "tiles",
-        "tree_cards",
-        "sides",
     ):
         assert getattr(one, name) == getattr(two, name), name
+    assert (two.skill_a_vp, two.skill_c_vp) == ((2, 2, 3), 4)
+    assert (two.skill_h_assistants, two.skill_g_sizes, two.skill_j_sizes) == (
+        1,
+        (1, 2),
+        (2,),
+    )
+    # the same 42 tiles in the same shapes, starting tiles untouched; fewer flowers
+    assert one.tiles.keys() == two.tiles.keys()
+    for tile_id, tile in one.tiles.items():
+        assert two.tiles[tile_id].shape == tile.shape
+        assert two.tiles[tile_id].start == tile.start
+        if tile.start:
+            assert two.tiles[tile_id] == tile
+    basic = [t for t in two.tiles.values() if not t.start]
+    assert sum(space.flowers for t in basic for space in t.spaces) == 64
+    assert sum(1 for t in basic for space in t.spaces if space.flowers) == 46
+    # 26 cards of the same names, VP by the formula of their cost
+    assert [c.name for c in one.tree_cards.values()] == [
+        c.name for c in two.tree_cards.values()
+    ]
+    changed = {
+        c.name: c.cost
+        for c in two.tree_cards.values()
+        if c.cost != one.tree_cards[c.id].cost
+    }
+    assert changed == {
+        "Fig Tree": (2, 0, 0),
+        "Willow": (1, 1, 0),
+        "Pistachio": (2, 1, 0),
+        "Cypress": (1, 2, 0),
+        "Citron": (1, 0, 2),
+        "Hanging Garden Palm": (0, 2, 2),
+    }
+    assert all(c.vp == tree_vp(c.cost) for c in two.tree_cards.values())
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 1), (4, 1)])
@@ -114,11 +141,11 @@ def test_a_skill_text_says_the_numbers_of_its_edition(tuned: Edition) -> None:
     assert skills["C"]["text"] == "+4 VP per fountain you control"
 
 
-def test_the_catalogue_has_every_edition_and_the_latest_at_the_top() -> None:
+def test_the_catalogue_has_every_edition_and_the_default_at_the_top() -> None:
     data = catalogue()
-    assert data["latest_edition"] == LATEST
+    assert data["latest_edition"] == LATEST and data["default_edition"] == DEFAULT
     assert sorted(data["editions"]) == sorted(EDITIONS)
-    for key, value in data["editions"][LATEST].items():
+    for key, value in data["editions"][DEFAULT].items():
         assert data[key] == value, key
     json.dumps(data)
 
@@ -138,7 +165,7 @@ def test_a_state_from_before_editions_is_of_edition_1() -> None:
     data = encode_state(first)
     assert "edition" not in data
     assert decode_state(data).edition == "1"
-    latest = encode_state(new_game(2, 3))
+    latest = encode_state(new_game(2, 3, {"edition": LATEST}))
     assert latest["edition"] == LATEST
     del latest["edition"]
     assert decode_state(latest).edition == "1"

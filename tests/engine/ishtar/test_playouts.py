@@ -22,15 +22,21 @@ from engine.ishtar import (
     view_for,
     why_illegal,
 )
+from engine.ishtar.editions import EDITIONS
 from tests.engine.ishtar.invariants import check_all, check_view_hides_secrets
 
 MAX_STEPS = 1500
 """No game lasts longer: at most 42 turns, each of a few steps plus at most 20 plantings."""
 
 
-def playout(players: int, seed: int, layout: str | None) -> None:
+LAYOUTS = st.sampled_from([None, "random"])
+EDITION_NAMES = st.sampled_from(sorted(EDITIONS))  # every edition plays to its end
+
+
+def playout(players: int, seed: int, layout: str | None, edition: str = "1") -> None:
     rng = random.Random(seed)
-    state = new_game(players, seed, {"layout": layout})
+    state = new_game(players, seed, {"layout": layout, "edition": edition})
+    assert state.ed is EDITIONS[edition]
     actions = []
     undoable: list[object] = []  # the state before each step an undo may take back
     for step in range(MAX_STEPS):
@@ -64,23 +70,29 @@ def playout(players: int, seed: int, layout: str | None) -> None:
         state = after
     assert is_over(state), "game did not end within the bound"
     assert state.turn <= 43
-    setup = {"players": players, "seed": seed, "layout": layout}
+    setup = {"players": players, "seed": seed, "layout": layout, "edition": edition}
     assert replay(setup, actions) == state, "replay is not deterministic"
 
 
 @settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 2**32), layout=st.sampled_from([None, "random"]))
-def test_random_playouts_two_players(seed: int, layout: str | None) -> None:
-    playout(2, seed, layout)
+@given(seed=st.integers(0, 2**32), layout=LAYOUTS, edition=EDITION_NAMES)
+def test_random_playouts_two_players(
+    seed: int, layout: str | None, edition: str
+) -> None:
+    playout(2, seed, layout, edition)
 
 
 @settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 2**32), layout=st.sampled_from([None, "random"]))
-def test_random_playouts_three_players(seed: int, layout: str | None) -> None:
-    playout(3, seed, layout)
+@given(seed=st.integers(0, 2**32), layout=LAYOUTS, edition=EDITION_NAMES)
+def test_random_playouts_three_players(
+    seed: int, layout: str | None, edition: str
+) -> None:
+    playout(3, seed, layout, edition)
 
 
 @settings(max_examples=8, deadline=None)
-@given(seed=st.integers(0, 2**32), layout=st.sampled_from([None, "random"]))
-def test_random_playouts_four_players(seed: int, layout: str | None) -> None:
-    playout(4, seed, layout)
+@given(seed=st.integers(0, 2**32), layout=LAYOUTS, edition=EDITION_NAMES)
+def test_random_playouts_four_players(
+    seed: int, layout: str | None, edition: str
+) -> None:
+    playout(4, seed, layout, edition)

@@ -8,7 +8,7 @@ import pytest
 
 from engine.ishtar import IllegalAction, check_options, new_game, public_setup, view_for
 from engine.ishtar.components import GEM_TOTALS
-from engine.ishtar.editions import EDITION_1, EDITIONS, LATEST
+from engine.ishtar.editions import DEFAULT, EDITION_1, EDITIONS, LATEST
 
 
 @pytest.mark.parametrize(("players", "size"), [(2, 5), (3, 6), (4, 7)])
@@ -79,15 +79,15 @@ def test_check_options_normalises_and_refuses_with_a_reason() -> None:
         "layout": "preset",
         "first_player": None,
         "turn_end": "explicit",
-        "edition": LATEST,
+        "edition": DEFAULT,
     }
     assert check_options(4, {"layout": "random", "first_player": 3}) == {
         "layout": "random",
         "first_player": 3,
         "turn_end": "explicit",
-        "edition": LATEST,
+        "edition": DEFAULT,
     }
-    assert check_options(2, {"edition": "1"})["edition"] == "1"
+    assert check_options(2, {"edition": "2"})["edition"] == "2"
     assert check_options(2, {"turn_end": "auto"})["turn_end"] == "auto"
     for players, options, words in [
         (5, {}, "2 to 4 players"),
@@ -108,21 +108,23 @@ def test_an_edition_this_engine_does_not_have_is_refused_with_a_reason(
     with pytest.raises(IllegalAction) as refused:
         check_options(2, {"edition": edition})
     assert refused.value.reason == (
-        "The edition of the components is one of 1, 2 (the latest, 2, if none is given)."
+        "The edition of the components is one of 1, 2 (1 if none is given)."
     )
     assert refused.value.message == {
         "key": "ishtar.reason.options.edition",
-        "params": {"editions": "1, 2", "latest": "2"},
+        "params": {"editions": "1, 2", "default": "1"},
     }
 
 
-def test_a_new_game_is_of_the_latest_edition_unless_it_names_one() -> None:
-    assert LATEST == "2"
-    assert new_game(2, 1).edition == LATEST
-    assert new_game(2, 1).ed is EDITIONS[LATEST]
-    old = new_game(2, 1, {"edition": "1"})
-    assert (old.edition, old.ed) == ("1", EDITIONS["1"])
-    assert view_for(old, None)["edition"] == "1"
+def test_a_new_game_is_of_the_default_edition_unless_it_names_one() -> None:
+    # Ruling (docs/games/ishtar/rules.md, "Editions"): the tuned edition is chosen, not
+    # given, while its last seat wins more often than edition 1's.
+    assert DEFAULT == "1" and LATEST == "2"
+    assert new_game(2, 1).edition == DEFAULT
+    assert new_game(2, 1).ed is EDITIONS[DEFAULT]
+    tuned = new_game(2, 1, {"edition": "2"})
+    assert (tuned.edition, tuned.ed) == ("2", EDITIONS["2"])
+    assert view_for(tuned, None)["edition"] == "2"
 
 
 def test_new_game_draws_the_first_player_from_the_seed_when_none_is_fixed() -> None:
