@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -142,15 +144,17 @@ def test_rooms_of_before_games_become_ishtar_rooms_with_their_options(
     ]
 
 
-def test_ishtar_games_begun_before_engine_1_2_keep_turns_that_end_by_themselves(
-    empty_database_url: str,
-) -> None:
-    """Migration 0013: the set-up options of the Ishtar games already there say
-    ``turn_end: "auto"`` (their move logs have no `end` where a turn ended by itself), rooms
-    not yet started and games of other games are left alone; the downgrade takes it out."""
+BABYLON = json.dumps({"floor": "lower"})
+"""The options of the Babylon Gardens room the migrations must leave alone."""
+
+Run = Callable[..., Coroutine[Any, Any, list[asyncpg.Record]]]
+
+
+def sql_runner(url: str) -> Run:
+    """`run(statement)` fetches its rows; `run(statement, *rows)` executes it for each row."""
 
     async def run(statement: str, *rows: tuple[object, ...]) -> list[asyncpg.Record]:
-        conn = await asyncpg.connect(asyncpg_dsn(empty_database_url))
+        conn = await asyncpg.connect(asyncpg_dsn(url))
         try:
             if rows:
                 await conn.executemany(statement, rows)
@@ -159,15 +163,19 @@ def test_ishtar_games_begun_before_engine_1_2_keep_turns_that_end_by_themselves(
         finally:
             await conn.close()
 
-    ishtar = json.dumps({"layout": "preset", "first_player": None})
-    babylon = json.dumps({"floor": "lower"})
-    migrate.upgrade(empty_database_url, "0012")
+    return run
+
+
+def seed_two_games(run: Run, url: str, revision: str, ishtar: str, engine: str) -> None:
+    """At `revision`: rooms aa (Ishtar, options `ishtar`) and bb (Babylon Gardens) with a
+    started game each (aa's of `engine`), and cc, an Ishtar room not started."""
+    migrate.upgrade(url, revision)
     asyncio.run(
         run(
             "INSERT INTO rooms (id, game, options, players, seat_order, host_token_hash)"
             " VALUES ($1, $2, $3::jsonb, 2, 'fixed', '\\x00'::bytea)",
             ("room0000000000aa", "ishtar", ishtar),
-            ("room0000000000bb", "babylon-gardens", babylon),
+            ("room0000000000bb", "babylon-gardens", BABYLON),
             ("room0000000000cc", "ishtar", ishtar),
         )
     )
@@ -175,18 +183,27 @@ def test_ishtar_games_begun_before_engine_1_2_keep_turns_that_end_by_themselves(
         run(
             "INSERT INTO games (room_id, engine, seed, setup, snapshot, current_seat)"
             " VALUES ($1, $2, 7, $3::jsonb, '{}', 0)",
-            (
-                "room0000000000aa",
-                "ishtar 1.1.0",
-                f'{{"players": 2, "options": {ishtar}}}',
-            ),
+            ("room0000000000aa", engine, f'{{"players": 2, "options": {ishtar}}}'),
             (
                 "room0000000000bb",
                 "babylon-gardens 1.0.0",
-                f'{{"players": 2, "options": {babylon}}}',
+                f'{{"players": 2, "options": {BABYLON}}}',
             ),
         )
     )
+
+
+def test_ishtar_games_begun_before_engine_1_2_keep_turns_that_end_by_themselves(
+    empty_database_url: str,
+) -> None:
+    """Migration 0013: the set-up options of the Ishtar games already there say
+    ``turn_end: "auto"`` (their move logs have no `end` where a turn ended by itself), rooms
+    not yet started and games of other games are left alone; the downgrade takes it out."""
+
+    run = sql_runner(empty_database_url)
+
+    ishtar = json.dumps({"layout": "preset", "first_player": None})
+    seed_two_games(run, empty_database_url, "0012", ishtar, "ishtar 1.1.0")
     select = "SELECT room_id, setup->'options' AS o FROM games ORDER BY room_id"
     migrate.upgrade(empty_database_url, "0013")
     upgraded = [(g["room_id"], json.loads(g["o"])) for g in asyncio.run(run(select))]
@@ -203,7 +220,7 @@ def test_ishtar_games_begun_before_engine_1_2_keep_turns_that_end_by_themselves(
     assert json.loads(room["options"]) == json.loads(ishtar), "not started: left alone"
     migrate.downgrade(empty_database_url, "0012")
     downgraded = [json.loads(g["o"]) for g in asyncio.run(run(select))]
-    assert downgraded == [json.loads(ishtar), json.loads(babylon)]
+    assert downgraded == [json.loads(ishtar), json.loads(BABYLON)]
 
 
 def test_moves_logged_before_messages_keep_a_null_message(
@@ -265,46 +282,12 @@ def test_ishtar_games_begun_before_editions_keep_the_first_edition(
     rooms not yet started and games of other games are left alone; the downgrade takes it
     out, and refuses while a game of another edition is there."""
 
-    async def run(statement: str, *rows: tuple[object, ...]) -> list[asyncpg.Record]:
-        conn = await asyncpg.connect(asyncpg_dsn(empty_database_url))
-        try:
-            if rows:
-                await conn.executemany(statement, rows)
-                return []
-            return await conn.fetch(statement)
-        finally:
-            await conn.close()
+    run = sql_runner(empty_database_url)
 
     ishtar = json.dumps(
         {"layout": "preset", "first_player": None, "turn_end": "explicit"}
     )
-    babylon = json.dumps({"floor": "lower"})
-    migrate.upgrade(empty_database_url, "0014")
-    asyncio.run(
-        run(
-            "INSERT INTO rooms (id, game, options, players, seat_order, host_token_hash)"
-            " VALUES ($1, $2, $3::jsonb, 2, 'fixed', '\\x00'::bytea)",
-            ("room0000000000aa", "ishtar", ishtar),
-            ("room0000000000bb", "babylon-gardens", babylon),
-            ("room0000000000cc", "ishtar", ishtar),
-        )
-    )
-    asyncio.run(
-        run(
-            "INSERT INTO games (room_id, engine, seed, setup, snapshot, current_seat)"
-            " VALUES ($1, $2, 7, $3::jsonb, '{}', 0)",
-            (
-                "room0000000000aa",
-                "ishtar 1.2.0",
-                f'{{"players": 2, "options": {ishtar}}}',
-            ),
-            (
-                "room0000000000bb",
-                "babylon-gardens 1.0.0",
-                f'{{"players": 2, "options": {babylon}}}',
-            ),
-        )
-    )
+    seed_two_games(run, empty_database_url, "0014", ishtar, "ishtar 1.2.0")
     select = "SELECT room_id, setup->'options' AS o FROM games ORDER BY room_id"
     migrate.upgrade(empty_database_url, "head")
     upgraded = [(g["room_id"], json.loads(g["o"])) for g in asyncio.run(run(select))]
@@ -325,7 +308,7 @@ def test_ishtar_games_begun_before_editions_keep_the_first_edition(
 
     migrate.downgrade(empty_database_url, "0014")
     downgraded = [json.loads(g["o"]) for g in asyncio.run(run(select))]
-    assert downgraded == [json.loads(ishtar), json.loads(babylon)]
+    assert downgraded == [json.loads(ishtar), json.loads(BABYLON)]
     migrate.upgrade(empty_database_url, "head")
     asyncio.run(
         run(
