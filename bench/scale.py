@@ -10,7 +10,10 @@ players move at a human pace: after each update that asks a seat to act, it thin
 2-6 s (``--think``) and submits a legal action (seeded random, or the first; never ``undo``).
 Games are long, so each N is played for ``--seconds`` rather than to its end; then the
 players stop, the moves in flight land, every socket is closed, and the server is left to
-settle.
+settle. With ``--cycles K``, each N is played K times on the same server, each time with new
+rooms: the first cycles fill the caches up to their bounds and add less and less to the RSS
+after; a leak adds about the same every cycle. From 3 cycles on, the last cycle's growth over
+the one before is reported against the 10 % target.
 
 Reported per N:
 
@@ -37,6 +40,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import itertools
 import json
 import os
 import random
@@ -81,6 +85,9 @@ class Plan:
         12.0  # after the sockets closed: more than the server's full-GC period
     )
     warmup_s: float = 3.0
+    cycles: int = (
+        1  # times each N is played on the same server (a leak shows as growth)
+    )
     server_env: dict[str, str] = field(default_factory=dict)  # e.g. a cache's bound
 
 
@@ -381,17 +388,19 @@ async def peak_rss(meter: Meter, into: list[int], every: float = 0.25) -> None:
 
 
 async def measure_n(
-    plan: Plan, n: int, base: str, meter: Meter, pg: PgCpu
+    plan: Plan, n: int, base: str, meter: Meter, pg: PgCpu, cycle: int = 0
 ) -> dict[str, Any]:
-    """One N on a server that is up: warm-up, rooms, play for the window, close, settle."""
+    """One N on a server that is up: warm-up, rooms, play for the window, close, settle.
+    Cycle k > 0 plays new rooms (their own seeds) on the server that played cycles < k."""
     target = IshtarTarget(game=plan.game)
     rss_ready, fds_ready = meter.rss(), meter.fds()
 
     # A warm-up room, played fast and closed: modules and statements the first room and
     # the first moves load are not counted as the rooms' growth.
-    say(f"{n} rooms: warm-up")
+    label = f"{n} rooms" + (f", cycle {cycle + 1}" if plan.cycles > 1 else "")
+    say(f"{label}: warm-up")
     warm = Run(plan, target, (0.01, 0.02))
-    await open_rooms(warm, base, 1, salt=-1)
+    await open_rooms(warm, base, 1, salt=-1 - cycle)
     warm.start_play()
     await asyncio.sleep(plan.warmup_s)
     warm.playing = False
@@ -402,10 +411,10 @@ async def measure_n(
     await asyncio.sleep(1.0)
     rss_start, fds_start = meter.rss(), meter.fds()
 
-    say(f"{n} rooms: creating and connecting")
+    say(f"{label}: creating and connecting")
     run = Run(plan, target, plan.think)
     setup_started = time.perf_counter()
-    await open_rooms(run, base, n, salt=n)
+    await open_rooms(run, base, n, salt=n + 1_000_003 * cycle)
     await asyncio.sleep(plan.settle_s)
     setup_s = time.perf_counter() - setup_started
     rss_connected, fds_connected = meter.rss(), meter.fds()
@@ -417,7 +426,7 @@ async def measure_n(
     t0 = time.perf_counter()
     gc.disable()  # the driver's collections would stop every room's clock at once
     try:
-        say(f"{n} rooms: playing for {plan.seconds} s")
+        say(f"{label}: playing for {plan.seconds} s")
         run.start_play()
         await asyncio.sleep(plan.seconds)
         rss_loaded = meter.rss()
@@ -439,7 +448,7 @@ async def measure_n(
     if lost:
         run.stats.errors["undelivered"] += lost
 
-    say(f"{n} rooms: closing")
+    say(f"{label}: closing")
     await close_all(run)
     del run.seats[:], run.spectators[:]
     gc.collect()
@@ -454,6 +463,7 @@ async def measure_n(
     grown = rss_loaded - rss_start
     return {
         "rooms": n,
+        "cycle": cycle + 1,
         "connections": n * connections,
         "seconds": round(wall, 1),
         "setup_s": round(setup_s, 1),
@@ -521,18 +531,20 @@ async def bench(plan: Plan, on_run: Callable[[dict[str, Any]], None]) -> dict[st
             try:
                 await server.wait_ready("/readyz")
                 assert server.proc is not None
-                result = await measure_n(
-                    plan, n, server.base, Meter(server.proc.pid), pg
-                )
+                meter = Meter(server.proc.pid)
+                results = []
+                for cycle in range(plan.cycles):
+                    result = await measure_n(plan, n, server.base, meter, pg, cycle)
+                    results.append(result)
+                    on_run(result)
             except BaseException:
                 sys.stderr.write(f"server log kept in {server.log}:\n{server.tail()}\n")
                 server.stop()
                 raise
             server.stop()
-            if server.log is not None and not result["errors"]:
+            if server.log is not None and not any(r["errors"] for r in results):
                 server.log.unlink(missing_ok=True)
-            report["runs"].append(result)
-            on_run(result)
+            report["runs"].extend(results)
     report["targets"] = verdicts(report["runs"])
     return report
 
@@ -541,11 +553,13 @@ def verdicts(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Each target of issue 17, point 2, against the runs: the figure and met or not."""
     if not runs:
         return {}
-    small, large = runs[0], runs[-1]
+    firsts = [r for r in runs if r.get("cycle", 1) == 1]
+    small, large = firsts[0], firsts[-1]
     ratio = large["p99_ms"] / small["p99_ms"] if small["p99_ms"] else float("nan")
-    worst_room = max(r["kb_per_room"] for r in runs)
-    worst_after = max(r["after_vs_start"] for r in runs)
+    worst_room = max(r["kb_per_room"] for r in firsts)
+    worst_after = max(r["after_vs_start"] for r in firsts)
     errors = sum(r["errors"] for r in runs)
+    cycles = cycle_growth(runs)
     return {
         "p99_ratio": round(ratio, 2),
         "p99_ratio_met": ratio <= TARGET_P99_RATIO,
@@ -555,11 +569,36 @@ def verdicts(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "after_met": worst_after <= TARGET_AFTER_RATIO,
         "errors": errors,
         "errors_met": errors == 0,
+        **cycles,
+    }
+
+
+def cycle_growth(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """With three cycles or more of an N on one server: the RSS after each cycle's sockets
+    closed, what each cycle added to it, and the last cycle's growth over the one before.
+    The first cycles fill the caches up to their bounds and the allocator's arenas, so they
+    add less and less; a leak adds about the same every cycle."""
+    growth: dict[str, float] = {}
+    added: dict[str, list[float]] = {}
+    for n in dict.fromkeys(r["rooms"] for r in runs):
+        afters = [r["rss_after_mb"] for r in runs if r["rooms"] == n]
+        if len(afters) >= 3:
+            growth[str(n)] = round(afters[-1] / afters[-2] - 1, 3)
+            added[str(n)] = [round(b - a, 1) for a, b in itertools.pairwise(afters)]
+    if not growth:
+        return {}
+    worst = max(growth.values())
+    return {
+        "cycle_growth": growth,
+        "cycle_added_mb": added,
+        "cycle_growth_max": worst,
+        "cycle_growth_met": worst <= TARGET_AFTER_RATIO,
     }
 
 
 LATENCY_COLUMNS = [
     ("rooms", "rooms"),
+    ("cycle", "cycle"),
     ("connections", "sockets"),
     ("moves", "moves"),
     ("moves_per_s", "moves/s"),
@@ -575,6 +614,7 @@ LATENCY_COLUMNS = [
 ]
 MEMORY_COLUMNS = [
     ("rooms", "rooms"),
+    ("cycle", "cycle"),
     ("rss_start_mb", "RSS start MiB"),
     ("rss_connected_mb", "connected"),
     ("rss_loaded_mb", "loaded"),
@@ -604,7 +644,7 @@ def print_table(report: dict[str, Any]) -> None:
         for _key, title in columns:
             table.add_column(title, justify="right")
         for run in report["runs"]:
-            table.add_row(*(str(run[key]) for key, _ in columns))
+            table.add_row(*(str(run.get(key, 1)) for key, _ in columns))
         console.print(table)
     for run in report["runs"]:
         if run["error_kinds"]:
@@ -618,6 +658,12 @@ def print_table(report: dict[str, Any]) -> None:
             f" after/start - 1 at most {targets['after_vs_start_max']}"
             f" (<= {TARGET_AFTER_RATIO}), errors {targets['errors']}"
         )
+        if "cycle_growth" in targets:
+            console.print(
+                f"RSS after the last cycle / after the one before - 1, by N:"
+                f" {targets['cycle_growth']} (<= {TARGET_AFTER_RATIO});"
+                f" MiB each cycle added after the first: {targets['cycle_added_mb']}"
+            )
 
 
 def parse_think(text: str) -> tuple[float, float]:
@@ -686,6 +732,15 @@ def main(argv: list[str] | None = None) -> None:
         metavar="NAME=VALUE",
         help="a setting of the server under test, e.g. ISHTAR_POSITION_CACHE_BYTES=1e9",
     )
+    parser.add_argument(
+        "--cycles",
+        type=int,
+        choices=range(1, 51),
+        default=default.cycles,
+        metavar="K",
+        help="play each N K times on the same server (1-50); from 3 on, what each cycle"
+        " adds to the RSS after tells a leak",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     server_env = dict(item.split("=", 1) for item in args.server_env)
@@ -699,11 +754,12 @@ def main(argv: list[str] | None = None) -> None:
         rest_s=args.rest,
         warmup_s=args.warmup,
         settle_s=args.settle,
+        cycles=args.cycles,
         server_env=server_env,
     )
 
     def progress(run: dict[str, Any]) -> None:
-        keys = ("rooms", "moves", "p50_ms", "p99_ms", "kb_per_room", "errors")
+        keys = ("rooms", "cycle", "moves", "p50_ms", "p99_ms", "kb_per_room", "errors")
         sys.stderr.write(" ".join(f"{k}={run[k]}" for k in keys) + "\n")
 
     started = time.perf_counter()

@@ -119,15 +119,16 @@ def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server() -> None
         "--rooms",
         "3",
         "--seconds",
-        "5",
+        "2",
         "--think",
         "0.05-0.1",
         "--rest",
         "0.5",
-        *("--warmup", "0.5", "--settle", "0.3"),
+        *("--warmup", "0.5", "--settle", "0.3", "--cycles", "3"),
     )
     runs = result["runs"]
-    assert isinstance(runs, list) and len(runs) == 1
+    assert isinstance(runs, list) and [r["cycle"] for r in runs] == [1, 2, 3]
+    assert all(r["errors"] == 0 for r in runs), [r["error_kinds"] for r in runs]
     run = runs[0]
     assert run["rooms"] == 3 and run["connections"] == 12
     assert run["errors"] == 0, run["error_kinds"]
@@ -151,3 +152,11 @@ def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server() -> None
     assert {"p99_ratio_met", "kb_per_room_met", "after_met", "errors_met"} <= set(
         targets
     )
+    # three cycles on one server: the third's RSS after, against the second's
+    after = [r["rss_after_mb"] for r in runs]
+    growth = after[2] / after[1] - 1
+    assert targets["cycle_growth"] == {"3": round(growth, 3)}
+    assert targets["cycle_added_mb"] == {
+        "3": [round(after[1] - after[0], 1), round(after[2] - after[1], 1)]
+    }
+    assert targets["cycle_growth_met"] == (growth <= 0.10)

@@ -391,6 +391,14 @@ class Settings(BaseSettings):
             "Longest time between full collections of cyclic garbage (app/ops/collector.py)."
         ),
     )
+    gc_full_growth: float = Field(
+        default=1.5,
+        ge=1.1,
+        description=(
+            "Growth of the process's peak memory since the last full collection of cyclic "
+            "garbage that makes the next one due (app/ops/collector.py)."
+        ),
+    )
     gc_full_after_closed: int = Field(
         default=1000,
         ge=1,

@@ -18,7 +18,8 @@ have piled up, and not otherwise:
   socket; a connection of ours leaves none, app/web/ws.py). `note_connection_closed` counts
   them (app/ops/connection_guard.py calls it);
 - when the process's memory (its peak resident set, read in constant time: counting the
-  frozen objects walks them all) has grown by half since the last one;
+  frozen objects walks them all) has grown by half since the last one
+  (`ISHTAR_GC_FULL_GROWTH`);
 - and at the latest `ISHTAR_GC_FULL_EVERY_S` (300 s) after the last one, for garbage of
   any other origin.
 

@@ -71,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # benchmark's full collections 145-183 ms -> 10-34 ms; docs/benchmarks.md "Load").
         collector = Collector(
             full_every_s=settings.gc_full_every_s,
+            growth=settings.gc_full_growth,
             full_after_closed=settings.gc_full_after_closed,
         )
         collector.start()

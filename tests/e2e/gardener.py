@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -111,9 +112,55 @@ class Gardener:
 
     def play_step(self, action: dict | None = None) -> dict:
         """Make one legal action through the UI, and wait until the server has it."""
-        page = self.page
         before = self.version()
         action = action or self.pick(self.legal())
+        self._act(action)
+        self._settle(action, (before or 0) + 1)
+        return action
+
+    def page_state(self) -> dict:
+        """What the page shows, for a failure message: a step that was not taken says why."""
+        return self.page.evaluate(
+            """() => { const i = window.__ishtar; if (!i) return {hook: false};
+            const text = (s) => (document.querySelector(s)?.textContent || "").trim().slice(0, 200);
+            return {version: i.version, busy: i.busy, mine: i.mine, phase: i.phase,
+                    legal: (i.legal() || []).map(a => a.type).join(","),
+                    bar: text("#actionbar"), banner: text("#turn-banner"),
+                    conn: document.querySelector("#conn")?.dataset.state,
+                    log: text("#log li:last-child")}; }"""
+        )
+
+    def _settle(self, action: dict, version: int) -> None:
+        """Wait until the server has the step. A step the page did not take (a click or tap
+        that a loaded machine lost: same version, nothing in flight, still legal) is made
+        once more, with a warning; a step still missing after that fails with the page's
+        state."""
+        try:
+            self.wait_version(version, timeout=15000)
+            return
+        except AssertionError:
+            pass
+        state = self.page_state()
+        if (
+            state.get("version") == version - 1
+            and not state.get("busy")
+            and action in self.legal()
+        ):
+            warnings.warn(
+                f"{self.name}: the page did not take {action} ({state}); again",
+                stacklevel=3,
+            )
+            self._act(action)
+        try:
+            self.wait_version(version, timeout=45000)
+        except AssertionError as e:
+            raise AssertionError(
+                f"{self.name}: {action} did not reach version {version}: {self.page_state()}"
+            ) from e
+
+    def _act(self, action: dict) -> None:
+        """The clicks and taps of one step."""
+        page = self.page
         kind = action["type"]
         if kind == "choose":
             page.click(f".pile[data-pile='{action['pile']}']")
@@ -186,8 +233,6 @@ class Gardener:
             page.mouse.click(x, y)
         else:  # pragma: no cover - a new action type
             raise AssertionError(f"no UI path for {action}")
-        self.wait_version((before or 0) + 1)
-        return action
 
     def shot(self, artifacts: Path, name: str) -> Path:
         path = artifacts / f"{name}.png"

@@ -99,6 +99,7 @@ def test_allowed_hosts_and_proxies_are_comma_separated(
         ("ISHTAR_FORWARDED_ALLOW_IPS", "10.0.0.0/33"),
         ("ISHTAR_HEADER_TIMEOUT_S", "0"),
         ("ISHTAR_CONNECTIONS_PER_ADDRESS", "-1"),
+        ("ISHTAR_GC_FULL_GROWTH", "1.0"),  # a full collection on every step
     ],
 )
 def test_bad_edge_settings_stop_the_start_with_a_clear_error(
