@@ -85,9 +85,8 @@ class Plan:
         12.0  # after the sockets closed: more than the server's full-GC period
     )
     warmup_s: float = 3.0
-    cycles: int = (
-        1  # times each N is played on the same server (a leak shows as growth)
-    )
+    # times each N is played on the same server (a leak shows as growth)
+    cycles: int = 1
     server_env: dict[str, str] = field(default_factory=dict)  # e.g. a cache's bound
 
 
@@ -553,7 +552,7 @@ def verdicts(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Each target of issue 17, point 2, against the runs: the figure and met or not."""
     if not runs:
         return {}
-    firsts = [r for r in runs if r.get("cycle", 1) == 1]
+    firsts = [r for r in runs if r["cycle"] == 1]
     small, large = firsts[0], firsts[-1]
     ratio = large["p99_ms"] / small["p99_ms"] if small["p99_ms"] else float("nan")
     worst_room = max(r["kb_per_room"] for r in firsts)
@@ -644,7 +643,7 @@ def print_table(report: dict[str, Any]) -> None:
         for _key, title in columns:
             table.add_column(title, justify="right")
         for run in report["runs"]:
-            table.add_row(*(str(run.get(key, 1)) for key, _ in columns))
+            table.add_row(*(str(run[key]) for key, _ in columns))
         console.print(table)
     for run in report["runs"]:
         if run["error_kinds"]:
