@@ -201,8 +201,7 @@ class Gardener:
                     break
             else:
                 x, y = page.evaluate("a => window.__ishtar.placePoint(a)", action)
-                page.mouse.move(x, y)
-                page.mouse.click(x, y)
+                self._board_click(x, y)
         elif kind == "discard":
             page.click("[data-act='discard']")
         elif kind in ("assistant", "pass", "end", "undo"):
@@ -224,15 +223,39 @@ class Gardener:
             page.click(f"[data-act='token-{action['token']}']")
             for cell in action["cells"]:
                 x, y = page.evaluate("c => window.__ishtar.hexToClient(c)", cell)
-                page.mouse.click(x, y)
+                self._board_click(x, y)
         elif kind == "reserve":
             page.click(f".tree-card[data-card='{action['card']}']")
         elif kind == "plant":
             page.click(f"[data-act='plant-{action['card']}']")
             x, y = page.evaluate("c => window.__ishtar.hexToClient(c)", action["at"])
-            page.mouse.click(x, y)
+            self._board_click(x, y)
         else:  # pragma: no cover - a new action type
             raise AssertionError(f"no UI path for {action}")
+
+    def _board_click(self, x: float, y: float) -> None:
+        """Point at a spot of the board and click it, as a person does: what covers the spot
+        once the pointer is there (a card left open, a panel) is a fault of the page, and the
+        test fails naming it rather than clicking it."""
+        page = self.page
+        page.mouse.move(x, y)
+        try:
+            wait_until(
+                page,
+                "([x, y]) => document.elementFromPoint(x, y)?.id === 'board'",
+                [x, y],
+                timeout=5000,
+            )
+        except AssertionError:
+            cover = page.evaluate(
+                """([x, y]) => { const e = document.elementFromPoint(x, y);
+                return e ? `${e.tagName.toLowerCase()}#${e.id}.${e.className}` : null; }""",
+                [x, y],
+            )
+            raise AssertionError(
+                f"{self.name}: the board at ({x:.0f}, {y:.0f}) is covered by {cover}"
+            ) from None
+        page.mouse.click(x, y)
 
     def shot(self, artifacts: Path, name: str) -> Path:
         path = artifacts / f"{name}.png"

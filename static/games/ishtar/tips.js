@@ -8,13 +8,21 @@
  * `tip(element, make, {onTap})`: `make()` returns the card's content (a Node) when it opens,
  * so it is always drawn from the latest view. `onTap(ev)` (optional) is what a tap or click
  * does besides; on touch the card opens first and the element's own action waits for a
- * button inside the card, so a tap never acts unseen.
+ * button inside the card, so a tap never acts unseen. A click that acts closes the card, and a
+ * card with no button in it lets the pointer through (`.passive`), so a card left beside the
+ * side column never catches a click meant for the board under it.
  */
 
 const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
 
 let card = null; // the floating element
 let owner = null; // the element whose card is open
+// Where a click acted, while the pointer has not moved since: the panel redrawn under a still
+// pointer gets a new element and the browser "enters" it, which must not reopen the card.
+// (A click's coordinates are whole pixels, a pointer event's are not: "still" is within 1 px.)
+let still = null;
+const isStill = (ev) => !!still && Math.abs(ev.clientX - still[0]) < 1 && Math.abs(ev.clientY - still[1]) < 1;
+document.addEventListener("pointermove", (ev) => { if (!isStill(ev)) still = null; }, true);
 
 function ensureCard() {
   if (card) return card;
@@ -56,6 +64,9 @@ export function open(element, content) {
   const c = ensureCard();
   c.innerHTML = "";
   c.append(content);
+  // a card with nothing to press lets the pointer through: over the board it never stands
+  // between the player and the spot they click (and it closes as they leave its element)
+  c.classList.toggle("passive", !c.querySelector("button, a[href], input, select"));
   c.hidden = false;
   owner = element;
   element.setAttribute("aria-describedby", c.id);
@@ -91,14 +102,19 @@ export function tip(element, make, { onTap = null } = {}) {
   element.removeAttribute("title");
   let touched = false;
   element.addEventListener("pointerenter", (ev) => {
-    if (ev.pointerType === "mouse") open(element, make());
+    if (ev.pointerType !== "mouse") return;
+    if (isStill(ev)) return;
+    open(element, make());
   });
   element.addEventListener("pointerleave", (ev) => {
     if (ev.pointerType !== "mouse" || !isOpen(element)) return;
     // a moment to reach the card's own button; leaving the card closes it
     setTimeout(() => { if (isOpen(element) && !card.matches(":hover") && !element.matches(":hover")) close(); }, 160);
   });
-  element.addEventListener("focus", () => { if (!touched) open(element, make()); });
+  // a keyboard's focus opens the card, not the focus a mouse click gives the element
+  element.addEventListener("focus", () => {
+    if (!touched && element.matches(":focus-visible")) open(element, make());
+  });
   element.addEventListener("blur", () => { if (isOpen(element) && !card.matches(":hover")) close(); });
   element.addEventListener("pointerdown", (ev) => { touched = ev.pointerType !== "mouse"; });
   element.addEventListener("click", (ev) => {
@@ -110,7 +126,12 @@ export function tip(element, make, { onTap = null } = {}) {
       else open(element, make());
       return;
     }
-    if (onTap) onTap(ev);
+    if (onTap) {
+      // the click acts: what the card explained is done, and it must not stay over the board
+      close();
+      still = [ev.clientX, ev.clientY];
+      onTap(ev);
+    }
   });
 }
 
