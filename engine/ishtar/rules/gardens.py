@@ -19,7 +19,14 @@ from engine.ishtar.state import GARDENS, State
 class Gardens:
     """Component labels of the vegetation of one state."""
 
-    __slots__ = ("garden", "garden_fountain", "bed", "bed_cells", "bed_assistant")
+    __slots__ = (
+        "garden",
+        "garden_fountain",
+        "bed",
+        "bed_cells",
+        "bed_assistant",
+        "controllers",
+    )
 
     def __init__(self, state: State) -> None:
         flowers = state.flowers
@@ -34,6 +41,8 @@ class Gardens:
         self.bed_cells: dict[int, list[int]] = {}
         self.bed_assistant: dict[int, int] = {}
         """Flowerbed label → seat of its assistant (beds without one are absent)."""
+        self.controllers: list[list[int]] | None = None
+        """``fountain_controllers``, once asked for (it reads nothing else)."""
         vegetation = sorted(c for c, f in enumerate(flowers) if f >= 0)
         for start in vegetation:
             if start in self.garden:
@@ -90,8 +99,18 @@ def controlled_beds(state: State, seat: int) -> list[int]:
 
 
 def fountain_controllers(state: State) -> list[list[int]]:
-    """For each fountain (in ``geo.fountain_cells`` order), the seats that control it."""
+    """For each fountain (in ``geo.fountain_cells`` order), the seats that control it.
+
+    Memoised with the garden analysis it is read from (so shared by the states that share
+    it): the lists are the cache's own, to read and never to change.
+    """
     g = gardens(state)
+    if g.controllers is None:
+        g.controllers = _controllers(state, g)
+    return g.controllers
+
+
+def _controllers(state: State, g: Gardens) -> list[list[int]]:
     spaces = [[0] * state.players for _ in state.geo.fountain_cells]
     for bed, seat in g.bed_assistant.items():
         fountain = g.fountain_of_bed(bed)
