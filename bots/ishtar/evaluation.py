@@ -5,7 +5,7 @@ cards, flowers, fountains, upper skills) plus what it holds that turns into poin
 gems (tree cards to buy, weighted by how many turns it has left to spend them), assistants in
 supply (flowerbeds to claim), a lower skill that opens an upper one (valued by what the upper
 skill would score now, times the chance of unlocking it in the turns left), watering-can
-discounts and the reserved card. Only the contract is used: `final_scores`, `view_for` and `catalogue`
+discounts and the reserved card. Only the contract is used: `view_for` (its `standing` and `scores` are `final_scores`) and `catalogue`
 (the numbers of the game's edition, bots/ishtar/edition.py).
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 from bots.ishtar import edition
 from bots.ishtar.board import GEM_TREE_VALUE, Board, Cell, neighbours
 from bots.ishtar.edition import EditionNumbers
-from engine.ishtar import final_scores, view_for
+from engine.ishtar import view_for
 
 UPPER_OF: dict[str, str] = {"F": "A", "G": "B", "H": "C", "I": "D", "J": "E"}
 ASSISTANT_VALUE = 3.0
@@ -169,5 +169,10 @@ def utility(values: list[float], seat: int) -> float:
 
 
 def evaluate(state: Any) -> list[float]:
-    """Equities of every seat in a full (possibly determinized) state."""
-    return equities(view_for(state, None), final_scores(state))
+    """Equities of every seat in a full (possibly determinized) state.
+
+    The view already holds the engine's projection (``standing`` mid-game, ``scores`` once
+    over), so it is not computed a second time."""
+    view = view_for(state, None)
+    scores = view["standing"] if view["standing"] is not None else view["scores"]
+    return equities(view, scores)
