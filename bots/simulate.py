@@ -158,8 +158,9 @@ def render(summary: dict[str, Any], bots: Sequence[str]) -> str:
     for level, t in summary["ms_per_move"].items():
         c = summary["cpu_ms_per_move"][level]
         lines.append(
-            f"  {level:<7} thinks {t['mean']:.1f} ms per move (p95 {t['p95']:.1f}, max"
-            f" {t['max']:.1f}; CPU {c['mean']:.1f}, p95 {c['p95']:.1f}, max {c['max']:.1f})"
+            f"  {level:<7} thinks {t['mean']:.1f} ms per move (p95 {t['p95']:.1f},"
+            f" p99 {t['p99']:.1f}, max {t['max']:.1f}; CPU {c['mean']:.1f},"
+            f" p95 {c['p95']:.1f}, p99 {c['p99']:.1f}, max {c['max']:.1f})"
         )
     return "\n".join(lines)
 

@@ -162,12 +162,13 @@ def deciding_categories(record: GameRecord) -> list[str]:
 
 def timing(values: Sequence[float]) -> dict[str, float]:
     if not values:
-        return {"mean": 0.0, "p50": 0.0, "p95": 0.0, "max": 0.0, "moves": 0}
+        return {"mean": 0.0, "p50": 0.0, "p95": 0.0, "p99": 0.0, "max": 0.0, "moves": 0}
     ordered = sorted(values)
     return {
         "mean": mean(ordered),
         "p50": ordered[len(ordered) // 2],
         "p95": ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))],
+        "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
         "max": ordered[-1],
         "moves": len(ordered),
     }
