@@ -12,8 +12,11 @@ category, turns, steps, skills and tree cards of each seat).
 
 The bots' budget is a number of playouts, so two builds that decide alike print the same
 fingerprint whatever the machine's speed: an optimisation that claims to change no decision
-is checked by it, and its speed-up by the CPU figures, alternating the builds (run this file
-from the other checkout: it reads only ``bots.simulate.run``).
+is checked by it, and its speed-up by the CPU figures, alternating the builds. To run
+another checkout's code, run this file from it with ``python -S -m bench.bot_think``: the
+project's editable install maps ``bots`` and ``engine`` to the checkout it was installed
+from whatever the current directory (the engine and bots need only the standard library);
+the report names the checkout whose code it ran (``code``).
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ import argparse
 import hashlib
 import json
 import statistics
+from pathlib import Path
 from typing import Any
 
+import bots
 from bots.ishtar import think as ishtar_think
 from bots.simulate import run
 
@@ -92,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         "games": args.games,
         "seed": args.seed,
         "bots": seats,
+        "code": str(Path(bots.__file__).resolve().parent.parent),
         "fingerprint": fingerprint(records),
         "wins": wins,
         "cpu_ms_per_move": {level: figures(v) for level, v in cpu.items()},
@@ -100,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report))
         return 0
     print(
-        f"{args.games} games of {','.join(seats)} from seed {args.seed}:"
+        f"{args.games} games of {','.join(seats)} from seed {args.seed} ({report['code']}):"
         f" fingerprint {report['fingerprint']}, wins {wins}"
     )
     for level, f in report["cpu_ms_per_move"].items():

@@ -7,6 +7,8 @@ engine for the exact outcome of the few best ones.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,6 +175,39 @@ class PlacementValue:
         if self.skill_icon and self.gems + len(collected) >= 2:
             value += 1.5
         return value
+
+
+BOARD_CACHE_SIZE = 64
+"""Boards kept by `board_of` (each a few tens of KB with the view parts it holds alive)."""
+
+_boards: OrderedDict[tuple[int, int], tuple[Any, Any, Board]] = OrderedDict()
+_boards_lock = threading.Lock()
+
+
+def board_of(view: dict[str, Any]) -> Board:
+    """`Board.from_view`, shared by the views whose `spaces` and `cells` are the same objects.
+
+    A search reads the board of many states that differ in nothing it shows (the states
+    after each pile is taken, after a skill or a pass): the engine hands them the same
+    `spaces` and `cells` parts (the sharing contract of engine/ishtar/views.py), so the
+    board is built once. The last `BOARD_CACHE_SIZE` boards are kept, each with the parts
+    it was read from, so that an `id` in a key always names the object it was taken from;
+    a board is read-only to its readers (its `adjacent_beds` cache only ever adds).
+    """
+    spaces, cells = view["spaces"], view["cells"]
+    key = (id(spaces), id(cells))
+    with _boards_lock:
+        hit = _boards.get(key)
+        if hit is not None and hit[0] is spaces and hit[1] is cells:
+            _boards.move_to_end(key)
+            return hit[2]
+    board = Board.from_view(view)
+    with _boards_lock:
+        _boards[key] = (spaces, cells, board)
+        _boards.move_to_end(key)
+        while len(_boards) > BOARD_CACHE_SIZE:
+            _boards.popitem(last=False)
+    return board
 
 
 def _adjacent(a: Cell, b: Cell) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.ishtar import edition
-from bots.ishtar.board import GEM_TREE_VALUE, Board, Cell, neighbours
+from bots.ishtar.board import GEM_TREE_VALUE, Board, Cell, board_of, neighbours
 from bots.ishtar.edition import EditionNumbers
 from engine.ishtar import view_for
 
@@ -124,7 +124,7 @@ class _LazyBoard:
     @property
     def board(self) -> Board:
         if self._board is None:
-            self._board = Board.from_view(self.view)
+            self._board = board_of(self.view)
         return self._board
 
     @property

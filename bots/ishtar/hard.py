@@ -22,7 +22,13 @@ from typing import Any, ClassVar
 
 from bots.ishtar.base import as_action, as_dict, derive_seed, playable
 from bots.ishtar.evaluation import evaluate, utility
-from bots.ishtar.medium import Greedy, cheapest_payments, one_cell_per_card
+from bots.ishtar.medium import (
+    Greedy,
+    Meter,
+    anchor,
+    cheapest_payments,
+    one_cell_per_card,
+)
 from engine.ishtar import apply, current_player, sample_state
 
 
@@ -52,8 +58,10 @@ class HardBot:
         self.width = width
         self.horizon_turns = horizon_turns
         self.rounds = rounds
-        self.rollout = rollout or Greedy()
-        self.ranker = ranker or Greedy()
+        self.meter = Meter()
+        """The positions this bot's own policies valued (its deterministic work budget)."""
+        self.rollout = rollout or Greedy(meter=self.meter)
+        self.ranker = ranker or Greedy(meter=self.meter)
 
     def act(self, view: dict[str, Any], legal: Sequence[Any], seed: int) -> Any:
         legal = playable(legal)
@@ -81,6 +89,7 @@ class HardBot:
             for _ in range(per):
                 state = sample_state(view, derive_seed(seed, sample))
                 sample += 1
+                anchor(state)
                 for i in alive:
                     totals[i] += self.playout(state, candidates[i], seat, rounds_ahead)
                     counts[i] += 1

@@ -10,13 +10,23 @@ ranked cheaply from the view (bots/board) and only the best few are applied.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bots.ishtar.base import as_action, as_dict, playable, playable_actions
-from bots.ishtar.board import GEM_TREE_VALUE, Board, PlacementValue
+from bots.ishtar.board import GEM_TREE_VALUE, PlacementValue, board_of
 from bots.ishtar.evaluation import evaluate, utility
 from engine.ishtar import apply, current_player, sample_state, view_for
+
+
+@dataclass
+class Meter:
+    """Work done by a policy: the positions it valued (bots/evaluation).
+
+    Valuing a position is most of what a search does, and the count is the same on every
+    machine, so it is the unit of a deterministic budget (bots/hard)."""
+
+    evaluations: int = 0
 
 
 @dataclass(frozen=True)
@@ -24,12 +34,16 @@ class Greedy:
     """The medium policy on a full state, from the point of view of one seat.
 
     `place_width` placements are applied when placing, `choose_width` per pile when choosing.
+    A `meter`, if given, counts the positions valued.
     """
 
     place_width: int = 6
     choose_width: int = 2
+    meter: Meter | None = field(default=None, compare=False)
 
     def value(self, state: Any, seat: int) -> float:
+        if self.meter is not None:
+            self.meter.evaluations += 1
         return utility(evaluate(state), seat)
 
     def pick(self, state: Any, legal: Sequence[Any], seat: int) -> Any:
@@ -56,6 +70,7 @@ class Greedy:
         it, and the placement that made it best (None when the tile cannot be placed)."""
         best: tuple[Any, Any, Any] = (legal[0], None, None)
         best_value = float("-inf")
+        anchor(state)
         for action in cheapest_payments(legal):
             if max_pay is not None and len(as_dict(action).get("pay", [])) > max_pay:
                 continue
@@ -81,6 +96,7 @@ class Greedy:
         When the turn starts with choosing, only piles costing at most `max_pay` gems are
         looked at, and the placement found while choosing is played without a second search.
         """
+        anchor(state)
         legal = playable_actions(state)
         if legal and as_dict(legal[0])["type"] == "choose":
             action, after, placement = self.best_choice(state, legal, seat, max_pay)
@@ -102,6 +118,7 @@ class Greedy:
         ]
         if not specials:
             return self.value(after, seat)
+        anchor(after)
         return max(
             self.value(apply(after, as_action(a)), seat)
             for a in cheapest_payments(specials)
@@ -115,7 +132,7 @@ class Greedy:
             return list(legal)
         me = view["players"][seat]
         quick = PlacementValue(
-            Board.from_view(view),
+            board_of(view),
             tile,
             seat,
             int(me["assistants_supply"]),
@@ -129,6 +146,19 @@ class Greedy:
             return quick(tuple(d["at"]), int(d["rotation"]))
 
         return sorted(legal, key=value, reverse=True)
+
+
+def anchor(state: Any) -> None:
+    """View `state` before valuing the states that follow from it.
+
+    The engine builds a state's view from its nearest viewed ancestor's, sharing every part
+    that did not change (engine/ishtar/views.py). A search values many siblings (the piles
+    of a choice, the special actions after a placement) that descend from a state nobody
+    looked at, so each of their views would be built whole, with a board of its own to
+    read; viewing the parent first makes them cheap updates of one view, sharing one board
+    (bots/ishtar/board.py, `board_of`). Only speed changes: a view is the same either way.
+    """
+    view_for(state, None)
 
 
 def gem_cost(action: Any) -> float:
