@@ -1,7 +1,7 @@
 """The hard bot's thinking per move, and a fingerprint of what it decided.
 
     python -m bench.bot_think [--games 4] [--seed 9000] [--players 2] [--bots hard,medium]
-                              [--json]
+                              [--jobs 1] [--json]
 
 Plays `--games` whole Ishtar games in this process, one after another, with the seats
 rotated as in ``ishtar simulate`` (the same seeds give the same games), and prints for each
@@ -17,6 +17,10 @@ another checkout's code, run this file from it with ``python -S -m bench.bot_thi
 project's editable install maps ``bots`` and ``engine`` to the checkout it was installed
 from whatever the current directory (the engine and bots need only the standard library);
 the report names the checkout whose code it ran (``code``).
+
+Besides the levels of ``bots.ishtar``, ``--bots`` takes ``hard-unbounded``: the hard bot
+without its bound on the work of a move (``HardBot(work=math.inf)``, the search as it was
+before the bound), to measure what the bound costs in strength head to head.
 """
 
 from __future__ import annotations
@@ -24,13 +28,26 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import statistics
 from pathlib import Path
 from typing import Any
 
 import bots
+from bots.ishtar import HardBot
 from bots.ishtar import think as ishtar_think
 from bots.simulate import run
+
+UNBOUNDED = "hard-unbounded"
+
+
+def think(
+    level: str, view: dict[str, Any], legal: Any, seed: int, think_s: float | None
+) -> Any:
+    """`bots.ishtar.think`, and the hard bot without its work bound as `hard-unbounded`."""
+    if level == UNBOUNDED:
+        return HardBot(time_limit=think_s, work=math.inf).act(view, legal, seed)
+    return ishtar_think(level, view, legal, seed, think_s)
 
 
 def percentile(ordered: list[float], q: float) -> float:
@@ -74,13 +91,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=9000)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--bots", default="hard,medium")
+    parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.games < 1 or not 2 <= args.players <= 4:
         parser.error("--games must be at least 1 and --players 2 to 4")
     levels = args.bots.split(",")
     seats = [levels[i % len(levels)] for i in range(args.players)]
-    records = run(seats, args.games, args.seed, think=ishtar_think)
+    records = run(seats, args.games, args.seed, jobs=max(1, args.jobs), think=think)
     cpu: dict[str, list[float]] = {}
     wins: dict[str, float] = {}
     for r in records:

@@ -10,8 +10,13 @@ numbers) and thinned by successive halving, so most playouts go to the actions t
 Candidates themselves come from the medium bot's ranking: every pile, the placements best
 valued with the special action they open, one payment per skill, one cell per tree card.
 
-The budget is a number of playouts (reproducible, for `simulate`), optionally capped by a time
-limit in seconds (for live rooms).
+The budget is a number of playouts and a bound on the work of a move: the positions its
+policies value (`Meter`, the count that tracks its time on any machine). The first sample
+measures what a playout costs in this position, and a position whose playouts are long (late
+in the game, with many placements, skills and cards to weigh) gets fewer of them, so that no
+move costs much more than a typical one; a search that reaches the bound anyway stops at the
+end of a sample and plays the best candidate so far. Both are counts, so `simulate` is
+reproducible; live rooms also cap the time in seconds.
 """
 
 from __future__ import annotations
@@ -31,6 +36,9 @@ from bots.ishtar.medium import (
 )
 from engine.ishtar import apply, current_player, sample_state
 
+WORK_2P = 1200
+WORK_MORE = 1200
+
 
 class HardBot:
     """Successive-halving Monte Carlo over determinizations, with greedy playouts."""
@@ -42,6 +50,9 @@ class HardBot:
     #: with more players one round, so that a move takes about the same time.
     PLAYOUTS: ClassVar[dict[int, int]] = {2: 32, 3: 28, 4: 28}
     ROUNDS: ClassVar[dict[int, int]] = {2: 2, 3: 1, 4: 1}
+    #: Positions valued per move by player count when no `work` is given (docs/benchmarks.md,
+    #: "Bots": about the median move's work; the moves above it get fewer playouts).
+    WORK: ClassVar[dict[int, int]] = {2: WORK_2P, 3: WORK_MORE, 4: WORK_MORE}
 
     def __init__(
         self,
@@ -52,8 +63,12 @@ class HardBot:
         rounds: int | None = None,
         rollout: Greedy | None = None,
         ranker: Greedy | None = None,
+        work: float | None = None,
     ) -> None:
+        """`work`: the positions a move may value (None: `WORK` for the player count;
+        `math.inf`: no bound, as before the bound existed)."""
         self.playouts = playouts
+        self.work = work
         self.time_limit = time_limit
         self.width = width
         self.horizon_turns = horizon_turns
@@ -74,6 +89,8 @@ class HardBot:
         players = len(view["players"])
         budget = self.playouts or self.PLAYOUTS.get(players, 28)
         rounds_ahead = self.rounds or self.ROUNDS.get(players, 1)
+        work = self.work if self.work is not None else self.WORK.get(players, WORK_MORE)
+        limit = self.meter.evaluations + work
         base = sample_state(view, derive_seed(seed, "rank"))
         candidates = self.candidates(base, legal, seat)
         if len(candidates) == 1:
@@ -84,19 +101,37 @@ class HardBot:
         spent = 0
         rounds = max(1, (len(alive) - 1).bit_length())
         sample = 0
-        while len(alive) > 1 and spent < budget:
+        out_of_work = False
+        cost: float | None = (
+            None  # positions valued per playout, as the last sample went
+        )
+        while len(alive) > 1 and spent < budget and not out_of_work:
             per = max(1, (budget - spent) // (len(alive) * rounds))
             for _ in range(per):
+                if (
+                    cost is not None
+                    and self.meter.evaluations + cost * len(alive) > limit
+                ):
+                    out_of_work = True  # the next sample would go past the bound
+                    break
                 state = sample_state(view, derive_seed(seed, sample))
                 sample += 1
                 anchor(state)
+                before = self.meter.evaluations
                 for i in alive:
                     totals[i] += self.playout(state, candidates[i], seat, rounds_ahead)
                     counts[i] += 1
                     spent += 1
+                cost = (self.meter.evaluations - before) / len(alive)
+                if sample == 1:
+                    budget = affordable(budget, spent, cost, self.meter, limit)
+                if spent >= budget:
+                    break
                 if deadline is not None and time.perf_counter() > deadline:
                     break
             if deadline is not None and time.perf_counter() > deadline:
+                break
+            if out_of_work:
                 break
             alive.sort(key=lambda i: totals[i] / counts[i], reverse=True)
             alive = alive[: max(1, len(alive) // 2)]
@@ -152,3 +187,11 @@ class HardBot:
             if round_ + 1 < rounds and current_player(state) == seat:
                 state = self.rollout.play_turn(state, seat)
         return utility(evaluate(state), seat)
+
+
+def affordable(budget: int, spent: int, cost: float, meter: Meter, limit: float) -> int:
+    """The playouts a move can afford once its first sample showed that one costs `cost`
+    positions here: at most `budget`, never fewer than already `spent`."""
+    if cost <= 0 or limit == float("inf"):
+        return budget
+    return max(spent, min(budget, spent + int((limit - meter.evaluations) / cost)))
