@@ -37,6 +37,7 @@ import bots
 from bots.ishtar import HardBot
 from bots.ishtar import think as ishtar_think
 from bots.simulate import run
+from bots.stats import wilson
 
 UNBOUNDED = "hard-unbounded"
 
@@ -118,6 +119,10 @@ def main(argv: list[str] | None = None) -> int:
         "code": str(Path(bots.__file__).resolve().parent.parent),
         "fingerprint": fingerprint(records),
         "wins": wins,
+        "win_rate_95": {
+            level: [round(x, 3) for x in wilson(w, args.games)]
+            for level, w in wins.items()
+        },
         "cpu_ms_per_move": {level: figures(v) for level, v in cpu.items()},
     }
     if args.json:
@@ -126,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{args.games} games of {','.join(seats)} from seed {args.seed} ({report['code']}):"
         f" fingerprint {report['fingerprint']}, wins {wins}"
+        f" (95 % intervals of the win rate {report['win_rate_95']})"
     )
     for level, f in report["cpu_ms_per_move"].items():
         if f["moves"]:

@@ -160,3 +160,16 @@ def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server() -> None
         "3": [round(after[1] - after[0], 1), round(after[2] - after[1], 1)]
     }
     assert targets["cycle_growth_met"] == (growth <= 0.10)
+
+
+def test_the_bot_thinking_benchmark_reports_times_and_a_reproducible_fingerprint() -> (
+    None
+):
+    argv = ("bench.bot_think", "--games", "1", "--bots", "medium,easy", "--seed", "3")
+    first = run_json(*argv)
+    assert first["code"] == str(ROOT)
+    assert first["games"] == 1 and sum(first["wins"].values()) == 1  # type: ignore[attr-defined]
+    cpu = first["cpu_ms_per_move"]["medium"]  # type: ignore[index]
+    assert cpu["moves"] > 0 and cpu["p50"] <= cpu["p99"] <= cpu["max"]
+    # the same decisions print the same fingerprint, whatever the machine's speed
+    assert run_json(*argv)["fingerprint"] == first["fingerprint"]
