@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bots.base import Bot, derive_seed
-from engine.ishtar import decode_action, encode_action, legal_actions
+from engine.ishtar import Action, decode_action, encode_action, legal_actions
 
 __all__ = [
     "Bot",
@@ -16,6 +16,7 @@ __all__ = [
     "as_dict",
     "derive_seed",
     "kind",
+    "placement",
     "playable",
     "playable_actions",
 ]
@@ -40,13 +41,26 @@ def action_key(action: Any) -> str:
 
 
 def kind(action: Any) -> str:
-    """The action's `type`: choose, place, discard, assistant, skill, pass, bloom, reserve, ..."""
-    return str(as_dict(action)["type"])
+    """The action's `type`: choose, place, discard, assistant, skill, pass, bloom, reserve, ...
+
+    Read off an engine action directly (a search asks it of every legal action it looks at)."""
+    if isinstance(action, Action):
+        return action.type
+    return str(action["type"])
+
+
+def placement(action: Any) -> tuple[tuple[int, int], int]:
+    """Where a `place` action puts its tile: the cell and the rotation."""
+    if isinstance(action, Action):
+        assert action.at is not None and action.rotation is not None
+        return (action.at[0], action.at[1]), action.rotation
+    at = action["at"]
+    return (int(at[0]), int(at[1])), int(action["rotation"])
 
 
 def playable(legal: Sequence[Any]) -> list[Any]:
     """The actions a bot considers: all but `undo` (a bot never takes back its own steps)."""
-    return [a for a in legal if as_dict(a)["type"] != "undo"]
+    return [a for a in legal if kind(a) != "undo"]
 
 
 def playable_actions(state: Any) -> list[Any]:

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from bots.ishtar.base import as_action, as_dict, derive_seed, playable
+from bots.ishtar.base import as_action, derive_seed, kind, playable
 from bots.ishtar.evaluation import evaluate, utility
 from bots.ishtar.medium import (
     Greedy,
@@ -146,7 +146,7 @@ class HardBot:
 
     def candidates(self, state: Any, legal: Sequence[Any], seat: int) -> list[Any]:
         """The actions worth searching: one payment per choice, the best-ranked placements."""
-        kinds = {as_dict(a)["type"] for a in legal}
+        kinds = {kind(a) for a in legal}
         ranker = self.ranker
         if "place" in kinds:
             ranked = ranker.rank_placements(state, legal, seat)[: 2 * self.width]

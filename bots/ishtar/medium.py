@@ -13,7 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bots.ishtar.base import as_action, as_dict, playable, playable_actions
+from bots.ishtar.base import (
+    as_action,
+    as_dict,
+    kind,
+    placement,
+    playable,
+    playable_actions,
+)
 from bots.ishtar.board import GEM_TREE_VALUE, PlacementValue, board_of
 from bots.ishtar.evaluation import evaluate, utility
 from engine.ishtar import apply, current_player, sample_state, view_for
@@ -50,7 +57,7 @@ class Greedy:
         """The item of `legal` (for `state`, where `seat` acts) worth most to `seat`."""
         if len(legal) == 1:
             return legal[0]
-        kinds = {as_dict(a)["type"] for a in legal}
+        kinds = {kind(a) for a in legal}
         if "choose" in kinds:
             return self.best_choice(state, legal, seat)[0]
         if "place" in kinds:
@@ -83,7 +90,7 @@ class Greedy:
     def best_placement(self, state: Any, seat: int, width: int) -> tuple[float, Any]:
         """The best of the `width` best-ranked placements, valued with what they open."""
         legal = playable_actions(state)
-        if not legal or as_dict(legal[0])["type"] not in ("place", "discard"):
+        if not legal or kind(legal[0]) not in ("place", "discard"):
             return self.value(state, seat), None
         ranked = self.rank_placements(state, legal, seat)[:width]
         scored = [(self.after_place(state, a, seat), i) for i, a in enumerate(ranked)]
@@ -98,7 +105,7 @@ class Greedy:
         """
         anchor(state)
         legal = playable_actions(state)
-        if legal and as_dict(legal[0])["type"] == "choose":
+        if legal and kind(legal[0]) == "choose":
             action, after, placement = self.best_choice(state, legal, seat, max_pay)
             state = after if after is not None else apply(state, as_action(action))
             if placement is not None:
@@ -113,9 +120,7 @@ class Greedy:
         """The value of a placement, counting the best special action it opens."""
         after = apply(state, as_action(action))
         legal = playable_actions(after) if current_player(after) == seat else []
-        specials = [
-            a for a in legal if as_dict(a)["type"] in ("assistant", "skill", "pass")
-        ]
+        specials = [a for a in legal if kind(a) in ("assistant", "skill", "pass")]
         if not specials:
             return self.value(after, seat)
         anchor(after)
@@ -140,10 +145,9 @@ class Greedy:
         )
 
         def value(action: Any) -> float:
-            d = as_dict(action)
-            if d["type"] != "place":
+            if kind(action) != "place":
                 return -1.0
-            return quick(tuple(d["at"]), int(d["rotation"]))
+            return quick(*placement(action))
 
         return sorted(legal, key=value, reverse=True)
 
