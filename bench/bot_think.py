@@ -29,7 +29,6 @@ import argparse
 import hashlib
 import json
 import math
-import statistics
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +36,7 @@ import bots
 from bots.ishtar import HardBot
 from bots.ishtar import think as ishtar_think
 from bots.simulate import run
-from bots.stats import wilson
+from bots.stats import timing, wilson
 
 UNBOUNDED = "hard-unbounded"
 
@@ -51,23 +50,9 @@ def think(
     return ishtar_think(level, view, legal, seed, think_s)
 
 
-def percentile(ordered: list[float], q: float) -> float:
-    """The value at rank ``q`` of an ascending list (nearest rank, as bots/stats)."""
-    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
-
-
 def figures(values: list[float]) -> dict[str, float]:
-    ordered = sorted(values)
-    if not ordered:
-        return {"moves": 0}
-    return {
-        "moves": len(ordered),
-        "mean": round(statistics.mean(ordered), 1),
-        "p50": round(percentile(ordered, 0.5), 1),
-        "p95": round(percentile(ordered, 0.95), 1),
-        "p99": round(percentile(ordered, 0.99), 1),
-        "max": round(ordered[-1], 1),
-    }
+    """`bots.stats.timing` (as `simulate` reports it), to a tenth of a millisecond."""
+    return {k: round(v, 1) for k, v in timing(values).items()}
 
 
 def fingerprint(records: list[Any]) -> str:

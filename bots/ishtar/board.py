@@ -190,7 +190,7 @@ class PlacementValue:
 
 
 BOARD_CACHE_SIZE = 64
-"""Boards kept by `board_of` (each a few tens of KB with the view parts it holds alive)."""
+"""Boards kept by `board_of`, each with the two view parts it was read from."""
 
 _boards: OrderedDict[tuple[int, int], tuple[Any, Any, Board]] = OrderedDict()
 _boards_lock = threading.Lock()

@@ -14,13 +14,14 @@ The budget is a number of playouts and a bound on the work of a move: the positi
 policies value (`Meter`, the count that tracks its time on any machine). The first sample
 measures what a playout costs in this position, and a position whose playouts are long (late
 in the game, with many placements, skills and cards to weigh) gets fewer of them, so that no
-move costs much more than a typical one; a search that reaches the bound anyway stops at the
-end of a sample and plays the best candidate so far. Both are counts, so `simulate` is
+move costs much more than a typical one; no sample starts that would pass the bound (as the
+last one cost), and the best candidate so far is played. Both are counts, so `simulate` is
 reproducible; live rooms also cap the time in seconds.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
@@ -36,9 +37,6 @@ from bots.ishtar.medium import (
 )
 from engine.ishtar import apply, current_player, sample_state
 
-WORK_2P = 1200
-WORK_MORE = 1200
-
 
 class HardBot:
     """Successive-halving Monte Carlo over determinizations, with greedy playouts."""
@@ -52,7 +50,7 @@ class HardBot:
     ROUNDS: ClassVar[dict[int, int]] = {2: 2, 3: 1, 4: 1}
     #: Positions valued per move by player count when no `work` is given (docs/benchmarks.md,
     #: "Bots": about the median move's work; the moves above it get fewer playouts).
-    WORK: ClassVar[dict[int, int]] = {2: WORK_2P, 3: WORK_MORE, 4: WORK_MORE}
+    WORK: ClassVar[dict[int, int]] = {2: 1200, 3: 1200, 4: 1200}
 
     def __init__(
         self,
@@ -89,7 +87,7 @@ class HardBot:
         players = len(view["players"])
         budget = self.playouts or self.PLAYOUTS.get(players, 28)
         rounds_ahead = self.rounds or self.ROUNDS.get(players, 1)
-        work = self.work if self.work is not None else self.WORK.get(players, WORK_MORE)
+        work = self.work if self.work is not None else self.WORK.get(players, 1200)
         limit = self.meter.evaluations + work
         base = sample_state(view, derive_seed(seed, "rank"))
         candidates = self.candidates(base, legal, seat)
@@ -102,10 +100,9 @@ class HardBot:
         rounds = max(1, (len(alive) - 1).bit_length())
         sample = 0
         out_of_work = False
-        cost: float | None = (
-            None  # positions valued per playout, as the last sample went
-        )
-        while len(alive) > 1 and spent < budget and not out_of_work:
+        # positions valued per playout, as the last sample went
+        cost: float | None = None
+        while len(alive) > 1 and spent < budget:
             per = max(1, (budget - spent) // (len(alive) * rounds))
             for _ in range(per):
                 if (
@@ -124,7 +121,9 @@ class HardBot:
                     spent += 1
                 cost = (self.meter.evaluations - before) / len(alive)
                 if sample == 1:
-                    budget = affordable(budget, spent, cost, self.meter, limit)
+                    budget = affordable(
+                        budget, spent, cost, limit - self.meter.evaluations
+                    )
                 if spent >= budget:
                     break
                 if deadline is not None and time.perf_counter() > deadline:
@@ -189,9 +188,9 @@ class HardBot:
         return utility(evaluate(state), seat)
 
 
-def affordable(budget: int, spent: int, cost: float, meter: Meter, limit: float) -> int:
+def affordable(budget: int, spent: int, cost: float, left: float) -> int:
     """The playouts a move can afford once its first sample showed that one costs `cost`
-    positions here: at most `budget`, never fewer than already `spent`."""
-    if cost <= 0 or limit == float("inf"):
+    positions here and `left` remain: at most `budget`, never fewer than already `spent`."""
+    if cost <= 0 or math.isinf(left):
         return budget
-    return max(spent, min(budget, spent + int((limit - meter.evaluations) / cost)))
+    return max(spent, min(budget, spent + int(left / cost)))

@@ -106,10 +106,10 @@ class Greedy:
         anchor(state)
         legal = playable_actions(state)
         if legal and kind(legal[0]) == "choose":
-            action, after, placement = self.best_choice(state, legal, seat, max_pay)
+            action, after, placed = self.best_choice(state, legal, seat, max_pay)
             state = after if after is not None else apply(state, as_action(action))
-            if placement is not None:
-                state = apply(state, as_action(placement))
+            if placed is not None:
+                state = apply(state, as_action(placed))
         while current_player(state) == seat:
             state = apply(
                 state, as_action(self.pick(state, playable_actions(state), seat))
