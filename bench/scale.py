@@ -45,6 +45,7 @@ import json
 import os
 import random
 import resource
+import signal
 import statistics
 import sys
 import tempfile
@@ -88,6 +89,9 @@ class Plan:
     # times each N is played on the same server (a leak shows as growth)
     cycles: int = 1
     server_env: dict[str, str] = field(default_factory=dict)  # e.g. a cache's bound
+    # tracemalloc snapshots of the server at each phase (app/ops/heap_dump.py), or None
+    heap_dir: str | None = None
+    heap_frames: int = 12
 
 
 def say(text: str) -> None:
@@ -356,8 +360,25 @@ def mib(n: int) -> float:
 class Meter:
     """RSS, open files and CPU of the server process, read at the moments that matter."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, heap_dir: str | None = None) -> None:
         self.process = psutil.Process(pid)
+        self.heap_dir = Path(heap_dir) if heap_dir else None
+        self.snapshots = 0
+
+    async def snapshot(self, name: str, within: float = 300.0) -> None:
+        """With `--heap`: the server's heap now, as `<heap dir>/<name>.snap`."""
+        if self.heap_dir is None:
+            return
+        written = self.heap_dir / f"heap-{self.process.pid}-{self.snapshots}.snap"
+        self.snapshots += 1
+        self.process.send_signal(signal.SIGUSR2)
+        deadline = time.monotonic() + within
+        while not written.exists():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no heap snapshot {written} after {within} s")
+            await asyncio.sleep(0.2)
+        written.replace(self.heap_dir / f"{name}.snap")
+        say(f"heap snapshot {name}")
 
     def rss(self) -> int:
         return int(self.process.memory_info().rss)
@@ -409,6 +430,8 @@ async def measure_n(
     gc.collect()
     await asyncio.sleep(1.0)
     rss_start, fds_start = meter.rss(), meter.fds()
+    tag = f"{n}" + (f"-c{cycle + 1}" if plan.cycles > 1 else "")
+    await meter.snapshot(f"{tag}-start")
 
     say(f"{label}: creating and connecting")
     run = Run(plan, target, plan.think)
@@ -417,6 +440,7 @@ async def measure_n(
     await asyncio.sleep(plan.settle_s)
     setup_s = time.perf_counter() - setup_started
     rss_connected, fds_connected = meter.rss(), meter.fds()
+    await meter.snapshot(f"{tag}-connected")
 
     peak = [rss_connected]
     sampler = asyncio.get_running_loop().create_task(peak_rss(meter, peak))
@@ -446,6 +470,7 @@ async def measure_n(
     lost = run.pending_moves()
     if lost:
         run.stats.errors["undelivered"] += lost
+    await meter.snapshot(f"{tag}-played")  # after the window: a dump stops the server
 
     say(f"{label}: closing")
     await close_all(run)
@@ -454,6 +479,7 @@ async def measure_n(
     fds_after = await meter.settle_fds(fds_start, 30.0)
     await asyncio.sleep(plan.rest_s)
     rss_after = meter.rss()
+    await meter.snapshot(f"{tag}-after")
 
     stats = run.stats
     ms = [x * 1000 for x in stats.latencies]
@@ -526,11 +552,14 @@ async def bench(plan: Plan, on_run: Callable[[dict[str, Any]], None]) -> dict[st
             db = await procs.fresh_database(url, "ishtar_scale")
             server = procs.ishtar_server(db, procs.free_port())
             server.env.update(plan.server_env)
+            if plan.heap_dir:
+                server.env["ISHTAR_HEAP_DUMP_FRAMES"] = str(plan.heap_frames)
+                server.env["ISHTAR_HEAP_DUMP_DIR"] = plan.heap_dir
             server.start()
             try:
                 await server.wait_ready("/readyz")
                 assert server.proc is not None
-                meter = Meter(server.proc.pid)
+                meter = Meter(server.proc.pid, plan.heap_dir)
                 results = []
                 for cycle in range(plan.cycles):
                     result = await measure_n(plan, n, server.base, meter, pg, cycle)
@@ -740,6 +769,13 @@ def main(argv: list[str] | None = None) -> None:
         help="play each N K times on the same server (1-50); from 3 on, what each cycle"
         " adds to the RSS after tells a leak",
     )
+    parser.add_argument(
+        "--heap",
+        metavar="DIR",
+        help="trace the server's allocations (tracemalloc, from its start) and write a snapshot at"
+        " each phase into DIR: <N>-start, -connected, -played, -after.snap; read them with"
+        " python -m bench.heap. Tracing slows the server: read memory, not times",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     server_env = dict(item.split("=", 1) for item in args.server_env)
@@ -755,6 +791,7 @@ def main(argv: list[str] | None = None) -> None:
         settle_s=args.settle,
         cycles=args.cycles,
         server_env=server_env,
+        heap_dir=str(Path(args.heap).resolve()) if args.heap else None,
     )
 
     def progress(run: dict[str, Any]) -> None:

@@ -113,7 +113,10 @@ def test_the_commit_benchmark_measures_every_way_of_writing_a_move() -> None:
             assert row["notices_heard"] > 0, "a listener heard the notices"
 
 
-def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server() -> None:
+def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server(
+    tmp_path: Path,
+) -> None:
+    heap_dir = tmp_path / "heap"
     result = run_json(
         "bench.scale",
         "--rooms",
@@ -125,6 +128,7 @@ def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server() -> None
         "--rest",
         "0.5",
         *("--warmup", "0.5", "--settle", "0.3", "--cycles", "3"),
+        *("--heap", str(heap_dir)),
     )
     runs = result["runs"]
     assert isinstance(runs, list) and [r["cycle"] for r in runs] == [1, 2, 3]
@@ -160,6 +164,20 @@ def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server() -> None
         "3": [round(after[1] - after[0], 1), round(after[2] - after[1], 1)]
     }
     assert targets["cycle_growth_met"] == (growth <= 0.10)
+    # a traced heap at each phase of each cycle, readable by bench.heap
+    phases = ("start", "connected", "played", "after")
+    names = {f"3-c{c}-{p}.snap" for c in (1, 2, 3) for p in phases}
+    assert {f.name for f in heap_dir.iterdir()} == names
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.heap", "--per", "3"]
+        + [str(heap_dir / f"3-c1-{p}.snap") for p in ("start", "connected")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.startswith("grown in all:") and "bytes per 3" in done.stdout
 
 
 def test_the_bot_thinking_benchmark_reports_times_and_a_reproducible_fingerprint() -> (

@@ -407,6 +407,20 @@ class Settings(BaseSettings):
             "(app/ops/collector.py)."
         ),
     )
+    heap_dump_dir: Path | None = Field(
+        default=None,
+        description=(
+            "Set: the server traces its allocations once started, and SIGUSR2 writes a "
+            "tracemalloc snapshot here (app/ops/heap_dump.py; read with `python -m "
+            "bench.heap`). Unset: no tracing, no handler."
+        ),
+    )
+    heap_dump_frames: int = Field(
+        default=12,
+        ge=1,
+        le=100,
+        description="Frames kept per allocation traced with ISHTAR_HEAP_DUMP_DIR.",
+    )
 
 
 @lru_cache(maxsize=1)

@@ -18,6 +18,7 @@ from app.background.async_play import start_async_play
 from app.background.bot_runner import BotRunner
 from app.config.settings import Settings, get_settings
 from app.games import DEFAULT_GAME, registry
+from app.ops import heap_dump
 from app.ops.collector import Collector
 from app.ops.runtime import start_rooms
 from app.play.limits import BodyLimit, SharedRoomLimit
@@ -75,9 +76,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             full_after_closed=settings.gc_full_after_closed,
         )
         collector.start()
+        dumps = heap_dump.install(settings.heap_dump_dir, settings.heap_dump_frames)
         try:
             yield
         finally:
+            heap_dump.uninstall(dumps)
             await collector.stop()
             await background.stop()
             await app.state.bots.stop()
