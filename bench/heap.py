@@ -35,12 +35,11 @@ def where(frame: tracemalloc.Frame) -> str:
     """`file:line`, the file relative to this checkout, site-packages or the standard
     library (`.11/asyncio/...`), or, for another checkout's code, to its app/ or engine/."""
     name = frame.filename
-    if name.startswith(ROOT):
-        return f"{name[len(ROOT) :]}:{frame.lineno}"
     for marker in ("/site-packages/", "/lib/python3"):
         if marker in name:
-            name = name.split(marker, 1)[1]
-            break
+            return f"{name.split(marker, 1)[1]}:{frame.lineno}"
+    if name.startswith(ROOT):
+        return f"{name[len(ROOT) :]}:{frame.lineno}"
     for marker in OURS:
         if marker in name:
             name = marker[1:] + name.rsplit(marker, 1)[1]

@@ -73,12 +73,16 @@ class Position:
 
     def trim(self) -> None:
         """Forget the whole views and the legal actions (kept: the entries of the views,
-        which the next version shares and compares with)."""
+        which the next version shares and compares with), and what the engine memoised
+        about this state's moves, if it says how (`forget_legal`, optional)."""
         freed = sum(map(sys.getsizeof, self._views.values()))
         if self._legal is not None:
             freed += sys.getsizeof(self._legal)
         self._views.clear()
         self._legal = None
+        forget = getattr(self.rules, "forget_legal", None)
+        if forget is not None:
+            forget(self.state)
         self._hold(-freed)
 
     def parts(

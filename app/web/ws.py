@@ -104,8 +104,11 @@ def move_id_of(text: str | None) -> str | None:
     return move_id if isinstance(move_id, str) and len(move_id) <= 64 else None
 
 
-@router.websocket("/ws/rooms/{room_id}")
-async def room_socket(websocket: WebSocket, room_id: str) -> None:
+# Starlette's route, not FastAPI's `@router.websocket`: the handler needs no dependency
+# injection, and FastAPI's would keep three exit stacks and their frames alive for as long
+# as each connection lasts (docs/benchmarks.md, "Scale": memory per connection).
+async def room_socket(websocket: WebSocket) -> None:
+    room_id: str = websocket.path_params["room_id"]
     settings: Settings = websocket.app.state.settings
     origin = websocket.headers.get("origin")
     if not origin_allowed(
@@ -141,6 +144,9 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
             conn.release()
     finally:
         hub.addresses.release(address)
+
+
+router.add_websocket_route("/ws/rooms/{room_id}", room_socket)
 
 
 async def refuse_address(websocket: WebSocket, limit: int) -> None:
@@ -187,6 +193,9 @@ async def _send_queued(websocket: WebSocket, conn: Connection, hub: Hub) -> None
                 text, delivered, shown = _rendered(item, conn)
             await websocket.send_text(text)
             conn.delivered, conn.shown = delivered, shown
+            # Not kept while waiting for the next: the seat to act's update carries its
+            # legal list (tens of KB in a place step), and a player thinks for minutes.
+            del item, text
     except asyncio.CancelledError:
         task = asyncio.current_task()
         if conn.dropped is None or (task is not None and task.uncancel() > 0):

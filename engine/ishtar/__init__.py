@@ -21,7 +21,7 @@ from engine.ishtar.game import (
 )
 from engine.ishtar.layout import LayoutError
 from engine.ishtar.narration import narrate, narrate_message, preview
-from engine.ishtar.previews import legal_json, legal_with_previews
+from engine.ishtar.previews import forget_legal, legal_json, legal_with_previews
 from engine.ishtar.sampling import sample_state
 from engine.ishtar.scoring import final_scores
 from engine.ishtar.setup import check_options, new_game, public_setup
@@ -54,6 +54,7 @@ __all__ = [
     "encode_action",
     "encode_state",
     "final_scores",
+    "forget_legal",
     "is_over",
     "legal_actions",
     "legal_json",

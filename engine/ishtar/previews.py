@@ -30,7 +30,7 @@ from engine.ishtar.geometry import ROTATIONS, Geometry
 from engine.ishtar.narration import no_assistant, preview
 from engine.ishtar.rules import special, undo
 from engine.ishtar.rules.place import frontier, legal_placements
-from engine.ishtar.state import Action, Gems, State
+from engine.ishtar.state import FRONTIER, Action, Gems, State
 from engine.ishtar.views import gems_json
 
 CACHE_KEY = "legal_with_previews"
@@ -85,6 +85,20 @@ def legal_json(state: State, dumps: Dumps = compact_json) -> str:
         found = "[" + ",".join(texts + rest) + "]"
     state.cache[JSON_KEY] = found
     return found
+
+
+MOVE_KEYS = (CACHE_KEY, JSON_KEY, _TEXTS_KEY, "placements", FRONTIER)
+"""What a state memoises about its own moves (not its view lineage, nor its gardens)."""
+
+
+def forget_legal(state: State) -> None:
+    """Drop what ``state`` memoised about its legal moves: the list with previews, its JSON,
+    the placements. For a state kept only as the past of a newer one (the server keeps two
+    such versions a game, app/play/positions.py): in a place step those were about 40 KB a
+    state. Asked again, they are rebuilt."""
+    cache = state.cache
+    for key in MOVE_KEYS:
+        cache.pop(key, None)
 
 
 def _build(state: State) -> list[dict[str, Any]]:

@@ -158,3 +158,22 @@ async def test_the_server_bounds_its_cache_by_the_setting(
 ) -> None:
     assert room_app.state.rooms.positions.max_bytes == 12345678
     assert Settings.model_fields["position_cache_bytes"].default == 128 << 20
+
+
+def test_an_older_version_forgets_what_its_engine_state_knew_of_its_moves() -> None:
+    """The engine's memo of a state's legal moves (the list, its previews, their JSON: tens
+    of KB in a place step) goes when its version is no longer the latest; asked again, the
+    same text is rebuilt."""
+    positions = Positions(max_bytes=1 << 40)
+    kept: list[Position] = []
+    legal: dict[int, str] = {}
+    for position in play_watched(positions, 1, 7, 12):
+        kept.append(position)
+        legal[position.version] = position.legal_json(position.current)
+    latest, older = kept[-1], kept[-2]
+    assert "legal_json" in latest.state.cache, "the latest keeps its memo"
+    memo = {ishtar.previews.CACHE_KEY, ishtar.previews.JSON_KEY}
+    for position in kept[:-1]:
+        # (the placements may come back: a later state's undo looks at the state it undoes)
+        assert not memo & set(position.state.cache), position.version
+    assert older.legal_json(older.current) == legal[older.version]

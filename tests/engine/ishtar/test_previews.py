@@ -147,3 +147,25 @@ def test_the_json_text_is_memoised_per_state() -> None:
         state = apply(state, legal_actions(state)[0])
     assert legal_json(state) is legal_json(state)
     assert json.loads(legal_json(state)) == legal_with_previews(state)
+
+
+def test_forgetting_a_states_legal_memo_keeps_its_view_and_rebuilds_the_same_list() -> None:
+    from engine.ishtar import forget_legal, view_for
+    from engine.ishtar.previews import MOVE_KEYS
+
+    rng = random.Random(5)
+    state = new_game(2, 41, None)
+    place_steps = 0
+    while not is_over(state) and place_steps < 3:
+        view = view_for(state, None)
+        text, entries = legal_json(state), legal_with_previews(state)
+        if state.phase == "place":
+            place_steps += 1
+            assert "placements" in state.cache
+        forget_legal(state)
+        assert not set(MOVE_KEYS) & set(state.cache)
+        again = view_for(state, None)
+        assert all(again[k] is v for k, v in view.items()), "its memoised view stays"
+        assert legal_json(state) == text and legal_with_previews(state) == entries
+        state = apply(state, rng.choice(legal_actions(state)))
+    assert place_steps == 3
