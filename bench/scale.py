@@ -91,6 +91,8 @@ class Plan:
     server_env: dict[str, str] = field(default_factory=dict)  # e.g. a cache's bound
     # tracemalloc snapshots of the server at each phase (app/ops/heap_dump.py), or None
     heap_dir: str | None = None
+    # another checkout's code to serve (e.g. `git worktree add /tmp/before HEAD~1`), for A/B
+    server_dir: str | None = None
     heap_frames: int = 12
 
 
@@ -550,7 +552,8 @@ async def bench(plan: Plan, on_run: Callable[[dict[str, Any]], None]) -> dict[st
         pg = PgCpu(postmaster)
         for n in plan.rooms:
             db = await procs.fresh_database(url, "ishtar_scale")
-            server = procs.ishtar_server(db, procs.free_port())
+            app_dir = Path(plan.server_dir) if plan.server_dir else None
+            server = procs.ishtar_server(db, procs.free_port(), app_dir)
             server.env.update(plan.server_env)
             if plan.heap_dir:
                 server.env["ISHTAR_HEAP_DUMP_FRAMES"] = str(plan.heap_frames)
@@ -776,6 +779,11 @@ def main(argv: list[str] | None = None) -> None:
         " each phase into DIR: <N>-start, -connected, -played, -after.snap; read them with"
         " python -m bench.heap. Tracing slows the server: read memory, not times",
     )
+    parser.add_argument(
+        "--server-dir",
+        metavar="DIR",
+        help="serve this checkout's code instead (A/B: alternate invocations)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     server_env = dict(item.split("=", 1) for item in args.server_env)
@@ -792,6 +800,7 @@ def main(argv: list[str] | None = None) -> None:
         cycles=args.cycles,
         server_env=server_env,
         heap_dir=str(Path(args.heap).resolve()) if args.heap else None,
+        server_dir=str(Path(args.server_dir).resolve()) if args.server_dir else None,
     )
 
     def progress(run: dict[str, Any]) -> None:

@@ -13,13 +13,16 @@ from engine.ishtar import (
     Action,
     apply,
     encode_action,
+    forget_legal,
     is_over,
     legal_actions,
     legal_json,
     legal_with_previews,
     new_game,
     preview,
+    view_for,
 )
+from engine.ishtar.previews import MOVE_KEYS
 from engine.ishtar.state import State
 from tests.engine.ishtar.builders import fresh, game, with_hand
 from tests.engine.ishtar.played import load
@@ -149,10 +152,7 @@ def test_the_json_text_is_memoised_per_state() -> None:
     assert json.loads(legal_json(state)) == legal_with_previews(state)
 
 
-def test_forgetting_a_states_legal_memo_keeps_its_view_and_rebuilds_the_same_list() -> None:
-    from engine.ishtar import forget_legal, view_for
-    from engine.ishtar.previews import MOVE_KEYS
-
+def test_a_forgotten_legal_memo_is_rebuilt_the_same_and_the_view_stays() -> None:
     rng = random.Random(5)
     state = new_game(2, 41, None)
     place_steps = 0
