@@ -16,6 +16,7 @@ from typing import Any
 from bots.ishtar import edition
 from bots.ishtar.board import GEM_TREE_VALUE, Board, Cell, board_of, neighbours
 from bots.ishtar.edition import EditionNumbers
+from bots.ishtar.horizon import outlook, seat_turns
 from engine.ishtar import view_for
 
 UPPER_OF: dict[str, str] = {"F": "A", "G": "B", "H": "C", "I": "D", "J": "E"}
@@ -29,42 +30,16 @@ RESERVED_SHARE = 0.6
 TURN_PHASES = ("choose", "place", "special", "bloom", "reserve", "plant")
 
 
-def future_turns(view: dict[str, Any]) -> int:
-    """An estimate of how many turns are still to start (the turn in progress not counted).
-
-    The watering can walks the carpet clockwise, so piles empty roughly together: the second
-    pile to empty goes when every pile has given up to its size. Then the round is completed.
-    """
-    if view["phase"] == "over":
-        return 0
-    players = len(view["players"])
-    turn = int(view["turn"])
-    if view.get("end_triggered"):
-        return -turn % players
-    sizes = sorted(int(p["size"]) for p in view["carpet"]["piles"])
-    second = sizes[1] if len(sizes) > 1 else sizes[0]
-    tiles = sum(min(s, second) for s in sizes)
-    if view["phase"] == "choose":
-        tiles -= 1
-    at_trigger = turn + max(tiles, 0)
-    return -(-at_trigger // players) * players - turn
-
-
-def seat_future_turns(view: dict[str, Any], seat: int, future: int) -> int:
-    """How many of the `future` turns still to start belong to `seat`."""
-    players = len(view["players"])
-    turn = int(view["turn"])
-    first = int(view["first_player"])
-    return sum(
-        1
-        for t in range(turn + 1, turn + future + 1)
-        if (first + t - 1) % players == seat
-    )
+def gem_factor(buys: int) -> float:
+    """What a gem is worth, as a share of the tree VP it buys, with `buys` planting steps
+    still to come: none is worth nothing, the last one a little less than full (the colours
+    must match a card now)."""
+    return 0.0 if buys == 0 else 0.6 if buys == 1 else 1.0
 
 
 def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
     """Each seat's equity: projected score plus the expected worth of what it holds."""
-    future = future_turns(view)
+    ahead = outlook(view)
     current = view.get("current")
     phase = view["phase"]
     trees_left = int(view.get("trees_left", 0)) + len(view.get("market", []))
@@ -77,38 +52,39 @@ def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
     for player in view["players"]:
         score = by_seat[int(player["seat"])]
         seat = int(player["seat"])
-        mine = seat_future_turns(view, seat, future)
         in_turn = seat == current and phase in TURN_PHASES
-        buys = mine + (1 if in_turn else 0)
-        gem_factor = (
-            (0.0 if buys == 0 else 0.6 if buys == 1 else 1.0) if trees_left else 0.0
-        )
+        placing = in_turn and phase in ("choose", "place")
+        # The expected worth of gems, icons still to place, upper skills still to unlock
+        # and watering-can steps still to save, over the chances of the game's end.
+        gems_share = icons_share = hope = turns = 0.0
+        for chance, future in ahead:
+            mine = seat_turns(view, seat, future)
+            gems_share += chance * gem_factor(mine + (1 if in_turn else 0))
+            icons_share += chance * min(1.0, (mine + (1 if placing else 0)) / 3)
+            hope += chance * min(UPPER_CHANCE_CAP, UPPER_CHANCE_PER_TURN * mine)
+            turns += chance * mine
+        if not trees_left:
+            gems_share = 0.0
         skills = player.get("skills") or {}
         value = float(score["total"])
         for colour, count in player["gems"].items():
-            tree = GEM_TREE_VALUE[colour] * gem_factor
+            tree = GEM_TREE_VALUE[colour] * gems_share
             value += count * (
                 max(0.0, tree - skill_a[colour]) if "A" in skills else tree
             )
-        icons = mine + (1 if in_turn and phase in ("choose", "place") else 0)
-        value += player["assistants_supply"] * ASSISTANT_VALUE * min(1.0, icons / 3)
+        value += player["assistants_supply"] * ASSISTANT_VALUE * icons_share
         if "H" not in skills:
-            value += (
-                player["assistants_carpet"]
-                * CARPET_ASSISTANT_VALUE
-                * min(1.0, icons / 3)
-            )
-        hope = min(UPPER_CHANCE_CAP, UPPER_CHANCE_PER_TURN * mine)
+            value += player["assistants_carpet"] * CARPET_ASSISTANT_VALUE * icons_share
         for lower, upper in UPPER_OF.items():
             if lower in skills and upper not in skills and hope > 0:
                 value += hope * (
                     UPPER_HOPE + upper_if_unlocked(upper, player, score, board, ed)
                 )
         if "F" in skills:
-            value += CAN_DISCOUNT_PER_TURN * mine
+            value += CAN_DISCOUNT_PER_TURN * turns
         reserved = player.get("reserved")
         if reserved is not None:
-            value += RESERVED_SHARE * vp_of.get(int(reserved), 6) * gem_factor
+            value += RESERVED_SHARE * vp_of.get(int(reserved), 6) * gems_share
         result.append(value)
     return result
 

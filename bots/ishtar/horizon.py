@@ -1,0 +1,139 @@
+"""How many turns each seat still has: a distribution over the game's end, read off the piles.
+
+The game ends once two piles are empty and the round is completed (rulebook). Which turn
+empties the second pile depends on where the watering can goes, and the players choose that:
+the next non-empty pile clockwise is free, each further one costs a gem. A single guess (the
+piles emptying evenly) is wrong most of the time near the end, and always in the same
+direction for the same seat: with two players the first player's last turn came while it
+believed two more were to come, so it kept gems for trees it never planted (9 of 11 gems
+left over in the games measured, docs/games/ishtar/balance.md, "The medium bot's horizon").
+
+Here every future take moves the can to one of the next non-empty piles clockwise with the
+frequencies the bots were measured to choose them (`STEP_SHARES`), and the chance of each
+number of takes until the end is summed over those paths. Far from the end the paths are
+many and the answer matters little (a seat with four turns left values its gems fully), so
+the can is then walked along its free path alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+STEP_SHARES: tuple[float, ...] = (0.57, 0.33, 0.07, 0.03)
+"""Share of the choices that move the can to the 1st, 2nd, 3rd, 4th non-empty pile clockwise
+(medium bots, 2 and 4 players, 3,300 choices: 0.57 / 0.33 / 0.06 / 0.04); further piles are
+not counted."""
+
+EXACT_WITHIN = 10
+"""Paths are weighed when the end can come within this many takes (the two smallest piles);
+beyond, the free path alone is walked."""
+
+NEGLIGIBLE = 1e-4
+"""A path less likely than this is dropped (the others are scaled back to 1)."""
+
+Outlook = tuple[tuple[float, int], ...]
+"""(probability, turns still to start after the current one) pairs, summing to 1."""
+
+
+def outlook(view: dict[str, Any]) -> Outlook:
+    """The distribution of how many turns are still to start (the turn in progress not
+    counted), from the public facts of a view: turn, phase, pile sizes, the can."""
+    if view["phase"] == "over":
+        return ((1.0, 0),)
+    players = len(view["players"])
+    turn = int(view["turn"])
+    if view.get("end_triggered"):
+        return ((1.0, -turn % players),)
+    carpet = view["carpet"]
+    sizes = tuple(int(p["size"]) for p in carpet["piles"])
+    can = carpet.get("can")
+    taking = view["phase"] == "choose"
+    takes = _takes_until_end(sizes, None if can is None else int(can))
+    result: dict[int, float] = {}
+    for count, chance in takes:
+        # The take that empties the second pile is in turn `trigger`; its round is finished.
+        trigger = turn + count - (1 if taking else 0)
+        future = -(-trigger // players) * players - turn
+        result[future] = result.get(future, 0.0) + chance
+    return tuple(sorted((p, f) for f, p in result.items()))
+
+
+def seat_turns(view: dict[str, Any], seat: int, future: int) -> int:
+    """How many of the `future` turns still to start belong to `seat`."""
+    players = len(view["players"])
+    turn = int(view["turn"])
+    first = int(view["first_player"])
+    # Turn t (from 1) belongs to seat (first + t - 1) % players.
+    offset = (seat - first - turn) % players
+    return 0 if offset >= future else 1 + (future - offset - 1) // players
+
+
+@lru_cache(maxsize=4096)
+def _takes_until_end(
+    sizes: tuple[int, ...], can: int | None
+) -> tuple[tuple[int, float], ...]:
+    """(takes, probability) until a take leaves two piles empty, the can at `can`."""
+    empties = _empties(sizes)
+    if empties >= 2:
+        return ((0, 1.0),)
+    smallest = sorted(s for s in sizes if s)
+    soonest = smallest[0] if empties else smallest[0] + smallest[1]
+    if soonest > EXACT_WITHIN:
+        return ((_free_path(list(sizes), can), 1.0),)
+    found: dict[int, float] = {}
+    layer: dict[tuple[tuple[int, ...], int | None], float] = {(sizes, can): 1.0}
+    takes = 0
+    while layer:
+        takes += 1
+        following: dict[tuple[tuple[int, ...], int | None], float] = {}
+        for (piles, at), chance in layer.items():
+            for pile, share in _moves(piles, at):
+                p = chance * share
+                if p < NEGLIGIBLE:
+                    continue
+                after = (*piles[:pile], piles[pile] - 1, *piles[pile + 1 :])
+                if _empties(after) >= 2:
+                    found[takes] = found.get(takes, 0.0) + p
+                else:
+                    key = (after, pile)
+                    following[key] = following.get(key, 0.0) + p
+        layer = following
+    total = sum(found.values()) or 1.0
+    return tuple((t, p / total) for t, p in sorted(found.items()))
+
+
+def _moves(piles: tuple[int, ...], can: int | None) -> list[tuple[int, float]]:
+    """(pile, share) of the piles the next take may come from."""
+    count = len(piles)
+    if can is None:
+        open_piles = [p for p in range(count) if piles[p]]
+        return [(p, 1.0 / len(open_piles)) for p in open_piles]
+    order = [(can + k) % count for k in range(1, count) if piles[(can + k) % count]]
+    if not order:
+        return [(can, 1.0)] if piles[can] else []
+    shares = STEP_SHARES[: len(order)]
+    total = sum(shares)
+    return [(p, s / total) for p, s in zip(order, shares, strict=False)]
+
+
+def _free_path(sizes: list[int], can: int | None) -> int:
+    """Takes until two piles are empty when the can always moves to the next pile (free)."""
+    count = len(sizes)
+    takes = 0
+    while _empties(sizes) < 2:
+        if can is None:
+            can = max(range(count), key=lambda p: sizes[p])
+        else:
+            order = [
+                (can + k) % count for k in range(1, count) if sizes[(can + k) % count]
+            ]
+            can = order[0] if order else can
+        sizes[can] -= 1
+        takes += 1
+    return takes
+
+
+def _empties(sizes: Sequence[int]) -> int:
+    return sum(1 for s in sizes if s == 0)
