@@ -20,7 +20,8 @@ SHAPES: dict[str, tuple[Cell, ...]] = {
     "chevron": ((0, 0), (1, 0), (1, 1)),
     "triangle": ((0, 0), (1, 0), (0, 1)),
 }
-GEM_TREE_VALUE: dict[str, float] = {"purple": 1.1, "red": 1.9, "white": 2.7}
+GEM_RARITY: dict[str, int] = {"purple": 1, "red": 2, "white": 3}
+"""Purple gems are common, red more rare, white the rarest (rulebook): the order to pay in."""
 
 
 def neighbours(cell: Cell) -> list[Cell]:
@@ -129,6 +130,8 @@ class PlacementValue:
     seat: int
     assistants: int
     gems: int
+    gem_value: dict[str, float]
+    """What a gem of each colour is worth (bots/ishtar/edition.py)."""
 
     def __post_init__(self) -> None:
         shape = SHAPES[self.tile["shape"]]
@@ -159,7 +162,7 @@ class PlacementValue:
         q, r = at
         cells = [(q + dq, r + dr) for dq, dr in self.offsets[rotation % 6]]
         collected = [gems[c] for c in cells if c in gems]
-        value = sum(GEM_TREE_VALUE[c] for c in collected)
+        value = sum(self.gem_value[c] for c in collected)
         beds = board.beds
         adjacent = board.adjacent_beds
         for members, added, can_claim in self.groups:

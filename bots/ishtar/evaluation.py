@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.ishtar import edition
-from bots.ishtar.board import GEM_TREE_VALUE, Board, Cell, board_of, neighbours
+from bots.ishtar.board import Board, Cell, board_of, neighbours
 from bots.ishtar.edition import EditionNumbers
 from bots.ishtar.horizon import outlook, seat_turns
 from engine.ishtar import view_for
@@ -68,7 +68,7 @@ def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
         skills = player.get("skills") or {}
         value = float(score["total"])
         for colour, count in player["gems"].items():
-            tree = GEM_TREE_VALUE[colour] * gems_share
+            tree = ed.gem_value[colour] * gems_share
             value += count * (
                 max(0.0, tree - skill_a[colour]) if "A" in skills else tree
             )

@@ -26,12 +26,17 @@ STEP_SHARES: tuple[float, ...] = (0.57, 0.33, 0.07, 0.03)
 (medium bots, 2 and 4 players, 3,300 choices: 0.57 / 0.33 / 0.06 / 0.04); further piles are
 not counted."""
 
-EXACT_WITHIN = 10
+EXACT_WITHIN = 6
 """Paths are weighed when the end can come within this many takes (the two smallest piles);
 beyond, the free path alone is walked."""
 
-NEGLIGIBLE = 1e-4
-"""A path less likely than this is dropped (the others are scaled back to 1)."""
+DEPTH = 4
+"""Rounds of takes weighed path by path; the paths still open after them end by the free
+path (a seat with four turns still to come values its gems and icons fully either way)."""
+
+WIDEST = 64
+"""The most positions of the piles kept after a take: the likeliest (the chances of the
+others are shared out among them by scaling back to 1)."""
 
 Outlook = tuple[tuple[float, int], ...]
 """(probability, turns still to start after the current one) pairs, summing to 1."""
@@ -50,7 +55,7 @@ def outlook(view: dict[str, Any]) -> Outlook:
     sizes = tuple(int(p["size"]) for p in carpet["piles"])
     can = carpet.get("can")
     taking = view["phase"] == "choose"
-    takes = _takes_until_end(sizes, None if can is None else int(can))
+    takes = _takes_until_end(sizes, None if can is None else int(can), DEPTH * players)
     result: dict[int, float] = {}
     for count, chance in takes:
         # The take that empties the second pile is in turn `trigger`; its round is finished.
@@ -72,9 +77,10 @@ def seat_turns(view: dict[str, Any], seat: int, future: int) -> int:
 
 @lru_cache(maxsize=4096)
 def _takes_until_end(
-    sizes: tuple[int, ...], can: int | None
+    sizes: tuple[int, ...], can: int | None, depth: int
 ) -> tuple[tuple[int, float], ...]:
-    """(takes, probability) until a take leaves two piles empty, the can at `can`."""
+    """(takes, probability) until a take leaves two piles empty, the can at `can`; the paths
+    are weighed for `depth` takes."""
     empties = _empties(sizes)
     if empties >= 2:
         return ((0, 1.0),)
@@ -86,19 +92,25 @@ def _takes_until_end(
     layer: dict[tuple[tuple[int, ...], int | None], float] = {(sizes, can): 1.0}
     takes = 0
     while layer:
+        if takes == depth:
+            for (piles, at), chance in layer.items():
+                late = takes + _free_path(list(piles), at)
+                found[late] = found.get(late, 0.0) + chance
+            break
         takes += 1
         following: dict[tuple[tuple[int, ...], int | None], float] = {}
         for (piles, at), chance in layer.items():
             for pile, share in _moves(piles, at):
                 p = chance * share
-                if p < NEGLIGIBLE:
-                    continue
                 after = (*piles[:pile], piles[pile] - 1, *piles[pile + 1 :])
                 if _empties(after) >= 2:
                     found[takes] = found.get(takes, 0.0) + p
                 else:
                     key = (after, pile)
                     following[key] = following.get(key, 0.0) + p
+        if len(following) > WIDEST:
+            kept = sorted(following.items(), key=lambda item: item[1])[-WIDEST:]
+            following = dict(kept)
         layer = following
     total = sum(found.values()) or 1.0
     return tuple((t, p / total) for t, p in sorted(found.items()))

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bots.ishtar import edition
 from bots.ishtar.base import (
     as_action,
     as_dict,
@@ -21,7 +22,7 @@ from bots.ishtar.base import (
     playable,
     playable_actions,
 )
-from bots.ishtar.board import GEM_TREE_VALUE, PlacementValue, board_of
+from bots.ishtar.board import GEM_RARITY, PlacementValue, board_of
 from bots.ishtar.evaluation import evaluate, utility
 from engine.ishtar import apply, current_player, sample_state, view_for
 
@@ -142,6 +143,7 @@ class Greedy:
             seat,
             int(me["assistants_supply"]),
             sum(me["gems"].values()),
+            edition.of_view(view).gem_value,
         )
 
         def value(action: Any) -> float:
@@ -166,7 +168,8 @@ def anchor(state: Any) -> None:
 
 
 def gem_cost(action: Any) -> float:
-    return sum(GEM_TREE_VALUE[c] for c in as_dict(action).get("pay", []))
+    """How much an action's payment costs, to compare payments: rarer gems cost more."""
+    return sum(GEM_RARITY[c] for c in as_dict(action).get("pay", []))
 
 
 def cheapest_payments(legal: Sequence[Any]) -> list[Any]:

@@ -192,15 +192,18 @@ TreeRow = tuple[str, int, int, int]
 """A row of the tree table: the card's name and its cost in purple, red and white gems."""
 
 
-def tree_vp(cost: tuple[int, int, int]) -> int:
-    """Victory points of a tree card from its cost (GAME-SPEC §8)."""
+def tree_vp(cost: tuple[int, int, int], bonus: int = 1) -> int:
+    """Victory points of a tree card from its cost (GAME-SPEC §8): 1 / 2 / 3 per purple /
+    red / white gem, and `bonus` per gem beyond the first (1 in GAME-SPEC; an edition's
+    `tree_vp_bonus`)."""
     purple, red, white = cost
-    return purple + 2 * red + 3 * white + (purple + red + white - 1)
+    return purple + 2 * red + 3 * white + bonus * (purple + red + white - 1)
 
 
-def tree_cards_of(table: tuple[TreeRow, ...]) -> dict[int, TreeCard]:
-    """The tree cards of a tree table by id (1 for its first row), VP by `tree_vp`."""
+def tree_cards_of(table: tuple[TreeRow, ...], bonus: int = 1) -> dict[int, TreeCard]:
+    """The tree cards of a tree table by id (1 for its first row), VP by `tree_vp` with
+    `bonus` VP per gem beyond the first."""
     return {
-        i: TreeCard(i, name, (p, r, w), tree_vp((p, r, w)))
+        i: TreeCard(i, name, (p, r, w), tree_vp((p, r, w), bonus))
         for i, (name, p, r, w) in enumerate(table, start=1)
     }

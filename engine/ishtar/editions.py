@@ -39,6 +39,9 @@ class Edition:
     """The flowers on each space of each kind of token (how many of each: RB)."""
     tree_table: tuple[TreeRow, ...]
     """The tree cards' names and costs (GAME-SPEC §8); their VP is `tree_vp` of the cost."""
+    tree_vp_bonus: int
+    """Tree cards: VP per gem of the cost beyond the first, over 1 / 2 / 3 per purple / red /
+    white gem (GAME-SPEC §8: 1)."""
     board_sides: Mapping[str, str]
     """The ten sides 2a–6b (GAME-SPEC §2: "design the other 10 sides")."""
     skill_a_vp: tuple[int, int, int]
@@ -65,7 +68,7 @@ class Edition:
     def __post_init__(self) -> None:
         derived = {
             "tiles": tiles_of(self.tile_table),
-            "tree_cards": tree_cards_of(self.tree_table),
+            "tree_cards": tree_cards_of(self.tree_table, self.tree_vp_bonus),
             "sides": {**PRINTED_SIDES, **self.board_sides},
         }
         for name, value in derived.items():
@@ -208,6 +211,7 @@ EDITION_1 = Edition(
     tile_table=_TILE_TABLE_1,
     blooming_tokens={"F2": (2,), "F3": (3,), "F1F1": (1, 1), "F1F2": (1, 2)},
     tree_table=_TREE_TABLE_1,
+    tree_vp_bonus=1,
     board_sides=_BOARD_SIDES_1,
     skill_a_vp=(1, 2, 3),
     skill_b_vp=2,
