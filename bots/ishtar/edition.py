@@ -29,14 +29,23 @@ class EditionNumbers(NamedTuple):
     """Tree card id -> victory points."""
     gem_value: dict[str, float]
     """What a gem of each colour is worth to a bot, in VP of trees (`GEM_SHARE`)."""
+    card_gain: dict[int, float]
+    """Tree card id -> what planting it gains over keeping its cost in gems: its VP less
+    the worth of its gems (`gem_value`)."""
     skill_a_vp: dict[str, int]
     """Skill A: VP per gem left, by colour."""
     skill_b_vp: int
     """Skill B: VP per tablet next to a controlled flowerbed."""
+    skill_b_max: int
+    """Skill B: at most so many VP (0: no limit)."""
     skill_c_vp: int
     """Skill C: VP per fountain controlled."""
     skill_e_spaces_per_vp: int
-    """Skill E: flower spaces per VP."""
+    """Skill E: flower spaces per group."""
+    skill_e_vp: int
+    """Skill E: VP per group of `skill_e_spaces_per_vp` flower spaces."""
+    skill_e_max: int
+    """Skill E: at most so many VP (0: no limit)."""
 
 
 @cache
@@ -52,16 +61,25 @@ def numbers(edition: str) -> EditionNumbers:
             for c in data["tree_cards"]
         ]
     )
+    gem_value = {
+        colour: round(GEM_SHARE[colour] * fitted[i], 3)
+        for i, colour in enumerate(COLOURS)
+    }
     return EditionNumbers(
         card_vp={int(c["card"]): int(c["vp"]) for c in data["tree_cards"]},
-        gem_value={
-            colour: round(GEM_SHARE[colour] * fitted[i], 3)
-            for i, colour in enumerate(COLOURS)
+        gem_value=gem_value,
+        card_gain={
+            int(c["card"]): int(c["vp"])
+            - sum(gem_value[k] * int(c["cost"][k]) for k in COLOURS)
+            for c in data["tree_cards"]
         },
         skill_a_vp={c: int(params["A"][c]) for c in ("purple", "red", "white")},
         skill_b_vp=int(params["B"]["vp"]),
+        skill_b_max=int(params["B"].get("max", 0)),
         skill_c_vp=int(params["C"]["vp"]),
         skill_e_spaces_per_vp=int(params["E"]["spaces"]),
+        skill_e_vp=int(params["E"].get("vp", 1)),
+        skill_e_max=int(params["E"].get("max", 0)),
     )
 
 

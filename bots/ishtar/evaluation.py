@@ -44,7 +44,6 @@ def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
     phase = view["phase"]
     trees_left = int(view.get("trees_left", 0)) + len(view.get("market", []))
     ed = edition.of_view(view)
-    vp_of = ed.card_vp
     skill_a = ed.skill_a_vp
     board = _LazyBoard(view)
     result: list[float] = []
@@ -84,7 +83,9 @@ def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
             value += CAN_DISCOUNT_PER_TURN * turns
         reserved = player.get("reserved")
         if reserved is not None:
-            value += RESERVED_SHARE * vp_of.get(int(reserved), 6) * gems_share
+            # What planting it will gain over the gems it costs (which the seat holds or
+            # must still collect, valued above): held, the card itself is worth no more.
+            value += RESERVED_SHARE * ed.card_gain.get(int(reserved), 2.0) * gems_share
         result.append(value)
     return result
 
@@ -132,10 +133,12 @@ def upper_if_unlocked(
     mine = [bed for bed in board.beds if bed.owner == seat]
     if upper == "E":
         spaces = sum(len(bed.cells) for bed in mine)
-        return float(spaces // ed.skill_e_spaces_per_vp)
+        vp = spaces // ed.skill_e_spaces_per_vp * ed.skill_e_vp
+        return float(min(vp, ed.skill_e_max) if ed.skill_e_max else vp)
     cells = set().union(*(bed.cells for bed in mine)) if mine else set()
     near = sum(1 for t in lazy.tablets if any(n in cells for n in neighbours(t)))
-    return float(ed.skill_b_vp * near)
+    vp = ed.skill_b_vp * near
+    return float(min(vp, ed.skill_b_max) if ed.skill_b_max else vp)
 
 
 def utility(values: list[float], seat: int) -> float:

@@ -9,7 +9,8 @@ believed two more were to come, so it kept gems for trees it never planted (9 of
 left over in the games measured, docs/games/ishtar/balance.md, "The medium bot's horizon").
 
 Here every future take moves the can to one of the next non-empty piles clockwise with the
-frequencies the bots were measured to choose them (`STEP_SHARES`), and the chance of each
+frequencies the bots were measured to choose them (`STEP_SHARES`, by whether the taker holds
+skill F, which makes the second pile free too), and the chance of each
 number of takes until the end is summed over those paths. Far from the end the paths are
 many and the answer matters little (a seat with four turns left values its gems fully), so
 the can is then walked along its free path alone.
@@ -21,10 +22,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-STEP_SHARES: tuple[float, ...] = (0.57, 0.33, 0.07, 0.03)
-"""Share of the choices that move the can to the 1st, 2nd, 3rd, 4th non-empty pile clockwise
-(medium bots, 2 and 4 players, 3,300 choices: 0.57 / 0.33 / 0.06 / 0.04); further piles are
-not counted."""
+STEP_SHARES: dict[bool, tuple[float, ...]] = {
+    False: (0.66, 0.28, 0.05, 0.01),
+    True: (0.41, 0.41, 0.12, 0.06),
+}
+"""Share of the choices that move the can to the 1st, 2nd, 3rd, 4th non-empty pile clockwise,
+without and with skill F (medium bots, edition 3, 100 games of 2 players and 40 of 4: 1,800
+choices without F, 1,600 with); further piles are not counted."""
 
 EXACT_WITHIN = 6
 """Paths are weighed when the end can come within this many takes (the two smallest piles);
@@ -55,7 +59,16 @@ def outlook(view: dict[str, Any]) -> Outlook:
     sizes = tuple(int(p["size"]) for p in carpet["piles"])
     can = carpet.get("can")
     taking = view["phase"] == "choose"
-    takes = _takes_until_end(sizes, None if can is None else int(can), DEPTH * players)
+    # Who holds skill F, in the order of the takes to come (the seat to act takes first
+    # when it has still to choose, else the next seat).
+    first_taker = int(view["current"]) + (0 if taking else 1)
+    has_f = tuple(
+        "F" in (view["players"][(first_taker + k) % players].get("skills") or {})
+        for k in range(players)
+    )
+    takes = _takes_until_end(
+        sizes, None if can is None else int(can), DEPTH * players, has_f
+    )
     result: dict[int, float] = {}
     for count, chance in takes:
         # The take that empties the second pile is in turn `trigger`; its round is finished.
@@ -77,10 +90,11 @@ def seat_turns(view: dict[str, Any], seat: int, future: int) -> int:
 
 @lru_cache(maxsize=4096)
 def _takes_until_end(
-    sizes: tuple[int, ...], can: int | None, depth: int
+    sizes: tuple[int, ...], can: int | None, depth: int, has_f: tuple[bool, ...]
 ) -> tuple[tuple[int, float], ...]:
     """(takes, probability) until a take leaves two piles empty, the can at `can`; the paths
-    are weighed for `depth` takes."""
+    are weighed for `depth` takes; the k-th take (from 0) is by a seat holding skill F when
+    ``has_f[k % len(has_f)]``."""
     empties = _empties(sizes)
     if empties >= 2:
         return ((0, 1.0),)
@@ -100,7 +114,7 @@ def _takes_until_end(
         takes += 1
         following: dict[tuple[tuple[int, ...], int | None], float] = {}
         for (piles, at), chance in layer.items():
-            for pile, share in _moves(piles, at):
+            for pile, share in _moves(piles, at, has_f[(takes - 1) % len(has_f)]):
                 p = chance * share
                 after = (*piles[:pile], piles[pile] - 1, *piles[pile + 1 :])
                 if _empties(after) >= 2:
@@ -116,8 +130,11 @@ def _takes_until_end(
     return tuple((t, p / total) for t, p in sorted(found.items()))
 
 
-def _moves(piles: tuple[int, ...], can: int | None) -> list[tuple[int, float]]:
-    """(pile, share) of the piles the next take may come from."""
+def _moves(
+    piles: tuple[int, ...], can: int | None, with_f: bool = False
+) -> list[tuple[int, float]]:
+    """(pile, share) of the piles the next take may come from (by a seat holding skill F
+    when `with_f`)."""
     count = len(piles)
     if can is None:
         open_piles = [p for p in range(count) if piles[p]]
@@ -125,7 +142,7 @@ def _moves(piles: tuple[int, ...], can: int | None) -> list[tuple[int, float]]:
     order = [(can + k) % count for k in range(1, count) if piles[(can + k) % count]]
     if not order:
         return [(can, 1.0)] if piles[can] else []
-    shares = STEP_SHARES[: len(order)]
+    shares = STEP_SHARES[with_f][: len(order)]
     total = sum(shares)
     return [(p, s / total) for p, s in zip(order, shares, strict=False)]
 

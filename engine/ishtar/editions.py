@@ -48,10 +48,17 @@ class Edition:
     """Skill A: VP per purple, red, white gem left in the supply."""
     skill_b_vp: int
     """Skill B: VP per sacred tablet next to a flowerbed you control."""
+    skill_b_max: int | None
+    """Skill B: at most this many VP (None: no limit)."""
     skill_c_vp: int
     """Skill C: VP per fountain you control."""
     skill_e_spaces_per_vp: int
-    """Skill E: 1 VP per so many flower spaces in flowerbeds you control (rounded down)."""
+    """Skill E: `skill_e_vp` VP per so many flower spaces in flowerbeds you control (whole
+    groups only)."""
+    skill_e_vp: int
+    """Skill E: VP per whole group of `skill_e_spaces_per_vp` flower spaces."""
+    skill_e_max: int | None
+    """Skill E: at most this many VP (None: no limit)."""
     skill_h_assistants: int
     """Skill H: at most this many of your assistants come back from the carpet."""
     skill_g_sizes: tuple[int, ...]
@@ -215,8 +222,11 @@ EDITION_1 = Edition(
     board_sides=_BOARD_SIDES_1,
     skill_a_vp=(1, 2, 3),
     skill_b_vp=2,
+    skill_b_max=None,
     skill_c_vp=3,
     skill_e_spaces_per_vp=1,
+    skill_e_vp=1,
+    skill_e_max=None,
     skill_h_assistants=2,
     skill_g_sizes=(1,),
     skill_j_sizes=(2,),
@@ -269,17 +279,43 @@ EDITION_2 = replace(
 """The tuned edition (2026), issue 16: docs/games/ishtar/edition-2.md lists every number
 changed, docs/games/ishtar/balance.md ("Tuning") why and what each did."""
 
-EDITIONS: dict[str, Edition] = {"1": EDITION_1, "2": EDITION_2}
+_CHEAPER_TREES: dict[str, tuple[int, int, int]] = {
+    # name: (purple, red, white); one gem less on the cards edition 3 left unbought
+    "Fig Tree": (1, 0, 0),
+    "Almond Tree": (1, 1, 0),
+    "Cedar of Lebanon": (0, 3, 0),
+    "Oleander": (0, 2, 1),
+    "Persian Silk Tree": (0, 1, 2),
+}
+
+EDITION_3 = replace(
+    EDITION_2,
+    tree_table=tuple(
+        (name, *_CHEAPER_TREES.get(name, (purple, red, white)))
+        for name, purple, red, white in EDITION_2.tree_table
+    ),
+    tree_vp_bonus=0,
+    skill_a_vp=(1, 2, 3),
+    skill_b_vp=3,
+    skill_b_max=12,
+    skill_e_max=10,
+)
+"""The second tuning (2026), issue 16, measured with bots that see the game's end coming:
+edition 2's tiles, skills A, C, G and H, and trees worth their gems (1 / 2 / 3 VP per
+purple / red / white gem, no bonus), skill B at 3 VP per tablet and at most 12, skill E at
+most 10 VP, four cards a gem cheaper. docs/games/ishtar/edition-3.md lists every number,
+docs/games/ishtar/balance.md ("Tuning") why."""
+
+EDITIONS: dict[str, Edition] = {"1": EDITION_1, "2": EDITION_2, "3": EDITION_3}
 """Every edition by name, oldest first."""
 
 FIRST = "1"
 """The edition of whatever names none: games, states and records from before editions."""
 
-LATEST = "2"
+LATEST = "3"
 """The newest edition."""
 
-DEFAULT = "1"
-"""The edition of a new game that chooses none. Edition 2 brings the totals and the shares
-of points near the rulebook's example, but with it the last seat wins 70 % of 2-player games
-between medium bots where edition 1 gives it 60 % (docs/games/ishtar/balance.md, "Tuning"):
-until the seats are fair it is chosen, not given."""
+DEFAULT = "3"
+"""The edition of a new game that chooses none: edition 3 meets issue 16's targets
+(docs/games/ishtar/balance.md, "Tuning"). Edition 1 was the default until then, edition 2 was
+offered on trial (its last seat won 70 % of 2-player games between the bots of its day)."""

@@ -14,7 +14,7 @@ from types import ModuleType
 from typing import Any
 
 from engine.ishtar.codec import decode_action
-from engine.ishtar.editions import DEFAULT
+from engine.ishtar.editions import FIRST
 from engine.ishtar.errors import IllegalAction
 from engine.ishtar.rules import bloom, choose, place, plant, reserve, special, undo
 from engine.ishtar.rules.turn import settle
@@ -99,15 +99,16 @@ def replay(
     setup: Mapping[str, Any], actions: Iterable[Action | Mapping[str, Any]]
 ) -> State:
     """Play ``actions`` from the set-up ``{"players", "seed", "layout", "first_player"}``
-    (and ``"turn_end"`` and ``"edition"``, as the options: ``"explicit"`` and `DEFAULT` when
-    absent, as for a new game; a record from before editions names ``"edition": "1"``)."""
+    (and ``"turn_end"`` and ``"edition"``, as the options: ``"explicit"`` when absent, as
+    for a new game, and edition `FIRST`: a set-up that names no edition is from before
+    editions, whatever the default of new games is now)."""
     state = set_up(
         setup["players"],
         setup["seed"],
         setup.get("layout"),
         setup.get("first_player"),
         auto_end=setup.get("turn_end") == "auto",
-        edition=setup.get("edition", DEFAULT),
+        edition=setup.get("edition", FIRST),
     )
     for item in actions:
         action = item if isinstance(item, Action) else decode_action(item)

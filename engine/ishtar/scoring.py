@@ -59,13 +59,15 @@ def skill_a(state: State, seat: int) -> int:
 
 def skill_b(state: State, seat: int) -> int:
     """2 VP (``skill_b_vp``) per sacred tablet next to a flower space of a flowerbed you
-    control; each once."""
+    control; each once; at most ``skill_b_max``."""
     g = gardens(state)
     neighbours = state.geo.neighbours
     controlled = {c for bed in controlled_beds(state, seat) for c in g.bed_cells[bed]}
-    return state.ed.skill_b_vp * sum(
+    vp = state.ed.skill_b_vp * sum(
         1 for t in state.geo.tablets if any(n in controlled for n in neighbours[t])
     )
+    most = state.ed.skill_b_max
+    return vp if most is None else min(vp, most)
 
 
 def skill_c(state: State, seat: int) -> int:
@@ -79,11 +81,13 @@ def skill_d(state: State, seat: int) -> int:
 
 
 def skill_e(state: State, seat: int) -> int:
-    """1 VP per flower space (per ``skill_e_spaces_per_vp`` of them, rounded down) in
-    flowerbeds you control."""
+    """``skill_e_vp`` VP per flower space (per whole group of ``skill_e_spaces_per_vp`` of
+    them) in flowerbeds you control, at most ``skill_e_max``."""
     g = gardens(state)
     spaces = sum(len(g.bed_cells[bed]) for bed in controlled_beds(state, seat))
-    return spaces // state.ed.skill_e_spaces_per_vp
+    ed = state.ed
+    vp = spaces // ed.skill_e_spaces_per_vp * ed.skill_e_vp
+    return vp if ed.skill_e_max is None else min(vp, ed.skill_e_max)
 
 
 UPPER_SKILLS = {"A": skill_a, "B": skill_b, "C": skill_c, "D": skill_d, "E": skill_e}

@@ -70,11 +70,13 @@ def skill_params(ed: Edition, letter: str) -> dict[str, Any]:
         purple, red, white = ed.skill_a_vp
         return {"purple": purple, "red": red, "white": white}
     if letter == "B":
-        return {"vp": ed.skill_b_vp}
+        most = 0 if ed.skill_b_max is None else ed.skill_b_max  # 0: no limit
+        return {"vp": ed.skill_b_vp, "max": most}
     if letter == "C":
         return {"vp": ed.skill_c_vp}
     if letter == "E":
-        return {"spaces": ed.skill_e_spaces_per_vp}
+        most = 0 if ed.skill_e_max is None else ed.skill_e_max  # 0: no limit
+        return {"vp": ed.skill_e_vp, "spaces": ed.skill_e_spaces_per_vp, "max": most}
     if letter == "H":
         return {"assistants": ed.skill_h_assistants}
     if letter in ("G", "J"):

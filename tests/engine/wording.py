@@ -101,7 +101,7 @@ def _ishtar_probe(rng: random.Random, state: ishtar.State) -> IshtarAction:
 def ishtar_transcript(players: int, seed: int, layout: str | None) -> Iterator[str]:
     """The English of one seeded random game of Ishtar."""
     rng = random.Random(seed)
-    state = ishtar.new_game(players, seed, {"layout": layout})
+    state = ishtar.new_game(players, seed, {"layout": layout, "edition": "1"})
     while not ishtar.is_over(state):
         for _ in range(PROBES):
             yield f"why {ishtar.why_illegal(state, _ishtar_probe(rng, state))}"

@@ -18,8 +18,9 @@ FOUNTAIN_B: Hex = (4, 3)
 
 
 def game(players: int = 2, seed: int = 0, first_player: int = 0) -> State:
-    """A fresh game on the preset layout."""
-    return new_game(players, seed, {"first_player": first_player})
+    """A fresh game on the preset layout, of edition 1: the numbers of GAME-SPEC that the
+    rule tests name (4 / 6 / 8 VP, skill C's 3 per fountain...)."""
+    return new_game(players, seed, {"first_player": first_player, "edition": "1"})
 
 
 def cell(state: State, h: Hex) -> int:

@@ -95,7 +95,7 @@ def find(
     for seed in range(first_seed, first_seed + MAX_SEEDS):
         moves = _play_until(players, seed, layout, wanted)
         if moves is not None:
-            state = new_game(players, seed, {"layout": layout})
+            state = new_game(players, seed, {"layout": layout, "edition": "1"})
             return {
                 "setup": {
                     "players": players,
@@ -116,7 +116,7 @@ def reach(
     for seed in seeds:
         moves = _play_until(players, seed, layout, wanted)
         if moves is not None:
-            state = new_game(players, seed, {"layout": layout})
+            state = new_game(players, seed, {"layout": layout, "edition": "1"})
             for action in moves:
                 state = apply(state, action)
             return state
@@ -128,7 +128,7 @@ def _play_until(
 ) -> list[Action] | None:
     """The moves (undone steps left out) of seed's random game up to ``wanted``, if ever."""
     rng = random.Random(seed)
-    state = new_game(players, seed, {"layout": layout})
+    state = new_game(players, seed, {"layout": layout, "edition": "1"})
     moves: list[Action] = []
     while True:
         if wanted(state):

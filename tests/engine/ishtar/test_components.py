@@ -105,9 +105,10 @@ def test_26_tree_cards_with_distinct_names_and_the_vp_formula(ed: Edition) -> No
     assert len(ed.tree_cards) == 26
     assert len({c.name for c in ed.tree_cards.values()}) == 26
     for card in ed.tree_cards.values():
-        assert card.vp == tree_vp(card.cost)
+        assert card.vp == tree_vp(card.cost, ed.tree_vp_bonus)
     assert tree_vp((0, 2, 3)) == 17
     assert tree_vp((2, 0, 0)) == 3
+    assert tree_vp((0, 2, 3), 0) == 13
 
 
 def test_catalogue_is_json() -> None:

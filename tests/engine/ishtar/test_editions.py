@@ -56,7 +56,7 @@ def test_edition_2_changes_only_designed_numbers_and_keeps_the_rulebooks_counts(
     None
 ):
     one, two = EDITIONS["1"], EDITIONS["2"]
-    assert LATEST == "2" and FIRST == "1" and DEFAULT == "1"
+    assert FIRST == "1"
     for name in (
         "blooming_tokens",
         "board_sides",
@@ -98,6 +98,84 @@ def test_edition_2_changes_only_designed_numbers_and_keeps_the_rulebooks_counts(
         "Hanging Garden Palm": (0, 2, 2),
     }
     assert all(c.vp == tree_vp(c.cost) for c in two.tree_cards.values())
+
+
+def test_edition_3_changes_only_designed_numbers_of_edition_2() -> None:
+    two, three = EDITIONS["2"], EDITIONS["3"]
+    assert LATEST == "3"
+    for name in (
+        "tile_table",
+        "blooming_tokens",
+        "board_sides",
+        "skill_c_vp",
+        "skill_e_spaces_per_vp",
+        "skill_e_vp",
+        "skill_h_assistants",
+        "skill_g_sizes",
+        "skill_j_sizes",
+    ):
+        assert getattr(three, name) == getattr(two, name), name
+    assert (three.tree_vp_bonus, two.tree_vp_bonus) == (0, 1)
+    assert three.skill_a_vp == (1, 2, 3) == EDITION_1.skill_a_vp
+    assert (three.skill_b_vp, three.skill_b_max) == (3, 12)
+    assert (three.skill_e_max, two.skill_e_max, two.skill_b_max) == (10, None, None)
+    changed = {
+        c.name: c.cost
+        for c in three.tree_cards.values()
+        if c.cost != two.tree_cards[c.id].cost
+    }
+    assert changed == {
+        "Fig Tree": (1, 0, 0),
+        "Almond Tree": (1, 1, 0),
+        "Cedar of Lebanon": (0, 3, 0),
+        "Oleander": (0, 2, 1),
+        "Persian Silk Tree": (0, 1, 2),
+    }
+    # a tree is worth its gems: 1 / 2 / 3 VP per purple / red / white gem
+    for card in three.tree_cards.values():
+        purple, red, white = card.cost
+        assert card.vp == purple + 2 * red + 3 * white == tree_vp(card.cost, 0)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 4), (3, 1), (4, 2)])
+def test_skills_b_and_e_score_at_most_their_editions_limit(
+    monkeypatch: pytest.MonkeyPatch, players: int, seed: int
+) -> None:
+    """The same game with B at 3 VP a tablet and E capped: B and E are the uncapped scores
+    (B's at 3 VP a tablet) limited to the caps, and nothing else moves."""
+    capped = replace(EDITION_1, skill_b_vp=3, skill_b_max=6, skill_e_max=10)
+    monkeypatch.setitem(EDITIONS, "capped", capped)
+    first = _with_every_upper_skill(_played(players, seed, "1"))
+    again = _with_every_upper_skill(_played(players, seed, "capped"))
+    reached = {"B": False, "E": False}
+    for seat in range(players):
+        before, after = categories(first, seat), categories(again, seat)
+        tablets = before["skill_B"] // 2
+        assert after["skill_B"] == min(3 * tablets, 6)
+        assert after["skill_E"] == min(before["skill_E"], 10)
+        reached["B"] |= 3 * tablets > 6
+        reached["E"] |= before["skill_E"] > 10
+        others = {k for k in before if k not in ("skill_B", "skill_E")}
+        assert {k: after[k] for k in others} == {k: before[k] for k in others}
+    assert reached == {"B": True, "E": True}, "some seat is over each cap"
+
+
+def test_edition_3_says_its_limits_in_every_language() -> None:
+    three = EDITIONS["3"]
+    assert english(skill_text(three, "B")) == (
+        "3 VP per sacred tablet next to a flowerbed you control, at most 12 VP"
+    )
+    assert english(skill_text(three, "E")) == (
+        "1 VP per flower space in flowerbeds you control, at most 10 VP"
+    )
+    assert english(skill_text(EDITION_1, "E")) == (
+        "1 VP per flower space in flowerbeds you control"
+    )
+    skills = {s["skill"]: s for s in catalogue()["editions"]["3"]["skills"]}
+    assert skills["E"]["params"] == {"vp": 1, "spaces": 1, "max": 10}
+    assert skills["B"]["params"] == {"vp": 3, "max": 12}
+    cards = {c["name"]: c for c in catalogue()["editions"]["3"]["tree_cards"]}
+    assert (cards["Fig Tree"]["vp"], cards["Hanging Garden Palm"]["vp"]) == (1, 10)
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 1), (4, 1)])

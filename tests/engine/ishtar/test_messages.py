@@ -63,7 +63,7 @@ def _playouts() -> Iterator[Sent]:
     many placements) and preview messages, and the refusals of the wording probes."""
     for players, seed, layout in wording.ISHTAR_GAMES[:8]:
         rng = random.Random(seed)
-        state = new_game(players, seed, {"layout": layout})
+        state = new_game(players, seed, {"layout": layout, "edition": "1"})
         while not is_over(state):
             legal = legal_actions(state)
             shown = legal if len(legal) < 30 else rng.sample(legal, 30)
@@ -173,11 +173,13 @@ def test_every_message_the_engine_says_renders_fully_in_every_language() -> None
 
 
 def test_the_english_is_the_message_rendered_in_english() -> None:
-    english_along(ishtar, english, new_game(3, 5), 5, 60, wording._ishtar_probe)
+    english_along(
+        ishtar, english, new_game(3, 5, {"edition": "1"}), 5, 60, wording._ishtar_probe
+    )
 
 
 def test_an_illegal_action_carries_its_message_next_to_its_reason() -> None:
-    state = new_game(2, 101)
+    state = new_game(2, 101, {"edition": "1"})
     with pytest.raises(IllegalAction) as refused:
         apply(state, decode_action({"type": "choose", "pile": 9, "pay": []}))
     assert refused.value.message == {
@@ -195,7 +197,7 @@ def test_an_illegal_action_carries_its_message_next_to_its_reason() -> None:
 
 def _golden_steps() -> list[tuple[ishtar.State, ishtar.Action, str]]:
     record = json.loads((GOLDEN_DIR / "game-2p-seed101.json").read_text())
-    state = new_game(2, 101)
+    state = new_game(2, 101, {"edition": "1"})
     steps = []
     for step in record["steps"][:9]:
         action = decode_action(step["action"])
@@ -238,7 +240,7 @@ def test_a_lost_assistant_is_said_in_the_preview_and_the_log_in_every_language()
 ):
     for players, seed, layout in wording.ISHTAR_GAMES:
         rng = random.Random(seed)
-        state = new_game(players, seed, {"layout": layout})
+        state = new_game(players, seed, {"layout": layout, "edition": "1"})
         while not is_over(state):
             legal = legal_actions(state)
             for action in legal:

@@ -22,7 +22,7 @@ def perft(state: State, depth: int) -> int:
     [(2, 1, [6, 1128, 3384]), (3, 2, [6, 1370, 4110]), (4, 3, [6, 1698, 5094])],
 )
 def test_perft_from_the_start(players: int, seed: int, counts: list[int]) -> None:
-    state = new_game(players, seed, {"first_player": 0})
+    state = new_game(players, seed, {"first_player": 0, "edition": "1"})
     assert [perft(state, depth) for depth in (1, 2, 3)] == counts
 
 
@@ -45,7 +45,7 @@ PATH_COUNTS = [
 
 
 def test_legal_action_counts_along_a_seeded_four_player_game() -> None:
-    state = new_game(4, 7, {"first_player": 0})
+    state = new_game(4, 7, {"first_player": 0, "edition": "1"})
     rng = random.Random(7)
     counts = []
     for _ in PATH_COUNTS:

@@ -65,7 +65,7 @@ def test_equals_the_slow_list_at_every_step_of_seeded_games(
     players: int, seed: int, layout: str | None
 ) -> None:
     rng = random.Random(seed)
-    state = new_game(players, seed, {"layout": layout})
+    state = new_game(players, seed, {"layout": layout, "edition": "1"})
     seen: set[str] = set()
     while not is_over(state):
         check_same(state)
@@ -84,7 +84,7 @@ def test_the_steps_seen_over_the_games_include_every_kind_of_action() -> None:
     seen: set[str] = set()
     for players, seed, layout in GAMES:
         rng = random.Random(seed)
-        state = new_game(players, seed, {"layout": layout})
+        state = new_game(players, seed, {"layout": layout, "edition": "1"})
         while not is_over(state):
             actions = legal_actions(state)
             seen.update(a.type for a in actions)
@@ -145,7 +145,7 @@ def test_same_placement_same_gems_shares_its_entry_between_states() -> None:
 
 
 def test_the_json_text_is_memoised_per_state() -> None:
-    state = new_game(2, 5)
+    state = new_game(2, 5, {"edition": "1"})
     while state.phase != "place":
         state = apply(state, legal_actions(state)[0])
     assert legal_json(state) is legal_json(state)
@@ -154,7 +154,7 @@ def test_the_json_text_is_memoised_per_state() -> None:
 
 def test_a_forgotten_legal_memo_is_rebuilt_the_same_and_the_view_stays() -> None:
     rng = random.Random(5)
-    state = new_game(2, 41, None)
+    state = new_game(2, 41, {"edition": "1"})
     place_steps = 0
     while not is_over(state) and place_steps < 3:
         view = view_for(state, None)

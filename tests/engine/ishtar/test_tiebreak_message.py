@@ -168,7 +168,7 @@ def test_the_english_is_the_sentence_in_every_position_of_a_game(
     its many ties, everyone on 0 at the start): the message is None exactly when the
     sentence is, and its English is the sentence, the list of three or more aside."""
     rng = random.Random(seed)
-    state = new_game(players, seed)
+    state = new_game(players, seed, {"edition": "1"})
     kinds = set()
     while True:
         scores = final_scores(state)

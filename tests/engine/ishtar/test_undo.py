@@ -200,7 +200,7 @@ def test_undo_record_survives_the_codec_and_stays_small() -> None:
 
 def test_undo_is_an_ordinary_move_of_the_replayed_log() -> None:
     setup = {"players": 2, "seed": 3, "layout": None, "first_player": 0}
-    state = new_game(2, 3, {"first_player": 0})
+    state = new_game(2, 3, {"first_player": 0, "edition": "1"})
     moves = []
     for pick in ("choose", "place", "undo", "place", "assistant", "undo", "pass"):
         action = UNDO if pick == "undo" else first_of(state, pick)

@@ -31,7 +31,7 @@ from tests.engine.ishtar.invariants import check_all, check_view_hides_secrets
 
 
 def midgame(players: int = 3, seed: int = 5, steps: int = 40) -> State:
-    state = new_game(players, seed)
+    state = new_game(players, seed, {"edition": "1"})
     rng = random.Random(seed)
     for _ in range(steps):
         state = apply(state, rng.choice(legal_actions(state)))
@@ -226,7 +226,7 @@ def test_tree_cards_in_front_of_players_are_shown_to_everyone_as_bought_face_up(
     # from the face-up market (or reserved from it) in view of the table, and the log names
     # it, so the online table shows them to everyone (docs/games/ishtar/rules.md): nothing is shown that
     # the table had not seen face up.
-    state = new_game(3, 11)
+    state = new_game(3, 11, {"edition": "1"})
     rng = random.Random(11)
     seen: set[int] = {c["card"] for c in view_for(state, None)["market"]}
     while state.phase != "over":
