@@ -143,8 +143,9 @@ class Game:
 
 
 ISHTAR_EDITIONS: dict[str, str] = {
+    "3": "3 (tuned, 2026)",
     "1": "1 (first, 2025)",
-    "2": "2 (tuned, 2026, on trial)",
+    "2": "2 (first tuning, 2026)",
 }
 """The editions of Ishtar's component data (engine.ishtar.editions), the default first, as
 the form names them; the engine's `check_options` refuses a name it does not have."""
@@ -152,8 +153,8 @@ the form names them; the engine's `check_options` refuses a name it does not hav
 
 class IshtarOptions(Options):
     """Ishtar's options: the board layout, a fixed first seat and the edition of the
-    components (a new room gets the engine's default, edition 1; `turn_end` is not offered: new rooms end turns
-    with `end`)."""
+    components (a new room gets the engine's default, edition 3; `turn_end` is not offered:
+    new rooms end turns with `end`)."""
 
     layout: Literal["preset", "random"] = Field(
         "preset",
@@ -170,8 +171,8 @@ class IshtarOptions(Options):
     edition: str = Field(
         next(iter(ISHTAR_EDITIONS)),
         title="Edition of the components",
-        description="The numbers of the tiles, tree cards and skills: the first edition, "
-        "or the tuned one on trial.",
+        description="The numbers of the tiles, tree cards and skills: the tuned edition, "
+        "or an earlier one.",
         json_schema_extra=labelled(ISHTAR_EDITIONS),
     )
 

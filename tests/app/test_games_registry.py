@@ -58,7 +58,7 @@ def test_a_game_checks_its_options_with_its_model_then_its_engine() -> None:
         (2, {"first_player": "x"}, "'first_player'"),
         (2, {"colour": "red"}, "no option 'colour'"),
         (2, [1], "JSON object"),
-        (2, {"edition": "9"}, "edition of the components is one of 1, 2"),
+        (2, {"edition": "9"}, "edition of the components is one of 1, 2, 3"),
         (2, {"edition": 1}, "'edition'"),
     ]
     for players, options, words in refusals:
@@ -73,8 +73,9 @@ def test_the_form_offers_every_edition_of_ishtar_the_default_first_and_selected(
 ):
     edition = ISHTAR.options.model_json_schema()["properties"]["edition"]
     assert edition["default"] == DEFAULT
-    assert [choice["const"] for choice in edition["oneOf"]] == sorted(EDITIONS)
-    assert edition["oneOf"][1] == {"const": "2", "title": "2 (tuned, 2026, on trial)"}
+    choices = [choice["const"] for choice in edition["oneOf"]]
+    assert choices[0] == DEFAULT == "3" and sorted(choices) == sorted(EDITIONS)
+    assert edition["oneOf"][0] == {"const": "3", "title": "3 (tuned, 2026)"}
     assert edition["title"] == "Edition of the components"
 
 
