@@ -1,20 +1,31 @@
-"""Tables of the balance report (docs/games/ishtar/balance.md) from `ishtar simulate --json` outputs.
+"""Tables of the balance report (docs/games/ishtar/balance.md), in one command or from
+`ishtar simulate --json` outputs.
+
+    python -m bots.ishtar.balance --play --games 400 --seed 20261202 --edition 3 --check
+    python -m bots.ishtar.balance --play --players 2 --bots hard --games 100 --edition 3
+
+plays the games itself (2, 3 and 4 players unless `--players` says, the bots of `--bots` in
+every seat, seats rotated as `ishtar simulate` does; `--save DIR` keeps each run's JSON), and
 
     ishtar simulate --players 2 --bots medium,medium --games 400 --seed 20261129 --json > b2.json
     python -m bots.ishtar.balance b2.json b3.json b4.json
 
-prints the Markdown tables: first-player advantage, share of points by category, how often a
-category decided the game, skills (unlocked, points, win rate) and tree cards bought, then the
-table of issue 16's targets (each measure, its target, its value per player count, met or
-MISSED). With ``--check`` the exit code is 1 when any target is missed.
+reads runs already played. Either way it prints the Markdown tables: first-player advantage,
+share of points by category, how often a category decided the game, skills (unlocked, points,
+win rate) and tree cards bought, then the table of issue 16's targets (each measure, its
+target, its value per player count, met or MISSED). With ``--check`` the exit code is 1 when
+any target is missed.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from engine.ishtar.components import TreeCard
@@ -300,13 +311,97 @@ def target_table(runs: Sequence[dict[str, Any]]) -> tuple[str, bool]:
     return "\n".join(out), everything
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = list(argv if argv is not None else sys.argv[1:])
-    check = "--check" in args
+def play(
+    players: Sequence[int],
+    level: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    options: dict[str, Any],
+    save: str | None = None,
+) -> list[dict[str, Any]]:
+    """Play one run per player count (the summaries of `ishtar simulate --json`)."""
+    from bots.ishtar import think
+    from bots.simulate import run
+    from bots.stats import summarize
+
     runs = []
-    for path in (a for a in args if a != "--check"):
-        with open(path, encoding="utf-8") as handle:
-            runs.append(json.load(handle))
+    for count in players:
+        bots = [level] * count
+        records = run(
+            bots,
+            games,
+            seed,
+            jobs,
+            progress=sys.stderr.isatty(),
+            think=think,
+            options=options,
+        )
+        summary = summarize(records)
+        summary.update(
+            options=options, bots=bots, players=count, seed=seed, game="ishtar"
+        )
+        if save is not None:
+            Path(save).mkdir(parents=True, exist_ok=True)
+            target = Path(save) / f"balance-{count}p.json"
+            target.write_text(json.dumps(summary, indent=2), encoding="utf-8")
+        runs.append(summary)
+    return runs
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m bots.ishtar.balance",
+        description="Issue 16's balance tables and targets, from runs played here "
+        "(--play) or from `ishtar simulate --json` files.",
+    )
+    parser.add_argument("runs", nargs="*", help="`ishtar simulate --json` outputs")
+    parser.add_argument(
+        "--check", action="store_true", help="exit 1 if a target is missed"
+    )
+    parser.add_argument("--play", action="store_true", help="play the runs first")
+    parser.add_argument("--players", default="2,3,4", help="player counts, e.g. 2,3,4")
+    parser.add_argument("--bots", default="medium", help="the level in every seat")
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=20261202)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--edition", default=None, help="the edition (default: new games')"
+    )
+    parser.add_argument("--save", default=None, help="a folder for each run's JSON")
+    args = parser.parse_args(list(argv))
+    if args.play == bool(args.runs):
+        parser.error("give either --play or the JSON files of runs")
+    try:
+        args.counts = [int(p) for p in args.players.split(",") if p.strip()]
+    except ValueError:
+        parser.error(f"--players: {args.players!r} is not a list of numbers")
+    if not args.counts or any(p not in (2, 3, 4) for p in args.counts):
+        parser.error("--players: Ishtar is played by 2 to 4 players")
+    if args.games < 1 or args.jobs < 1:
+        parser.error("--games and --jobs are at least 1")
+    from bots.ishtar import LEVELS
+
+    if args.bots not in LEVELS:
+        parser.error(f"--bots: one of {', '.join(LEVELS)}")
+    if args.edition is not None and args.edition not in EDITIONS:
+        parser.error(f"--edition: one of {', '.join(EDITIONS)}")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse(argv if argv is not None else sys.argv[1:])
+    if args.play:
+        options = {} if args.edition is None else {"edition": args.edition}
+        runs = play(
+            args.counts, args.bots, args.games, args.seed, args.jobs, options, args.save
+        )
+    else:
+        runs = []
+        for path in args.runs:
+            with open(path, encoding="utf-8") as handle:
+                runs.append(json.load(handle))
+    check = args.check
     print(tables(runs))
     table, met = target_table(runs)
     print()

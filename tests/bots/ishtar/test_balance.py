@@ -124,3 +124,41 @@ def test_a_dominant_skill_and_a_rare_one_are_missed(
     assert verdicts["share: upper skills"] == "met"
     assert verdicts["skill H unlocked"] == "MISSED"
     assert verdicts["skill G unlocked"] == "met"
+
+
+def test_play_runs_the_games_and_prints_the_target_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One command plays the runs (here two 2-player games between easy bots), saves their
+    JSON and prints the report with the targets; a missed target fails --check."""
+    args = ["--play", "--players", "2", "--bots", "easy", "--games", "2"]
+    args += ["--jobs", "1", "--edition", "3", "--save", str(tmp_path), "--check"]
+    code = balance.main(args)
+    out = capsys.readouterr().out
+    saved = json.loads((tmp_path / "balance-2p.json").read_text(encoding="utf-8"))
+    assert saved["players"] == 2 and saved["games"] == 2
+    assert saved["options"] == {"edition": "3"}
+    verdicts = rows(out)
+    assert "mean total per player" in verdicts
+    assert code == (1 if "MISSED" in verdicts.values() else 0)
+    # the saved run read back gives the same table
+    assert balance.main([str(tmp_path / "balance-2p.json")]) == 0
+    assert rows(capsys.readouterr().out) == verdicts
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["--play", "some.json"],
+        ["--play", "--players", "5"],
+        ["--play", "--players", "two"],
+        ["--play", "--bots", "genius"],
+        ["--play", "--edition", "9"],
+        ["--play", "--games", "0"],
+    ],
+)
+def test_bad_arguments_are_refused_before_any_game(args: list[str]) -> None:
+    with pytest.raises(SystemExit) as refused:
+        balance.main(args)
+    assert refused.value.code == 2
