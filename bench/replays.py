@@ -86,7 +86,11 @@ def long_record(
         ],
         setup={
             "players": players,
-            "options": {"layout": "random", "first_player": None},
+            "options": {
+                "layout": "random",
+                "first_player": None,
+                "edition": state.edition,
+            },
         },
         seed=seed,
         moves=log,

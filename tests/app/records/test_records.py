@@ -174,7 +174,7 @@ async def test_the_seed_committed_at_the_start_is_revealed_at_the_end(
         "layout": "preset",
         "first_player": None,
         "turn_end": "explicit",
-        "edition": "1",
+        "edition": "3",
     }
     assert record["public_setup"]["layout"] == seen[0]["layout"]
     assert record["public_setup"]["first_player"] == seen[0]["first_player"]
