@@ -101,14 +101,17 @@ def replay(
     """Play ``actions`` from the set-up ``{"players", "seed", "layout", "first_player"}``
     (and ``"turn_end"`` and ``"edition"``, as the options: ``"explicit"`` when absent, as
     for a new game, and edition `FIRST`: a set-up that names no edition is from before
-    editions, whatever the default of new games is now)."""
+    editions, whatever the default of new games is now). The options may also sit under
+    ``"options"``, as a server stores a game's set-up (``{"players", "seed", "options"}``)."""
+    options = setup.get("options")
+    named = {**setup, **options} if isinstance(options, Mapping) else setup
     state = set_up(
         setup["players"],
         setup["seed"],
-        setup.get("layout"),
-        setup.get("first_player"),
-        auto_end=setup.get("turn_end") == "auto",
-        edition=setup.get("edition", FIRST),
+        named.get("layout"),
+        named.get("first_player"),
+        auto_end=named.get("turn_end") == "auto",
+        edition=named.get("edition", FIRST),
     )
     for item in actions:
         action = item if isinstance(item, Action) else decode_action(item)

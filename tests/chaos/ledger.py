@@ -74,10 +74,12 @@ async def read_games(database_url: str) -> dict[str, GameRecord]:
 
 
 def replay_setup(game: GameRecord) -> dict[str, Any]:
-    """The `engine.replay` set-up of a stored game (the seed may live beside it)."""
+    """The `engine.replay` set-up of a stored game (the seed may live beside it; the
+    options, the edition among them, under ``options`` as the server stores them)."""
     setup = dict(game.setup)
     setup.setdefault("seed", game.seed)
-    return {k: setup.get(k) for k in ("players", "seed", "layout", "first_player")}
+    keys = ("players", "seed", "layout", "first_player", "options")
+    return {k: setup.get(k) for k in keys}
 
 
 def canonical(value: Any) -> str:
