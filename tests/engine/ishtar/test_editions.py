@@ -19,6 +19,7 @@ from engine.ishtar import (
     is_over,
     legal_actions,
     new_game,
+    replay,
     sample_state,
     view_for,
 )
@@ -271,3 +272,23 @@ def test_skill_h_takes_back_at_most_the_editions_number(
     after = _skill_effect(state, "H")
     assert after.assistants_carpet[0] == 1
     assert after.assistants_supply[0] == state.assistants_supply[0] + 1
+
+
+def test_replay_reads_the_edition_of_a_set_up_and_names_none_as_edition_1() -> None:
+    """A server stores a game's set-up as ``{players, seed, options}``: the edition among the
+    options is the one replayed; a set-up from before editions names none and is edition 1,
+    whatever the default of new games."""
+    rng = random.Random(5)
+    state = new_game(2, 9, {"first_player": 0})
+    assert state.edition == DEFAULT == "3"
+    actions = []
+    for _ in range(12):
+        action = rng.choice(legal_actions(state))
+        actions.append(action)
+        state = apply(state, action)
+    stored = {"players": 2, "seed": 9, "options": {"first_player": 0, "edition": "3"}}
+    assert encode_state(replay(stored, actions)) == encode_state(state)
+    flat = {"players": 2, "seed": 9, "first_player": 0, "edition": "3"}
+    assert encode_state(replay(flat, actions)) == encode_state(state)
+    assert replay({"players": 2, "seed": 9, "options": {}}, []).edition == FIRST
+    assert replay({"players": 2, "seed": 9}, []).edition == FIRST
