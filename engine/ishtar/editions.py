@@ -261,16 +261,24 @@ _TUNED_TREES: dict[str, tuple[int, int, int]] = {
     "Hanging Garden Palm": (0, 2, 2),
 }
 
+
+def _recosted(
+    table: tuple[TreeRow, ...], costs: Mapping[str, tuple[int, int, int]]
+) -> tuple[TreeRow, ...]:
+    """``table`` with the cards named in ``costs`` at their new cost, in the same order."""
+    return tuple(
+        (name, *costs.get(name, (purple, red, white)))
+        for name, purple, red, white in table
+    )
+
+
 EDITION_2 = replace(
     EDITION_1,
     tile_table=tuple(
         (number, *_TUNED_TILES.get(number, (line, chevron, triangle)))
         for number, line, chevron, triangle in _TILE_TABLE_1
     ),
-    tree_table=tuple(
-        (name, *_TUNED_TREES.get(name, (purple, red, white)))
-        for name, purple, red, white in _TREE_TABLE_1
-    ),
+    tree_table=_recosted(_TREE_TABLE_1, _TUNED_TREES),
     skill_a_vp=(2, 2, 3),
     skill_c_vp=4,
     skill_h_assistants=1,
@@ -290,10 +298,7 @@ _CHEAPER_TREES: dict[str, tuple[int, int, int]] = {
 
 EDITION_3 = replace(
     EDITION_2,
-    tree_table=tuple(
-        (name, *_CHEAPER_TREES.get(name, (purple, red, white)))
-        for name, purple, red, white in EDITION_2.tree_table
-    ),
+    tree_table=_recosted(EDITION_2.tree_table, _CHEAPER_TREES),
     tree_vp_bonus=0,
     skill_a_vp=(1, 2, 3),
     skill_b_vp=3,
