@@ -10,11 +10,10 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from engine.ishtar import catalogue
+from engine.ishtar.components import GEM_COLOURS as COLOURS
 
 FIRST = "1"
 """The edition of a view that names none (from before editions)."""
-
-COLOURS = ("purple", "red", "white")
 
 GEM_SHARE: dict[str, float] = {"purple": 0.645, "red": 0.702, "white": 0.728}
 """The share of a gem's tree VP (`gem_values`) a bot counts it for while it is not yet in a
@@ -73,7 +72,7 @@ def numbers(edition: str) -> EditionNumbers:
             - sum(gem_value[k] * int(c["cost"][k]) for k in COLOURS)
             for c in data["tree_cards"]
         },
-        skill_a_vp={c: int(params["A"][c]) for c in ("purple", "red", "white")},
+        skill_a_vp={c: int(params["A"][c]) for c in COLOURS},
         skill_b_vp=int(params["B"]["vp"]),
         skill_b_max=int(params["B"].get("max", 0)),
         skill_c_vp=int(params["C"]["vp"]),
