@@ -139,7 +139,7 @@ def _moves(
     if can is None:
         open_piles = [p for p in range(count) if piles[p]]
         return [(p, 1.0 / len(open_piles)) for p in open_piles]
-    order = [(can + k) % count for k in range(1, count) if piles[(can + k) % count]]
+    order = _ahead(piles, can)
     if not order:
         return [(can, 1.0)] if piles[can] else []
     shares = STEP_SHARES[with_f][: len(order)]
@@ -155,13 +155,17 @@ def _free_path(sizes: list[int], can: int | None) -> int:
         if can is None:
             can = max(range(count), key=lambda p: sizes[p])
         else:
-            order = [
-                (can + k) % count for k in range(1, count) if sizes[(can + k) % count]
-            ]
+            order = _ahead(sizes, can)
             can = order[0] if order else can
         sizes[can] -= 1
         takes += 1
     return takes
+
+
+def _ahead(piles: Sequence[int], can: int) -> list[int]:
+    """The non-empty piles the can may move to, clockwise from the one it leaves."""
+    count = len(piles)
+    return [(can + k) % count for k in range(1, count) if piles[(can + k) % count]]
 
 
 def _empties(sizes: Sequence[int]) -> int:
