@@ -143,9 +143,10 @@ class Game:
 
 
 ISHTAR_EDITIONS: dict[str, str] = {
-    "3": "3 (tuned, 2026)",
+    "4": "4 (tuned, 2026)",
     "1": "1 (first, 2025)",
     "2": "2 (first tuning, 2026)",
+    "3": "3 (second tuning, 2026)",
 }
 """The editions of Ishtar's component data (engine.ishtar.editions), the default first, as
 the form names them; the engine's `check_options` refuses a name it does not have."""
@@ -153,7 +154,7 @@ the form names them; the engine's `check_options` refuses a name it does not hav
 
 class IshtarOptions(Options):
     """Ishtar's options: the board layout, a fixed first seat and the edition of the
-    components (a new room gets the engine's default, edition 3; `turn_end` is not offered:
+    components (a new room gets the engine's default, edition 4; `turn_end` is not offered:
     new rooms end turns with `end`)."""
 
     layout: Literal["preset", "random"] = Field(

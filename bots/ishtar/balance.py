@@ -1,8 +1,8 @@
 """Tables of the balance report (docs/games/ishtar/balance.md), in one command or from
 `ishtar simulate --json` outputs.
 
-    python -m bots.ishtar.balance --play --games 400 --seed 20261202 --edition 3 --check
-    python -m bots.ishtar.balance --play --players 2 --bots hard --games 100 --edition 3
+    python -m bots.ishtar.balance --play --games 400 --seed 20261202 --edition 4 --check
+    python -m bots.ishtar.balance --play --players 2 --bots hard --games 100 --edition 4
 
 plays the games itself (2, 3 and 4 players unless `--players` says, the bots of `--bots` in
 every seat, seats rotated as `ishtar simulate` does; `--save DIR` keeps each run's JSON), and

@@ -29,7 +29,7 @@ from engine.ishtar.state import Action, State
 from engine.ishtar.views import view_for
 from engine.ishtar.words import messages
 
-ENGINE_VERSION = "1.4.0"
+ENGINE_VERSION = "1.5.0"
 """1.1.0: undo (state format 2; a turn with something to undo waits for ``end``).
 1.2.0: a turn ends only with ``end`` (a 1.1.0 game's turn that ended by itself after a
 reveal lacks that move); a placement's preview and log line say a lost assistant.
@@ -38,7 +38,9 @@ reveal lacks that move); a placement's preview and log line say a lost assistant
 states and records that name none are of edition "1".
 1.4.0: edition 3, the default of new games (tree cards worth their gems, skills B and E with
 a limit: ``tree_vp_bonus``, ``skill_b_max``, ``skill_e_vp``, ``skill_e_max``); a set-up that
-names no edition replays as edition "1", not as the default."""
+names no edition replays as edition "1", not as the default.
+1.5.0: edition 4, the default of new games (skill B at most 10 VP, skill C 3 VP a fountain,
+skill E at most 8 VP); nothing else changes."""
 
 __all__ = [
     "ENGINE_VERSION",

@@ -311,16 +311,33 @@ purple / red / white gem, no bonus), skill B at 3 VP per tablet and at most 12, 
 most 10 VP, four cards a gem cheaper. docs/games/ishtar/edition-3.md lists every number,
 docs/games/ishtar/balance.md ("Tuning") why."""
 
-EDITIONS: dict[str, Edition] = {"1": EDITION_1, "2": EDITION_2, "3": EDITION_3}
+EDITION_4 = replace(
+    EDITION_3,
+    skill_b_max=10,
+    skill_c_vp=3,
+    skill_e_max=8,
+)
+"""The third tuning (2026), issue 16: edition 3 with lower limits on the end-game skills
+that its bots' winners took (skill B at most 10 VP, skill E at most 8) and skill C back to
+3 VP a fountain. docs/games/ishtar/edition-4.md lists every number,
+docs/games/ishtar/balance.md ("Edition 4") why."""
+
+EDITIONS: dict[str, Edition] = {
+    "1": EDITION_1,
+    "2": EDITION_2,
+    "3": EDITION_3,
+    "4": EDITION_4,
+}
 """Every edition by name, oldest first."""
 
 FIRST = "1"
 """The edition of whatever names none: games, states and records from before editions."""
 
-LATEST = "3"
+LATEST = "4"
 """The newest edition."""
 
-DEFAULT = "3"
-"""The edition of a new game that chooses none: edition 3 meets issue 16's targets
-(docs/games/ishtar/balance.md, "Tuning"). Edition 1 was the default until then, edition 2 was
-offered on trial (its last seat won 70 % of 2-player games between the bots of its day)."""
+DEFAULT = "4"
+"""The edition of a new game that chooses none: edition 4, the closest to issue 16's targets
+(docs/games/ishtar/balance.md, "Edition 4"). Edition 3 was the default in engine 1.4.0,
+edition 1 before it; edition 2 was offered on trial (its last seat won 70 % of 2-player games
+between the bots of its day)."""

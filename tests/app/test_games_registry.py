@@ -74,8 +74,8 @@ def test_the_form_offers_every_edition_of_ishtar_the_default_first_and_selected(
     edition = ISHTAR.options.model_json_schema()["properties"]["edition"]
     assert edition["default"] == DEFAULT
     choices = [choice["const"] for choice in edition["oneOf"]]
-    assert choices[0] == DEFAULT == "3" and sorted(choices) == sorted(EDITIONS)
-    assert edition["oneOf"][0] == {"const": "3", "title": "3 (tuned, 2026)"}
+    assert choices[0] == DEFAULT == "4" and sorted(choices) == sorted(EDITIONS)
+    assert edition["oneOf"][0] == {"const": "4", "title": "4 (tuned, 2026)"}
     assert edition["title"] == "Edition of the components"
 
 

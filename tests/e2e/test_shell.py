@@ -104,7 +104,7 @@ def test_the_home_form_is_drawn_from_the_options_schema(
         "layout": "random",
         "first_player": 1,
         "turn_end": "explicit",
-        "edition": "3",
+        "edition": "4",
     }
     expect(page.locator("#lobby-sub")).to_contain_text("3 players · random layout")
     # the lobby draws seats with Ishtar's pawns and offers Ishtar's bot levels

@@ -33,7 +33,7 @@ def test_a_signed_record_of_engine_1_2_still_verifies_as_edition_1() -> None:
     replayed = check_record(registry(), record)
     # the same log lines, moves and final scores; only the engine's version is told
     assert replayed.warnings == [
-        "The game was played with engine '1.2.0'; it is replayed with engine '1.4.0'."
+        "The game was played with engine '1.2.0'; it is replayed with engine '1.5.0'."
     ]
     assert {state.edition for state in replayed.states} == {"1"}
     assert record_setup(registry(), record)["options"]["edition"] == "1"

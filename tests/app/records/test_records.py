@@ -174,11 +174,11 @@ async def test_the_seed_committed_at_the_start_is_revealed_at_the_end(
         "layout": "preset",
         "first_player": None,
         "turn_end": "explicit",
-        "edition": "3",
+        "edition": "4",
     }
     assert record["public_setup"]["layout"] == seen[0]["layout"]
     assert record["public_setup"]["first_player"] == seen[0]["first_player"]
-    assert record["engine_version"] == "1.4.0"
+    assert record["engine_version"] == "1.5.0"
 
 
 @pytest.mark.parametrize("game_module", GAMES)

@@ -302,7 +302,7 @@ def test_ishtar_games_begun_before_editions_keep_the_first_edition(
         run("SELECT options FROM rooms WHERE id = 'room0000000000cc'")
     )
     assert json.loads(room["options"]) == json.loads(ishtar), "not started: left alone"
-    assert check_options(2, json.loads(room["options"]))["edition"] == "3", (
+    assert check_options(2, json.loads(room["options"]))["edition"] == "4", (
         "it starts with the default of new games"
     )
 

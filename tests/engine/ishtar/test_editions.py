@@ -103,7 +103,6 @@ def test_edition_2_changes_only_designed_numbers_and_keeps_the_rulebooks_counts(
 
 def test_edition_3_changes_only_designed_numbers_of_edition_2() -> None:
     two, three = EDITIONS["2"], EDITIONS["3"]
-    assert LATEST == "3"
     for name in (
         "tile_table",
         "blooming_tokens",
@@ -136,6 +135,65 @@ def test_edition_3_changes_only_designed_numbers_of_edition_2() -> None:
     for card in three.tree_cards.values():
         purple, red, white = card.cost
         assert card.vp == purple + 2 * red + 3 * white == tree_vp(card.cost, 0)
+
+
+def test_edition_4_changes_only_three_skill_numbers_of_edition_3() -> None:
+    """Edition 4 (docs/games/ishtar/edition-4.md): skill B at most 10 VP, skill C 3 VP a
+    fountain, skill E at most 8 VP; every other number is edition 3's."""
+    three, four = EDITIONS["3"], EDITIONS["4"]
+    assert LATEST == DEFAULT == "4"
+    changed = {"skill_b_max": 10, "skill_c_vp": 3, "skill_e_max": 8}
+    assert {name: getattr(three, name) for name in changed} == {
+        "skill_b_max": 12,
+        "skill_c_vp": 4,
+        "skill_e_max": 10,
+    }
+    for name in Edition.__dataclass_fields__:
+        if name in changed:
+            assert getattr(four, name) == changed[name], name
+        elif name not in ("tiles", "tree_cards", "sides"):
+            assert getattr(four, name) == getattr(three, name), name
+    assert [c.cost for c in four.tree_cards.values()] == [
+        c.cost for c in three.tree_cards.values()
+    ]
+    assert [c.vp for c in four.tree_cards.values()] == [
+        c.vp for c in three.tree_cards.values()
+    ]
+
+
+def test_edition_4_says_its_numbers_in_the_catalogue_and_the_tooltips() -> None:
+    four = EDITIONS["4"]
+    assert english(skill_text(four, "B")) == (
+        "3 VP per sacred tablet next to a flowerbed you control, at most 10 VP"
+    )
+    assert english(skill_text(four, "E")) == (
+        "1 VP per flower space in flowerbeds you control, at most 8 VP"
+    )
+    assert english(skill_text(four, "C")) == "+3 VP per fountain you control"
+    skills = {s["skill"]: s for s in catalogue()["editions"]["4"]["skills"]}
+    assert skills["B"]["params"] == {"vp": 3, "max": 10}
+    assert skills["E"]["params"] == {"vp": 1, "spaces": 1, "max": 8}
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 7), (4, 10)])
+def test_edition_4_scores_b_c_and_e_with_its_numbers(players: int, seed: int) -> None:
+    """The same game under editions 3 and 4, every upper skill given to every seat: B and E
+    are edition 3's scores limited to 10 and 8, C 3 VP a fountain instead of 4; nothing else
+    moves."""
+    three = _with_every_upper_skill(_played(players, seed, "3"))
+    four = _with_every_upper_skill(_played(players, seed, "4"))
+    reached = {"B": False, "C": False, "E": False}
+    for seat in range(players):
+        before, after = categories(three, seat), categories(four, seat)
+        reached["B"] |= before["skill_B"] > 10
+        reached["C"] |= before["skill_C"] > 0
+        reached["E"] |= before["skill_E"] > 8
+        assert after["skill_B"] == min(before["skill_B"], 10)
+        assert after["skill_E"] == min(before["skill_E"], 8)
+        assert after["skill_C"] * 4 == before["skill_C"] * 3
+        others = {k for k in before if k not in ("skill_B", "skill_C", "skill_E")}
+        assert {k: after[k] for k in others} == {k: before[k] for k in others}
+    assert reached == {"B": True, "C": True, "E": True}, "each change is seen"
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 4), (3, 1), (4, 2)])
@@ -280,15 +338,15 @@ def test_replay_reads_the_edition_of_a_set_up_and_names_none_as_edition_1() -> N
     whatever the default of new games."""
     rng = random.Random(5)
     state = new_game(2, 9, {"first_player": 0})
-    assert state.edition == DEFAULT == "3"
+    assert state.edition == DEFAULT == "4"
     actions = []
     for _ in range(12):
         action = rng.choice(legal_actions(state))
         actions.append(action)
         state = apply(state, action)
-    stored = {"players": 2, "seed": 9, "options": {"first_player": 0, "edition": "3"}}
+    stored = {"players": 2, "seed": 9, "options": {"first_player": 0, "edition": "4"}}
     assert encode_state(replay(stored, actions)) == encode_state(state)
-    flat = {"players": 2, "seed": 9, "first_player": 0, "edition": "3"}
+    flat = {"players": 2, "seed": 9, "first_player": 0, "edition": "4"}
     assert encode_state(replay(flat, actions)) == encode_state(state)
     assert replay({"players": 2, "seed": 9, "options": {}}, []).edition == FIRST
     assert replay({"players": 2, "seed": 9}, []).edition == FIRST

@@ -101,25 +101,25 @@ def test_check_options_normalises_and_refuses_with_a_reason() -> None:
             check_options(players, options)
 
 
-@pytest.mark.parametrize("edition", ["0", "4", "", 2, ["1"], True])
+@pytest.mark.parametrize("edition", ["0", "5", "", 2, ["1"], True])
 def test_an_edition_this_engine_does_not_have_is_refused_with_a_reason(
     edition: object,
 ) -> None:
     with pytest.raises(IllegalAction) as refused:
         check_options(2, {"edition": edition})
     assert refused.value.reason == (
-        "The edition of the components is one of 1, 2, 3 (3 if none is given)."
+        "The edition of the components is one of 1, 2, 3, 4 (4 if none is given)."
     )
     assert refused.value.message == {
         "key": "ishtar.reason.options.edition",
-        "params": {"editions": "1, 2, 3", "default": "3"},
+        "params": {"editions": "1, 2, 3, 4", "default": "4"},
     }
 
 
 def test_a_new_game_is_of_the_default_edition_unless_it_names_one() -> None:
-    # Ruling (docs/games/ishtar/rules.md, "Editions"): a new game is of edition 3, the
-    # tuning that meets issue 16's targets; the others are chosen.
-    assert DEFAULT == "3" and LATEST == "3"
+    # Ruling (docs/games/ishtar/rules.md, "Editions"): a new game is of edition 4, the
+    # tuning closest to issue 16's targets; the others are chosen.
+    assert DEFAULT == "4" and LATEST == "4"
     assert new_game(2, 1).edition == DEFAULT
     assert new_game(2, 1).ed is EDITIONS[DEFAULT]
     tuned = new_game(2, 1, {"edition": "2"})
