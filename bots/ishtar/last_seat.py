@@ -45,10 +45,11 @@ def may_be_last(view: dict[str, Any], chance: float = 0.05) -> bool:
     return last >= chance
 
 
-def _shares(totals: dict[int, int]) -> dict[int, float]:
-    best = max(totals.values())
-    top = [seat for seat, total in totals.items() if total == best]
-    return {seat: 1 / len(top) for seat in top}
+def _shares(scores: dict[str, Any]) -> dict[int, float]:
+    """Each winner's share of a win, by seat, from the engine's scores or standing (its
+    ``winners`` apply the rulebook's tie-breaks; a tie they leave is shared)."""
+    winners = [int(seat) for seat in scores["winners"]]
+    return {seat: 1 / len(winners) for seat in winners}
 
 
 def play(seed: int, players: int, edition: str, late: str) -> Game:
@@ -61,8 +62,7 @@ def play(seed: int, players: int, edition: str, late: str) -> Game:
         view = view_for(state, seat)
         if view["phase"] == "choose" and seat == (first - 1) % players:
             # the last seat's turn starts: its last one is the game's last turn
-            standing = view["standing"]["players"]
-            last_turn_start = _shares({int(p["seat"]): p["total"] for p in standing})
+            last_turn_start = _shares(view["standing"])
         level = late if may_be_last(view) else "medium"
         late_moves += level != "medium"
         action = choose_action(
@@ -70,14 +70,14 @@ def play(seed: int, players: int, edition: str, late: str) -> Game:
         )
         state = apply(state, action)
         moves += 1
-    final = view_for(state, None)["scores"]["players"]
-    totals = {int(p["seat"]): int(p["total"]) for p in final}
+    final = view_for(state, None)["scores"]
+    totals = {int(p["seat"]): int(p["total"]) for p in final["players"]}
 
     def position(seat: int) -> int:
         return (seat - first) % players
 
     return Game(
-        wins={position(s): share for s, share in _shares(totals).items()},
+        wins={position(s): share for s, share in _shares(final).items()},
         scores={position(s): total for s, total in totals.items()},
         leaders={position(s): share for s, share in last_turn_start.items()},
         late_moves=late_moves,
