@@ -2,7 +2,8 @@
 
 A seat's equity is the engine's own projection (`final_scores` as if the game ended now: tree
 cards, flowers, fountains, upper skills) plus what it holds that turns into points later:
-gems (tree cards to buy, weighted by how many turns it has left to spend them), assistants in
+gems (tree cards to buy, weighted by how many turns it has left to spend them, as it
+sees them: its rivals end the game when they can, bots/ishtar/horizon.py), assistants in
 supply (flowerbeds to claim), a lower skill that opens an upper one (valued by what the upper
 skill would score now, times the chance of unlocking it in the turns left), watering-can
 discounts and the reserved card. Only the contract is used: `view_for` (its `standing` and `scores` are `final_scores`) and `catalogue`
@@ -39,7 +40,6 @@ def gem_factor(buys: int) -> float:
 
 def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
     """Each seat's equity: projected score plus the expected worth of what it holds."""
-    ahead = outlook(view)
     current = view.get("current")
     phase = view["phase"]
     trees_left = int(view.get("trees_left", 0)) + len(view.get("market", []))
@@ -56,7 +56,7 @@ def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
         # The expected worth of gems, icons still to place, upper skills still to unlock
         # and watering-can steps still to save, over the chances of the game's end.
         gems_share = icons_share = hope = turns = 0.0
-        for chance, future in ahead:
+        for chance, future in outlook(view, seat):
             mine = seat_turns(view, seat, future)
             gems_share += chance * gem_factor(mine + (1 if in_turn else 0))
             icons_share += chance * min(1.0, (mine + (1 if placing else 0)) / 3)

@@ -14,6 +14,14 @@ skill F, which makes the second pile free too), and the chance of each
 number of takes until the end is summed over those paths. Far from the end the paths are
 many and the answer matters little (a seat with four turns left values its gems fully), so
 the can is then walked along its free path alone.
+
+A rival's take is not a coin toss, though. A greedy rival that can end the game ends it when
+that hurts the others most: with two players the second player, able to end it in about half
+of its choices, ended it in 88 of 200 games, and in those the first player was caught with
+4.9 gems it never planted (1.4 when it ended the game itself; edition 4, medium bots,
+docs/games/ishtar/balance.md, "Step 31"). So a seat's outlook is its own (`outlook` with
+`seat`): every take of another seat that can end the game, from one of the piles it reaches
+cheaply (`RIVAL_REACH`), does; the seat's own takes keep the measured shares.
 """
 
 from __future__ import annotations
@@ -29,6 +37,10 @@ STEP_SHARES: dict[bool, tuple[float, ...]] = {
 """Share of the choices that move the can to the 1st, 2nd, 3rd, 4th non-empty pile clockwise,
 without and with skill F (medium bots, edition 3, 100 games of 2 players and 40 of 4: 1,800
 choices without F, 1,600 with); further piles are not counted."""
+
+RIVAL_REACH = 2
+"""A rival ends the game when one of the first so many non-empty piles clockwise would (the
+free one and the one a gem away; one more with skill F, which makes the second free)."""
 
 EXACT_WITHIN = 6
 """Paths are weighed when the end can come within this many takes (the two smallest piles);
@@ -46,9 +58,11 @@ Outlook = tuple[tuple[float, int], ...]
 """(probability, turns still to start after the current one) pairs, summing to 1."""
 
 
-def outlook(view: dict[str, Any]) -> Outlook:
+def outlook(view: dict[str, Any], seat: int | None = None) -> Outlook:
     """The distribution of how many turns are still to start (the turn in progress not
-    counted), from the public facts of a view: turn, phase, pile sizes, the can."""
+    counted), from the public facts of a view: turn, phase, pile sizes, the can. Seen by
+    `seat`, every other seat's take ends the game when it can (module docstring); with no
+    seat, every take follows the measured shares."""
     if view["phase"] == "over":
         return ((1.0, 0),)
     players = len(view["players"])
@@ -62,12 +76,11 @@ def outlook(view: dict[str, Any]) -> Outlook:
     # Who holds skill F, in the order of the takes to come (the seat to act takes first
     # when it has still to choose, else the next seat).
     first_taker = int(view["current"]) + (0 if taking else 1)
-    has_f = tuple(
-        "F" in (view["players"][(first_taker + k) % players].get("skills") or {})
-        for k in range(players)
-    )
+    takers = [(first_taker + k) % players for k in range(players)]
+    has_f = tuple("F" in (view["players"][t].get("skills") or {}) for t in takers)
+    rivals = tuple(seat is not None and t != seat for t in takers)
     takes = _takes_until_end(
-        sizes, None if can is None else int(can), DEPTH * players, has_f
+        sizes, None if can is None else int(can), DEPTH * players, has_f, rivals
     )
     result: dict[int, float] = {}
     for count, chance in takes:
@@ -88,13 +101,18 @@ def seat_turns(view: dict[str, Any], seat: int, future: int) -> int:
     return 0 if offset >= future else 1 + (future - offset - 1) // players
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)
 def _takes_until_end(
-    sizes: tuple[int, ...], can: int | None, depth: int, has_f: tuple[bool, ...]
+    sizes: tuple[int, ...],
+    can: int | None,
+    depth: int,
+    has_f: tuple[bool, ...],
+    rivals: tuple[bool, ...] | None = None,
 ) -> tuple[tuple[int, float], ...]:
     """(takes, probability) until a take leaves two piles empty, the can at `can`; the paths
     are weighed for `depth` takes; the k-th take (from 0) is by a seat holding skill F when
-    ``has_f[k % len(has_f)]``."""
+    ``has_f[k % len(has_f)]``, and by a rival, who ends the game when it can, when
+    ``rivals[k % len(rivals)]``."""
     empties = _empties(sizes)
     if empties >= 2:
         return ((0, 1.0),)
@@ -113,13 +131,18 @@ def _takes_until_end(
             break
         takes += 1
         following: dict[tuple[tuple[int, ...], int | None], float] = {}
+        k = (takes - 1) % len(has_f)
+        rival = bool(rivals and rivals[k])
         for (piles, at), chance in layer.items():
-            for pile, share in _moves(piles, at, has_f[(takes - 1) % len(has_f)]):
+            # a position of the layer has at most one empty pile: a take ends the game
+            # when it empties a pile of one tile beside an empty one
+            one_empty = _empties(piles) == 1
+            for pile, share in _moves(piles, at, has_f[k], rival):
                 p = chance * share
-                after = (*piles[:pile], piles[pile] - 1, *piles[pile + 1 :])
-                if _empties(after) >= 2:
+                if one_empty and piles[pile] == 1:
                     found[takes] = found.get(takes, 0.0) + p
                 else:
+                    after = (*piles[:pile], piles[pile] - 1, *piles[pile + 1 :])
                     key = (after, pile)
                     following[key] = following.get(key, 0.0) + p
         if len(following) > WIDEST:
@@ -131,10 +154,11 @@ def _takes_until_end(
 
 
 def _moves(
-    piles: tuple[int, ...], can: int | None, with_f: bool = False
+    piles: tuple[int, ...], can: int | None, with_f: bool = False, rival: bool = False
 ) -> list[tuple[int, float]]:
     """(pile, share) of the piles the next take may come from (by a seat holding skill F
-    when `with_f`)."""
+    when `with_f`; by a rival, who takes the first pile within its reach that ends the
+    game if there is one, when `rival`)."""
     count = len(piles)
     if can is None:
         open_piles = [p for p in range(count) if piles[p]]
@@ -142,6 +166,11 @@ def _moves(
     order = _ahead(piles, can)
     if not order:
         return [(can, 1.0)] if piles[can] else []
+    if rival:
+        reach = order[: RIVAL_REACH + (1 if with_f else 0)]
+        ending = [p for p in reach if _ends(piles, p)]
+        if ending:
+            return [(ending[0], 1.0)]
     shares = STEP_SHARES[with_f][: len(order)]
     total = sum(shares)
     return [(p, s / total) for p, s in zip(order, shares, strict=False)]
@@ -168,5 +197,10 @@ def _ahead(piles: Sequence[int], can: int) -> list[int]:
     return [(can + k) % count for k in range(1, count) if piles[(can + k) % count]]
 
 
+def _ends(piles: Sequence[int], pile: int) -> bool:
+    """Whether a take from `pile` leaves two piles empty."""
+    return piles[pile] == 1 and _empties(piles) == 1
+
+
 def _empties(sizes: Sequence[int]) -> int:
-    return sum(1 for s in sizes if s == 0)
+    return sizes.count(0)

@@ -1,6 +1,7 @@
 """The bots' horizon (bots/ishtar/horizon.py): `outlook` spreads the end of the game over the
-ways the watering can may go (a distribution of the turns still to start), and `seat_turns`
-counts how many of those turns are a given seat's.
+ways the watering can may go (a distribution of the turns still to start), as a seat sees it
+(its rivals end the game when they can), and `seat_turns` counts how many of those turns
+are a given seat's.
 
 Unit cases use small synthetic views holding only the fields the horizon reads (phase,
 players, turn, first_player, end_triggered, carpet.piles[*].size, carpet.can); the regression
@@ -15,6 +16,7 @@ import pytest
 
 from bots.base import derive_seed
 from bots.ishtar import choose_action
+from bots.ishtar.base import as_dict as action_dict
 from bots.ishtar.horizon import STEP_SHARES, _free_path, outlook, seat_turns
 from engine.ishtar import apply, current_player, legal_actions, new_game, view_for
 
@@ -257,3 +259,81 @@ def test_the_first_player_sees_its_last_turn_may_be_its_last(seed: int) -> None:
     assert not view["end_triggered"], "the case where the piles alone tell"
     last = sum(p for p, f in outlook(view) if seat_turns(view, 0, f) == 0)
     assert last > 0
+
+
+def test_seen_by_the_seat_a_rivals_take_ends_the_game_when_it_can() -> None:
+    # Piles (0, 3, 1, 3), can on pile 0, turn 2 (seat 1 takes): a take from pile 2, the
+    # second open pile clockwise (a gem away), ends the game. The shares give it 28 / 99;
+    # seat 0, which would have no turn left, counts on seat 1 ending it.
+    view = make_view((0, 3, 1, 3), 0, players=2, turn=2)
+    assert as_dict(outlook(view))[0] == pytest.approx(28 / 99)
+    assert outlook(view, 0) == ((1.0, 0),)
+    # Seat 1's own take keeps the shares: it decides it when it comes.
+    assert as_dict(outlook(view, 1))[0] == pytest.approx(28 / 99)
+
+
+def test_a_rival_reaches_one_pile_further_with_skill_f() -> None:
+    # Piles (0, 3, 3, 1), can on pile 0: only pile 3, the third open pile (two gems away,
+    # one with skill F), ends the game now.
+    plain = make_view((0, 3, 3, 1), 0, players=2, turn=2)
+    assert as_dict(outlook(plain, 0))[0] == pytest.approx(5 / 99)
+    assert as_dict(outlook(plain))[0] == pytest.approx(5 / 99)
+    skilled = make_view((0, 3, 3, 1), 0, players=2, turn=2, with_f=(1,))
+    assert outlook(skilled, 0) == ((1.0, 0),)
+
+
+def test_after_a_seats_own_take_its_rivals_may_end_the_game() -> None:
+    # Three players, turn 4 (seat 0, first player 0) has taken (phase "plant"); piles
+    # (0, 2, 1, 3, 3), can on pile 1. Seat 1 takes next, from pile 2 (free): the game
+    # ends, its round is completed by seat 2, and seat 0 has no turn left.
+    view = make_view((0, 2, 1, 3, 3), 1, players=3, turn=4, phase="plant")
+    seen = outlook(view, 0)
+    assert seen == ((1.0, 2),)
+    assert seat_turns(view, 0, 2) == 0
+    # With the shares, seat 1 takes pile 2 only 66 times in 99 (seat 2 may still end it).
+    assert 66 / 99 <= as_dict(outlook(view)).get(2, 0.0) < 0.9
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+@pytest.mark.parametrize(
+    ("sizes", "can", "turn"),
+    [((0, 1, 1, 2), 0, 2), ((2, 1, 3, 1, 2, 3), 4, 9), ((0, 2, 1, 1, 3, 2), 1, 7)],
+)
+def test_every_seats_outlook_sums_to_one_and_ends_with_a_round(
+    seat: int, sizes: tuple[int, ...], can: int, turn: int
+) -> None:
+    view = make_view(sizes, can, players=4, turn=turn)
+    result = outlook(view, seat)
+    assert sum(p for p, _ in result) == pytest.approx(1.0)
+    assert all(p > 0 for p, _ in result)
+    for _, future in result:
+        assert (turn + future) % 4 == 0
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_in_a_real_game_a_rival_able_to_end_it_cheaply_is_counted_on(
+    seed: int,
+) -> None:
+    # Medium bots play a 2-player game of edition 4. Whenever the seat to choose could end
+    # the game paying at most one gem (the engine's legal moves say so), the other seat
+    # sees the game end with this round.
+    state = new_game(2, seed, {"first_player": 0, "edition": "4"})
+    steps = checked = 0
+    while (seat := current_player(state)) is not None:
+        legal = legal_actions(state)
+        view = view_for(state, seat)
+        if view["phase"] == "choose" and not view["end_triggered"]:
+            cheap_end = any(
+                len(action_dict(a)["pay"]) <= 1
+                and view_for(apply(state, a), None)["end_triggered"]
+                for a in legal
+            )
+            if cheap_end:
+                checked += 1
+                turn = int(view["turn"])
+                assert outlook(view, 1 - seat) == ((1.0, turn % 2),)
+        state = apply(
+            state, choose_action("medium", view, legal, derive_seed(seed, steps))
+        )
+        steps += 1
+    assert checked > 0
