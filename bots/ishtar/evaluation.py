@@ -3,7 +3,7 @@
 A seat's equity is the engine's own projection (`final_scores` as if the game ended now: tree
 cards, flowers, fountains, upper skills) plus what it holds that turns into points later:
 gems (tree cards to buy, weighted by how many turns it has left to spend them, as it
-sees them: its rivals end the game when they can, bots/ishtar/horizon.py), assistants in
+sees them: with two players its rival ends the game when it can, bots/ishtar/horizon.py), assistants in
 supply (flowerbeds to claim), a lower skill that opens an upper one (valued by what the upper
 skill would score now, times the chance of unlocking it in the turns left), watering-can
 discounts and the reserved card. Only the contract is used: `view_for` (its `standing` and `scores` are `final_scores`) and `catalogue`
@@ -17,7 +17,7 @@ from typing import Any
 from bots.ishtar import edition
 from bots.ishtar.board import Board, Cell, board_of, neighbours
 from bots.ishtar.edition import EditionNumbers
-from bots.ishtar.horizon import outlook, seat_turns
+from bots.ishtar.horizon import outlooks, seat_turns
 from engine.ishtar import view_for
 
 UPPER_OF: dict[str, str] = {"F": "A", "G": "B", "H": "C", "I": "D", "J": "E"}
@@ -40,6 +40,7 @@ def gem_factor(buys: int) -> float:
 
 def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
     """Each seat's equity: projected score plus the expected worth of what it holds."""
+    ahead = outlooks(view)
     current = view.get("current")
     phase = view["phase"]
     trees_left = int(view.get("trees_left", 0)) + len(view.get("market", []))
@@ -56,7 +57,7 @@ def equities(view: dict[str, Any], scores: dict[str, Any]) -> list[float]:
         # The expected worth of gems, icons still to place, upper skills still to unlock
         # and watering-can steps still to save, over the chances of the game's end.
         gems_share = icons_share = hope = turns = 0.0
-        for chance, future in outlook(view, seat):
+        for chance, future in ahead[seat]:
             mine = seat_turns(view, seat, future)
             gems_share += chance * gem_factor(mine + (1 if in_turn else 0))
             icons_share += chance * min(1.0, (mine + (1 if placing else 0)) / 3)

@@ -21,7 +21,11 @@ of its choices, ended it in 88 of 200 games, and in those the first player was c
 4.9 gems it never planted (1.4 when it ended the game itself; edition 4, medium bots,
 docs/games/ishtar/balance.md, "Step 31"). So a seat's outlook is its own (`outlook` with
 `seat`): every take of another seat that can end the game, from one of the piles it reaches
-cheaply (`RIVAL_REACH`), does; the seat's own takes keep the measured shares.
+cheaply (`RIVAL_REACH`), does; the seat's own takes keep the measured shares. That is so with
+two players, where the ender's lead is the other's loss; with more, an ender plays against
+the best of the others, not against each, and the last of three seats won more when every seat
+counted on it (balance.md, "The rivals' end"): `outlooks` gives each seat its own outlook
+with two players and the shared one with more.
 """
 
 from __future__ import annotations
@@ -89,6 +93,15 @@ def outlook(view: dict[str, Any], seat: int | None = None) -> Outlook:
         future = -(-trigger // players) * players - turn
         result[future] = result.get(future, 0.0) + chance
     return tuple(sorted((p, f) for f, p in result.items()))
+
+
+def outlooks(view: dict[str, Any]) -> list[Outlook]:
+    """The outlook each seat values its future by, in seat order: its own (rivals end the game
+    when they can) with two players, the shared one with more (module docstring)."""
+    players = len(view["players"])
+    if players == 2:
+        return [outlook(view, seat) for seat in range(players)]
+    return [outlook(view)] * players
 
 
 def seat_turns(view: dict[str, Any], seat: int, future: int) -> int:

@@ -17,7 +17,13 @@ import pytest
 from bots.base import derive_seed
 from bots.ishtar import choose_action
 from bots.ishtar.base import as_dict as action_dict
-from bots.ishtar.horizon import STEP_SHARES, _free_path, outlook, seat_turns
+from bots.ishtar.horizon import (
+    STEP_SHARES,
+    _free_path,
+    outlook,
+    outlooks,
+    seat_turns,
+)
 from engine.ishtar import apply, current_player, legal_actions, new_game, view_for
 
 
@@ -337,3 +343,15 @@ def test_in_a_real_game_a_rival_able_to_end_it_cheaply_is_counted_on(
         )
         steps += 1
     assert checked > 0
+
+
+def test_each_seat_has_its_own_outlook_with_two_players_only() -> None:
+    # Two players: the seat not taking counts on its rival ending the game (see above).
+    two = make_view((0, 3, 1, 3), 0, players=2, turn=2)
+    assert outlooks(two) == [outlook(two, 0), outlook(two, 1)]
+    assert outlooks(two)[0] != outlooks(two)[1]
+    # Three and four: every seat values its future by the shared outlook.
+    for players in (3, 4):
+        view = make_view((0, 2, 1, 3, 3), 1, players=players, turn=4, phase="plant")
+        assert outlooks(view) == [outlook(view)] * players
+        assert outlook(view, 0) != outlook(view)
