@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.gardener import Gardener, wait_until
 from tests.e2e.test_play import to_play
@@ -198,7 +199,7 @@ def test_replay_export_import_and_rematch(
     page = new_page()
     page.goto(f"{server}/records")
     page.set_input_files("#import-file", str(saved))
-    page.wait_for_url("**/records/**")
+    opened_replay(page)
     wait_shown(page, 0)
     page.locator("#board").focus()
     for move in range(1, 6):
@@ -246,3 +247,20 @@ def test_replay_export_import_and_rematch(
     mine = [p.evaluate("() => window.__ishtar.mine") for p in (ana, bjorn)]
     assert sorted(mine) == [False, True], "each browser holds its own seat"
     bjorn.screenshot(path=str(artifacts / "rematch.png"))
+
+
+def opened_replay(page: Page) -> None:
+    """Wait for an import to open its replay; if it does not, fail with what the page says.
+
+    The server checks a record by replaying every move before it answers, and under a full
+    suite on two cores that has taken more than Playwright's 30 s default once (CI,
+    2026-12-04, with nothing on the page to say why): the wait is a minute, and a refusal
+    shows its reason in the failure."""
+    try:
+        page.wait_for_url("**/records/**", timeout=60_000)
+    except PlaywrightTimeout:
+        box = page.locator("#import-error")
+        shown = "hidden" if box.is_hidden() else repr(box.text_content())
+        raise AssertionError(
+            f"the import did not open its replay; at {page.url} the error box is {shown}"
+        ) from None
