@@ -2,9 +2,9 @@
 
 A seat's equity is the engine's own projection (`final_scores` as if the game ended now: tree
 cards, flowers, fountains, upper skills) plus what it holds that turns into points later:
-gems (tree cards to buy, weighted by how many turns it has left to spend them, as it
-sees them: with two players its rival ends the game when it can, bots/ishtar/horizon.py), assistants in
-supply (flowerbeds to claim), a lower skill that opens an upper one (valued by what the upper
+gems (tree cards to buy, weighted by how many turns it has left to spend them, as it sees
+them: with two players its rival ends the game when it can, bots/ishtar/horizon.py),
+assistants in supply (flowerbeds to claim), a lower skill that opens an upper one (valued by what the upper
 skill would score now, times the chance of unlocking it in the turns left), watering-can
 discounts and the reserved card. Only the contract is used: `view_for` (its `standing` and `scores` are `final_scores`) and `catalogue`
 (the numbers of the game's edition, bots/ishtar/edition.py).

@@ -19,7 +19,7 @@ A rival's take is not a coin toss, though. A greedy rival that can end the game 
 that hurts the others most: with two players the second player, able to end it in about half
 of its choices, ended it in 88 of 200 games, and in those the first player was caught with
 4.9 gems it never planted (1.4 when it ended the game itself; edition 4, medium bots,
-docs/games/ishtar/balance.md, "Step 31"). So a seat's outlook is its own (`outlook` with
+docs/games/ishtar/balance.md, "The rivals' end"). So a seat's outlook is its own (`outlook` with
 `seat`): every take of another seat that can end the game, from one of the piles it reaches
 cheaply (`RIVAL_REACH`), does; the seat's own takes keep the measured shares. That is so with
 two players, where the ender's lead is the other's loss; with more, an ender plays against
@@ -120,7 +120,7 @@ def _takes_until_end(
     can: int | None,
     depth: int,
     has_f: tuple[bool, ...],
-    rivals: tuple[bool, ...] | None = None,
+    rivals: tuple[bool, ...],
 ) -> tuple[tuple[int, float], ...]:
     """(takes, probability) until a take leaves two piles empty, the can at `can`; the paths
     are weighed for `depth` takes; the k-th take (from 0) is by a seat holding skill F when
@@ -145,7 +145,7 @@ def _takes_until_end(
         takes += 1
         following: dict[tuple[tuple[int, ...], int | None], float] = {}
         k = (takes - 1) % len(has_f)
-        rival = bool(rivals and rivals[k])
+        rival = rivals[k]
         for (piles, at), chance in layer.items():
             # a position of the layer has at most one empty pile: a take ends the game
             # when it empties a pile of one tile beside an empty one
@@ -179,9 +179,9 @@ def _moves(
     order = _ahead(piles, can)
     if not order:
         return [(can, 1.0)] if piles[can] else []
-    if rival:
+    if rival and _empties(piles) == 1:
         reach = order[: RIVAL_REACH + (1 if with_f else 0)]
-        ending = [p for p in reach if _ends(piles, p)]
+        ending = [p for p in reach if piles[p] == 1]  # a last tile beside an empty pile
         if ending:
             return [(ending[0], 1.0)]
     shares = STEP_SHARES[with_f][: len(order)]
@@ -208,11 +208,6 @@ def _ahead(piles: Sequence[int], can: int) -> list[int]:
     """The non-empty piles the can may move to, clockwise from the one it leaves."""
     count = len(piles)
     return [(can + k) % count for k in range(1, count) if piles[(can + k) % count]]
-
-
-def _ends(piles: Sequence[int], pile: int) -> bool:
-    """Whether a take from `pile` leaves two piles empty."""
-    return piles[pile] == 1 and _empties(piles) == 1
 
 
 def _empties(sizes: Sequence[int]) -> int:
