@@ -21,7 +21,7 @@ from engine.ishtar import (
     view_for,
 )
 from engine.ishtar.catalogue import edition_json
-from engine.ishtar.editions import EDITION_1
+from engine.ishtar.editions import DEFAULT, EDITION_1
 from tests.engine.ishtar.builders import (
     force_assistant,
     force_tile,
@@ -86,6 +86,13 @@ def special_tuned() -> Position:
     return {**position, "view": {**position["view"], "edition": TUNED}}
 
 
+def special_default() -> Position:
+    """The special step of `special_skills` in a game of the default edition (its skill
+    texts: B and E with a limit)."""
+    position = special_skills()
+    return {**position, "view": {**position["view"], "edition": DEFAULT}}
+
+
 def bloom_step() -> Position:
     """Seat 0 lays a blooming token (skill G just unlocked)."""
     state = force_tile(game(), "line-03", (1, 0), 0)  # G F3 G: grass at (1,0) and (3,0)
@@ -114,6 +121,7 @@ POSITIONS: dict[str, Callable[[], Position]] = {
     "assistant-two-flowers": assistant_on_two_flowers,
     "special": special_skills,
     "special-tuned": special_tuned,
+    "special-default": special_default,
     "bloom": bloom_step,
     "plant": plant_step,
     "over": finished,

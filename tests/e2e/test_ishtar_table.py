@@ -555,19 +555,49 @@ def test_a_skills_description_says_the_numbers_of_the_games_edition(
     new_page: Callable[..., Page], static_server: str
 ) -> None:
     """The screen reads the skill texts of the edition the view names (docs/games/ishtar/
-    rules.md, "Editions"): skill C's 3 VP in the latest, 4 in the harness's tuned one, in
-    English and in French."""
-    for view, lang, words in (
-        ("special", "en", "+3 VP per fountain you control"),
-        ("special-tuned", "en", "+4 VP per fountain you control"),
-        ("special-tuned", "fr", "+4 PV par fontaine que vous contrôlez"),
+    rules.md, "Editions"): skill C's 3 VP in editions 1 and 4, 4 in the harness's tuned
+    one, and the default edition's (4) limits on B and E, in English, French and Dutch."""
+    for view, lang, letter, words in (
+        ("special", "en", "C", "+3 VP per fountain you control"),
+        ("special-default", "en", "C", "+3 VP per fountain you control"),
+        ("special-tuned", "en", "C", "+4 VP per fountain you control"),
+        ("special-tuned", "fr", "C", "+4 PV par fontaine que vous contrôlez"),
+        (
+            "special-default",
+            "en",
+            "B",
+            "3 VP per sacred tablet next to a flowerbed you control, at most 10 VP",
+        ),
+        ("special-default", "fr", "B", "un parterre que vous contrôlez, 10 PV au plus"),
+        ("special-default", "nl", "B", "een bloembed dat je beheerst, hoogstens 10 OP"),
+        (
+            "special-default",
+            "en",
+            "E",
+            "1 VP per flower space in flowerbeds you control, at most 8 VP",
+        ),
+        (
+            "special-default",
+            "fr",
+            "E",
+            "des parterres que vous contrôlez, 8 PV au plus",
+        ),
+        (
+            "special-default",
+            "nl",
+            "E",
+            "in bloembedden die je beheerst, hoogstens 8 OP",
+        ),
+        ("special-tuned", "en", "E", "1 VP per flower space in flowerbeds you control"),
     ):
         page = new_page(**PHONE)
         open_screen(page, static_server, view, lang=lang)
-        skill = page.locator("#me .skill[data-skill='C']")
+        skill = page.locator(f"#me .skill[data-skill='{letter}']")
         skill.scroll_into_view_if_needed()
         skill.tap()
         expect(page.locator("#ish-tip")).to_contain_text(words)
+        if letter == "E" and view == "special-tuned":  # edition 1's E: no limit
+            expect(page.locator("#ish-tip")).not_to_contain_text("at most")
 
 
 # ---- point 11: the rough edges -----------------------------------------------------------
