@@ -24,7 +24,12 @@ export async function uploadRecord(text) {
   return data;
 }
 
-/** Wire a file input: on a pick, upload and go to the replay; errors go to `errorBox`. */
+/**
+ * Wire a file input: on a pick, upload and go to the replay; errors go to `errorBox`.
+ * The page serves the input disabled and it is enabled here, once its handler listens: the
+ * modules run after the page's load event (i18n.js awaits its catalogue), and a file picked
+ * before would be dropped without a word.
+ */
 export function attachImport(input, errorBox) {
   input.addEventListener("change", async () => {
     const file = input.files && input.files[0];
@@ -40,4 +45,5 @@ export function attachImport(input, errorBox) {
       input.value = "";
     }
   });
+  input.disabled = false;
 }

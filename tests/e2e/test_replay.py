@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.gardener import Gardener, wait_until
@@ -198,6 +198,8 @@ def test_replay_export_import_and_rematch(
     # import the exported file: the record's own replay, identical move by move
     page = new_page()
     page.goto(f"{server}/records")
+    # the page's modules run after its load event; the input opens once it listens
+    expect(page.locator("#import-file")).to_be_enabled()
     page.set_input_files("#import-file", str(saved))
     opened_replay(page)
     wait_shown(page, 0)
@@ -249,15 +251,36 @@ def test_replay_export_import_and_rematch(
     bjorn.screenshot(path=str(artifacts / "rematch.png"))
 
 
-def opened_replay(page: Page) -> None:
-    """Wait for an import to open its replay; if it does not, fail with what the page says.
+def test_a_record_picked_before_the_page_listens_is_not_dropped(
+    new_page: Callable[..., Page], server: str, tmp_path: Path
+) -> None:
+    """The import page's modules run after its load event (i18n.js awaits its catalogue), so
+    a file picked in between found no listener and nothing happened, not even an error: the
+    cause of a test that waited a minute for a replay that never came. The input is served
+    disabled and opens once its handler listens."""
+    page = new_page()
+    held: list[Route] = []
 
-    The server checks a record by replaying every move before it answers, and under a full
-    suite on two cores that has taken more than Playwright's 30 s default once (CI,
-    2026-12-04, with nothing on the page to say why): the wait is a minute, and a refusal
-    shows its reason in the failure."""
+    def hold(route: Route) -> None:  # the catalogue waits until the test lets it go
+        held.append(route)
+
+    page.route("**/i18n/**", hold)
+    page.goto(f"{server}/records")  # the load event has fired
+    expect(page.locator("#import-file")).to_be_disabled()
+    assert held, "the catalogue was asked for"
+    held[0].continue_()
+    expect(page.locator("#import-file")).to_be_enabled()
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]")
+    page.set_input_files("#import-file", str(bad))
+    expect(page.locator("#import-error")).to_be_visible()
+
+
+def opened_replay(page: Page) -> None:
+    """Wait for an import to open its replay; if it does not, fail with what the page says
+    (a refusal shows its reason in the failure)."""
     try:
-        page.wait_for_url("**/records/**", timeout=60_000)
+        page.wait_for_url("**/records/**")
     except PlaywrightTimeout:
         box = page.locator("#import-error")
         shown = "hidden" if box.is_hidden() else repr(box.text_content())
