@@ -23,6 +23,7 @@ from typing import Any
 
 from app.config.settings import Settings, get_settings
 from app.games import registry
+from app.ops import signals
 from app.ops.connection_guard import (
     ConnectionBudget,
     guarded_protocols,
@@ -116,6 +117,7 @@ def serve(args: argparse.Namespace) -> int:
     }
     settings = _settings(args, **overrides)
     _interrupt_on_sigterm()
+    signals.ignore_unused()  # SIGHUP, SIGUSR1, SIGUSR2, ...: logged, never fatal
     # Before PostgreSQL starts, so that it inherits the raised limit too.
     limit = raise_descriptor_limit()
     lost_database = threading.Event()

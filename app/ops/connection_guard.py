@@ -19,6 +19,17 @@ classes (httptools for HTTP, websockets for the upgraded connection) with three 
   503 and closed at once, so the reserve stays free.
 
 Refusals are written before the request is read: the connection never gets to cost more.
+Their bodies are errors in the documented shape (docs/protocol.md): `head_too_large`,
+`rate_limited`, `unavailable`; a request uvicorn cannot parse gets `malformed` (400).
+
+A response sent before its request's body was read to the end (the 413 of a body over
+the limit, sent as soon as the Content-Length is read) ends the connection: the bytes
+still coming are the rest of that body, not a next request, and no later answer could be
+told apart from a reply to it. The response says ``connection: close``; the server then
+shuts its side for writing and reads and drops what the client still sends, up to
+`LINGER_BYTES` or `LINGER_S`, so that the client can finish sending and read the answer
+(closing at once, with bytes unread, would reset the connection and take the answer with
+it); the client's own close, or either bound, closes it.
 """
 
 from __future__ import annotations
@@ -30,31 +41,62 @@ import os
 import resource
 from collections.abc import Sequence
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn._types import ASGISendEvent
+from uvicorn.protocols.http.httptools_impl import (
+    HttpToolsProtocol,
+    RequestResponseCycle,
+)
 from uvicorn.protocols.websockets.websockets_sansio_impl import (
     WebSocketsSansIOProtocol,
 )
 
 from app.ops.collector import note_connection_closed
+from app.play.protocol import HTTP_STATUS, ServiceError, dumps
 
 log = logging.getLogger("ishtar.connections")
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 MAX_HEAD_BYTES = 64 * 1024  # request line and headers; browsers send a few KiB
+LINGER_BYTES = 16 << 20  # the rest of a refused body read and dropped, at most
+LINGER_S = 10.0  # ... and for at most this long
 NOFILE_CEILING = 1 << 20  # what to ask for when the hard limit is "unlimited"
 
 
-def _refusal(status: str) -> bytes:
+def _refusal(status: str, code: str, reason: str, retry: bool = True) -> bytes:
+    """A whole response that ends its connection, its body an error of docs/protocol.md."""
+    assert status.startswith(f"{HTTP_STATUS[code]} ")
+    body = dumps(ServiceError(code, reason).body())
     return (
-        f"HTTP/1.1 {status}\r\nconnection: close\r\ncontent-length: 0\r\n"
-        "retry-after: 5\r\n\r\n"
+        f"HTTP/1.1 {status}\r\nconnection: close\r\n"
+        f"content-type: application/json\r\ncontent-length: {len(body)}\r\n"
+        + ("retry-after: 5\r\n" if retry else "")
+        + f"\r\n{body}"
     ).encode("ascii")
 
 
-BUSY = _refusal("503 Service Unavailable")
-TOO_MANY = _refusal("429 Too Many Requests")
-HEAD_TOO_LARGE = _refusal("431 Request Header Fields Too Large")
+BUSY = _refusal(
+    "503 Service Unavailable",
+    "unavailable",
+    "The server holds as many connections as it can; retry shortly.",
+)
+TOO_MANY = _refusal(
+    "429 Too Many Requests",
+    "rate_limited",
+    "Your address holds as many connections as it may; close one and retry.",
+)
+HEAD_TOO_LARGE = _refusal(
+    "431 Request Header Fields Too Large",
+    "head_too_large",
+    f"The request line and headers are over {MAX_HEAD_BYTES} bytes.",
+    retry=False,
+)
+UNPARSABLE = _refusal(
+    "400 Bad Request",
+    "malformed",
+    "The request is not valid HTTP/1.1.",
+    retry=False,
+)
 
 
 def address_key(host: str) -> str:
@@ -183,10 +225,14 @@ def guarded_protocols(
             super().connection_lost(exc)
 
     class GuardedHTTP(HttpToolsProtocol):
-        """uvicorn's httptools protocol with a budget of connections and a head deadline."""
+        """uvicorn's httptools protocol with a budget of connections and a head deadline,
+        which ends a connection whose response came before its request's whole body."""
 
         _head_deadline: asyncio.TimerHandle | None = None
         _head_bytes = 0
+        _linger_after = False  # the response under way came before its body's end
+        _lingering: asyncio.TimerHandle | None = None
+        _lingered = 0
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -200,10 +246,17 @@ def guarded_protocols(
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._head_received()
+            if self._lingering is not None:
+                self._lingering.cancel()
             budget.release(self.transport)
             super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
+            if self._lingering is not None:  # the rest of a body already answered
+                self._lingered += len(data)
+                if self._lingered > LINGER_BYTES:
+                    self._stop_lingering()
+                return
             super().data_received(data)
             if self._head_deadline is None or self.transport.is_closing():
                 return
@@ -216,14 +269,61 @@ def guarded_protocols(
 
         def on_headers_complete(self) -> None:
             self._head_received()
+            before = self.cycle
             super().on_headers_complete()
+            if self.cycle is not before:  # a new request (not a websocket upgrade)
+                self._close_if_answered_early(self.cycle)
+
+        def _close_if_answered_early(self, cycle: RequestResponseCycle) -> None:
+            """Make `cycle`'s response end the connection if it starts before the body
+            has all arrived (`more_body`: uvicorn has not seen the message's end)."""
+            send = cycle.send
+
+            async def send_then_close(message: ASGISendEvent) -> None:
+                if message["type"] != "http.response.start" or not cycle.more_body:
+                    await send(message)
+                    return
+                self._linger_after = True
+                cycle.keep_alive = False  # uvicorn writes "connection: close" ...
+                await send(message)
+                # ... and would close the transport after the body, with the rest of the
+                # request unread: a reset, which can lose the response. The close is
+                # `_linger`'s, once the response is complete.
+                cycle.keep_alive = True
+
+            cycle.send = send_then_close  # type: ignore[method-assign]
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
+            if self._linger_after:
+                self._linger()
+                return
             # uvicorn arms its keep-alive timer exactly when it waits for the next request,
             # which any byte disarms: the next head gets its own deadline.
             if self.timeout_keep_alive_task is not None:
                 self._await_head()
+
+        def _linger(self) -> None:
+            """Shut the sending side, drop what still comes (bounded), then close."""
+            self._unset_keepalive_if_required()
+            self._head_received()
+            if self.transport.is_closing():
+                return
+            self._lingering = self.loop.call_later(LINGER_S, self._stop_lingering)
+            if self.transport.can_write_eof():
+                self.transport.write_eof()  # after the response: the client reads it whole
+
+        def _stop_lingering(self) -> None:
+            if self._lingering is not None:
+                self._lingering.cancel()
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def send_400_response(self, msg: str) -> None:
+            """uvicorn's answer to bytes that are not HTTP, in the documented shape."""
+            self.logger.debug("unparsable request from %s: %s", self.client, msg)
+            self.transport.write(UNPARSABLE)
+            self.transport.close()
 
         def _await_head(self) -> None:
             self._head_received()

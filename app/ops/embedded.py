@@ -17,6 +17,10 @@ left running by a killed owner is stopped and started afresh by the next owner.
 the same data, which PostgreSQL recovers from its write-ahead log, with a warning in the log.
 When it cannot be started `RESTART_ATTEMPTS` times in a row, the watcher gives up and calls
 its `on_give_up` (`ishtar serve` then stops with exit code 1, for a supervisor to act).
+
+The server never outlives its owner for long: `start()` starts a reaper process
+(app/ops/pg_reaper.py) that holds one end of a pipe, and stops the server as soon as the
+owner dies without having stopped it (SIGKILL, a crash: the pipe's end-of-file).
 """
 
 from __future__ import annotations
@@ -30,13 +34,17 @@ import pwd
 import shlex
 import stat
 import subprocess
+import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Literal
 from urllib.parse import quote
+
+from app.ops import pg_reaper
 
 log = logging.getLogger("ishtar.embedded")
 
@@ -53,6 +61,7 @@ RESTART_BACKOFF_S = (
     4.0,
     5.0,
 )  # then 5 s; old backends need a moment to exit
+LOCK_WAIT_S = 2.0  # a dead owner's reaper holds the lock a moment while it signals
 
 
 class EmbeddedPostgresError(RuntimeError):
@@ -88,6 +97,8 @@ class EmbeddedPostgres:
         self._postmaster: int | None = None
         self._watcher: threading.Thread | None = None
         self._stop_watching = threading.Event()
+        self._reaper: subprocess.Popen[bytes] | None = None
+        self._reaper_pipe: int | None = None
         self.restarts = 0
         self.gave_up = False
 
@@ -97,6 +108,7 @@ class EmbeddedPostgres:
         """Initialise the cluster if new, start the server and return `url`."""
         self._acquire_lock()
         try:
+            self._start_reaper()  # first: a start cut short by a kill is stopped too
             self._prepare_directories()
             if not (self.pgdata / "PG_VERSION").exists():
                 self._initdb()
@@ -138,9 +150,66 @@ class EmbeddedPostgres:
                 self._running = False
                 log.info("embedded PostgreSQL stopped")
         finally:
+            self._stand_reaper_down()
             if self._lock is not None:
                 self._lock.close()
                 self._lock = None
+
+    # -- the reaper (app/ops/pg_reaper.py) ------------------------------------------------
+
+    def _start_reaper(self) -> None:
+        if self._reaper is not None:
+            return
+        read_end, write_end = os.pipe()  # neither inherited by anything else we start
+        root = Path(__file__).resolve().parents[2]  # where the `app` package is
+        path = os.environ.get("PYTHONPATH")
+        env = {
+            **os.environ,
+            "PYTHONPATH": f"{root}{os.pathsep}{path}" if path else str(root),
+        }
+        command = [
+            sys.executable,
+            "-m",
+            "app.ops.pg_reaper",
+            str(read_end),
+            str(self.pgdata),
+        ]
+        try:
+            # Its own session: a terminal's Ctrl-C, or a kill of our process group, is
+            # not for it. Its log lines go to our stderr.
+            self._reaper = subprocess.Popen(
+                command,
+                pass_fds=(read_end,),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                start_new_session=True,
+                env=env,
+                cwd=root,
+            )
+        except BaseException:
+            os.close(write_end)
+            raise
+        finally:
+            os.close(read_end)
+        self._reaper_pipe = write_end
+
+    def _stand_reaper_down(self) -> None:
+        """Tell the reaper the server was stopped here (or never started), and wait for it."""
+        if self._reaper_pipe is not None:
+            try:
+                os.write(self._reaper_pipe, pg_reaper.STAND_DOWN)
+            except BrokenPipeError:
+                log.warning("the embedded PostgreSQL's reaper had died")
+            finally:
+                os.close(self._reaper_pipe)
+                self._reaper_pipe = None
+        if self._reaper is not None:
+            try:
+                self._reaper.wait(10)
+            except subprocess.TimeoutExpired:
+                self._reaper.kill()
+                self._reaper.wait()
+            self._reaper = None
 
     # -- watching -------------------------------------------------------------------------
 
@@ -249,10 +318,16 @@ class EmbeddedPostgres:
 
     def _acquire_lock(self) -> None:
         self.pgdata.parent.mkdir(parents=True, exist_ok=True)
-        lock = (self.pgdata.parent / f"{self.pgdata.name}.lock").open("a")
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        lock = pg_reaper.lock_path(self.pgdata).open("a")
+        deadline = time.monotonic() + LOCK_WAIT_S
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() < deadline:  # perhaps a reaper, for a moment
+                    time.sleep(0.05)
+                    continue
             lock.close()
             raise EmbeddedPostgresError(
                 f"{self.pgdata} is in use by another process; to run several servers, point "

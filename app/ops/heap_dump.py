@@ -8,6 +8,7 @@ between two of them by allocation site. `bench.scale --heap DIR` takes one snaps
 phase of a run (docs/benchmarks.md, "Scale").
 
 Off by default: tracing costs the process about twice its CPU and a third more memory.
+Without a directory, `ishtar serve` logs a SIGUSR2 and ignores it (app/ops/signals.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import os
 import signal
 import tracemalloc
 from pathlib import Path
+
+from app.ops import signals
 
 log = logging.getLogger("ishtar.heap")
 
@@ -59,3 +62,6 @@ def install(directory: Path | None, frames: int) -> HeapDumps | None:
 def uninstall(dumps: HeapDumps | None) -> None:
     if dumps is not None:
         asyncio.get_running_loop().remove_signal_handler(signal.SIGUSR2)
+        # Removing the loop's handler restores the default action, which ends the
+        # process: SIGUSR2 goes back to being logged and ignored (app/ops/signals.py).
+        signals.ignore(signal.SIGUSR2)

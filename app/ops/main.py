@@ -12,7 +12,6 @@ from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 
 from fastapi import FastAPI
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app.background.async_play import start_async_play
 from app.background.bot_runner import BotRunner
@@ -37,7 +36,7 @@ from app.web.routes import (
     records,
     rooms,
 )
-from app.web.security import SecurityHeaders, host_allow_list
+from app.web.security import AllowedHosts, SecurityHeaders, host_allow_list
 
 
 def _version() -> str:
@@ -94,11 +93,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Any other Host (a rebound DNS name, say) gets 400, websockets included; added before
     # SecurityHeaders so that the refusal carries the security headers too.
     app.add_middleware(
-        TrustedHostMiddleware,
+        AllowedHosts,
         allowed_hosts=host_allow_list(
             settings.allowed_hosts, settings.host, settings.public_url
         ),
-        www_redirect=False,
     )
     app.add_middleware(SecurityHeaders)
     app.include_router(health.router)

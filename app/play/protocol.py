@@ -61,6 +61,12 @@ HTTP_STATUS = {
     "no_bots": 400,
     "spectator_chat_off": 403,
     "unknown_language": 404,
+    # Refused before any route runs (app/web/errors.py, app/web/security.py,
+    # app/ops/connection_guard.py).
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "bad_host": 400,
+    "head_too_large": 431,
 }
 
 

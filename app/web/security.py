@@ -10,6 +10,8 @@
   ``TrustedHostMiddleware`` answers any other Host, over HTTP and on the websocket handshake,
   with 400: a page on a rebound DNS name (``evil.example`` pointing at 127.0.0.1) passes the
   websocket's Origin check, since Origin and Host agree, but not this one.
+  `AllowedHosts` is that middleware with its refusal in the documented shape
+  (``{"error": {"code": "bad_host", ...}}``) instead of a plain-text "Invalid host header".
 The limits on what a client may send (message size and rate, rooms per address, name
 length) live with the code that enforces them: `app.play.limits`, `app.web.ws`, `app.play.protocol`.
 docs/security.md lists each threat, what stops it and the test that proves it.
@@ -22,8 +24,11 @@ import re
 from urllib.parse import urlsplit
 
 from starlette.datastructures import MutableHeaders
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.play.protocol import ServiceError, dumps, msg
 
 # No 'unsafe-inline' anywhere: pages load their scripts and styles from /static.
 CONTENT_SECURITY_POLICY = (
@@ -140,3 +145,53 @@ def host_allow_list(
     if bound_host in WILDCARD_BINDS or _is_loopback(bound_host):
         hosts.extend(LOOPBACK_NAMES)
     return list(dict.fromkeys(hosts))
+
+
+# Set in the scope once the Host check let a request through.
+PASSED = "ishtar.host_allowed"
+BAD_HOST = ServiceError(
+    "bad_host",
+    "This server does not answer to that host name.",
+    message=msg("error.bad_host"),
+)
+
+
+class AllowedHosts(TrustedHostMiddleware):
+    """Starlette's Host check, its refusal answered as ``{"error": {"code": "bad_host"}}``.
+
+    Starlette decides (its parsing of the Host header is kept); what it sends when it
+    refuses, a response that never reached the application, is replaced on the way out.
+    """
+
+    def __init__(self, app: ASGIApp, allowed_hosts: list[str]) -> None:
+        async def passed(scope: Scope, receive: Receive, send: Send) -> None:
+            scope[PASSED] = True
+            await app(scope, receive, send)
+
+        super().__init__(passed, allowed_hosts=allowed_hosts, www_redirect=False)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await super().__call__(scope, receive, send)
+            return
+        body = dumps(BAD_HOST.body()).encode()
+
+        async def in_shape(message: Message) -> None:
+            if scope.get(PASSED):
+                await send(message)
+                return
+            # Starlette's own refusal: a start and a body (over HTTP, or as a websocket's
+            # denial response), each replaced by ours.
+            kind = message["type"]
+            if kind.endswith("http.response.start"):
+                headers = [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ]
+                await send({"type": kind, "status": 400, "headers": headers})
+            elif kind.endswith("http.response.body"):
+                await send({"type": kind, "body": body})
+            else:
+                await send(message)
+
+        await super().__call__(scope, receive, in_shape)

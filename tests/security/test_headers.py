@@ -99,7 +99,8 @@ def test_any_other_host_is_refused_with_400(host: str) -> None:
         "/api/rooms/abc", headers={"host": host}
     )
     assert response.status_code == 400
-    assert response.text == "Invalid host header"
+    assert response.json()["error"]["code"] == "bad_host"  # the documented shape
+    assert response.headers["content-type"] == "application/json"
     assert response.headers["x-content-type-options"] == "nosniff"
 
 
@@ -115,6 +116,7 @@ def test_a_websocket_to_a_rebound_name_is_refused_before_the_upgrade() -> None:
     ):
         pass
     assert denied.value.status_code == 400
+    assert denied.value.json()["error"]["code"] == "bad_host"
 
 
 def test_the_public_url_names_the_host_the_players_use() -> None:

@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
+from starlette.exceptions import HTTPException
 
 from app.play import tokens
 from app.play.limits import RateLimits, SharedRoomLimit
@@ -28,6 +29,7 @@ from app.play.protocol import (
 )
 from app.play.service import RoomService
 from app.store.pool import DATABASE_ERRORS, Unavailable
+from app.web.errors import http_error
 
 log = logging.getLogger("ishtar.api")
 router = APIRouter(prefix="/api", tags=["rooms"])
@@ -179,6 +181,7 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(error.body(), status_code=500)
 
     app.add_exception_handler(ServiceError, service_error)
+    app.add_exception_handler(HTTPException, http_error)  # the framework's own refusals
     app.add_exception_handler(RequestValidationError, validation_error)
     for database in DATABASE_ERRORS:  # the store's driver's errors (app/store/pool.py)
         app.add_exception_handler(database, database_error)

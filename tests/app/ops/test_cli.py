@@ -69,7 +69,8 @@ def test_serve_with_embedded_postgres_keeps_data_across_restarts(
     assert _ready(second)["revision"] == migrate.head()
     assert _sql(url, "SELECT note FROM scratch") == [("kept",)]
 
-    # A crash (SIGKILL) leaves PostgreSQL running; the next start takes over the data dir.
+    # A crash (SIGKILL): its reaper stops PostgreSQL (tests/app/ops/test_server_lifetime.py),
+    # or the next start finds it still running and stops it; either way it takes over.
     second.kill()
     third = live_server_factory(data_dir=data_dir)
     _ready(third)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
 import resource
 
 import pytest
@@ -19,6 +20,7 @@ from app.ops.connection_guard import (
     open_descriptors,
     raise_descriptor_limit,
 )
+from app.play.protocol import HTTP_STATUS
 
 
 class Transport(asyncio.BaseTransport):
@@ -101,3 +103,26 @@ def test_the_soft_descriptor_limit_is_raised_to_the_hard_one() -> None:
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     assert open_descriptors() > 2
+
+
+@pytest.mark.parametrize(
+    ("refusal", "status", "code"),
+    [
+        (BUSY, 503, "unavailable"),
+        (TOO_MANY, 429, "rate_limited"),
+        (connection_guard.HEAD_TOO_LARGE, 431, "head_too_large"),
+        (connection_guard.UNPARSABLE, 400, "malformed"),
+    ],
+)
+def test_each_refusal_is_an_error_in_the_documented_shape(
+    refusal: bytes, status: int, code: str
+) -> None:
+    head, _, body = refusal.partition(b"\r\n\r\n")
+    lines = head.decode("ascii").split("\r\n")
+    assert lines[0].startswith(f"HTTP/1.1 {status} ")
+    headers = dict(line.lower().split(": ", 1) for line in lines[1:])
+    assert headers["connection"] == "close"
+    assert headers["content-type"] == "application/json"
+    assert int(headers["content-length"]) == len(body)
+    assert json.loads(body)["error"]["code"] == code
+    assert HTTP_STATUS[code] == status
