@@ -334,12 +334,25 @@ async def test_a_player_sending_the_bots_next_id_cannot_stop_the_bot(
     )
     assert forged.status_code == 400
     assert forged.json()["error"]["code"] == "malformed"
-    taken = await api.post(
-        url,
-        json={**move, "move_id": f"bot-{game.game_id}-1"},  # the old form of the id
-        headers=bearer(token),
-    )
-    assert taken.status_code == 200, taken.text
+    # Ana plays her turn, each move under the id the old runner gave the bot move after it.
+    while view["legal"]:
+        action = [i["action"] for i in view["legal"] if i["action"]["type"] != "undo"][
+            -1
+        ]
+        version = view["version"]
+        taken = await api.post(
+            url,
+            json={
+                "move": action,
+                "expected_version": version,
+                "move_id": f"bot-{game.game_id}-{version + 1}",
+            },
+            headers=bearer(token),
+        )
+        assert taken.status_code == 200, taken.text
+        view = (
+            await api.get(f"/api/rooms/{room_id}/view", headers=bearer(token))
+        ).json()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         view = (
