@@ -7,7 +7,7 @@ with the engine, commits it with a compare-and-set on the version and broadcasts
 as for a person.
 
 Several server instances may drive the same game. The move id of a bot move is a function of
-the game and the version (`bot-<game>-<version>`), and the bot's seed too, so the racing
+the game and the version (`~bot-<game>-<version>-<seat>`, in a namespace clients cannot send), and the bot's seed too, so the racing
 instances submit the same move under the same id: the first commit wins, the others get the
 duplicate acknowledgement or a stale version, and only one move ever lands.
 
@@ -31,6 +31,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import secrets
 import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -45,6 +46,7 @@ from app.play.listeners import Unsubscribe
 from app.play.protocol import MoveRequest, ServiceError
 from app.play.seat_checks import has_bots
 from app.play.service import RoomService
+from app.play.submission import SERVER_MOVE_ID, Accepted
 from app.store.rows import Event, RoomRow, SeatRow
 from bots.base import derive_seed
 
@@ -70,9 +72,31 @@ and order link (about 320 bytes with the dicts grown in steps, measured with tra
 tests/app/background/test_bot_runner.py), rounded up."""
 
 
-def bot_move_id(game_id: int, version: int) -> str:
-    """The move id every instance gives the bot move made at `version` of a game."""
-    return f"bot-{game_id}-{version}"
+def bot_move_id(game_id: int, version: int, seat: int) -> str:
+    """The move id every instance gives the bot move of `seat` at `version` of a game: in
+    the server's namespace (no client may send it) and naming the seat (no other seat's
+    move ever holds it). Moves stored under the old `bot-<game>-<version>` keep theirs."""
+    return f"{SERVER_MOVE_ID}bot-{game_id}-{version}-{seat}"
+
+
+def fresh_move_id(move_id: str) -> str:
+    """Another id for a server move whose id was refused as taken: a move the server must
+    make is never stopped by an id (the compare-and-set on the version still lands one)."""
+    return f"{move_id}-{secrets.token_hex(4)}"
+
+
+async def submit_as_server(
+    service: RoomService, room_id: str, seat: SeatRow, request: MoveRequest
+) -> Accepted:
+    """Submit a server-made move; should its id be taken, once more under a fresh one."""
+    try:
+        return await service.moves.submit(room_id, seat, request, by_server=True)
+    except ServiceError as error:
+        if error.code != "move_id_taken":
+            raise
+        log.warning("server move id %s was taken; a fresh one", request.move_id)
+        again = request.model_copy(update={"move_id": fresh_move_id(request.move_id)})
+        return await service.moves.submit(room_id, seat, again, by_server=True)
 
 
 def think(
@@ -254,10 +278,10 @@ class BotRunner:
         request = MoveRequest(
             move=action,
             expected_version=version,
-            move_id=bot_move_id(game.game_id, version),
+            move_id=bot_move_id(game.game_id, version, seat.seat),
         )
         try:
-            await service.moves.submit(room_id, seat, request)
+            await submit_as_server(service, room_id, seat, request)
         except ServiceError as error:
             if error.code not in LOST_RACE:
                 raise

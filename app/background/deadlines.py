@@ -15,7 +15,7 @@ first, and a deadline set before a restart is handled after it:
 - ``wait``: the claiming transaction itself marks the deadline overdue, logs the handling
   and bumps the room's revision with a NOTIFY; one commit, so exactly once.
 - ``bot``: the claim takes a lease (``claimed_until``), then the bot plays the seat's turn
-  through `service.moves.submit` with move ids ``deadline-<game>-<version>``. The version
+  through `service.moves.submit` with move ids ``~deadline-<game>-<version>-<seat>``. The version
   compare-and-set and the move ids make a second attempt harmless: if the instance dies
   mid-turn, the lease runs out and another instance finishes the turn, applying nothing
   twice. A bot that fails falls back to ``wait``.
@@ -34,12 +34,13 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from app.background.bot_runner import LOST_RACE, bot_game, think
+from app.background.bot_runner import LOST_RACE, bot_game, submit_as_server, think
 from app.config.tasks import cancel_and_wait
 from app.config.timesource import SYSTEM_TIME, TimeSource
 from app.play.protocol import MoveRequest, ServiceError
 from app.play.seat_checks import no_bots
 from app.play.service import RoomService
+from app.play.submission import SERVER_MOVE_ID
 from app.store.deadlines import Due
 from bots.base import derive_seed
 
@@ -48,9 +49,10 @@ log = logging.getLogger("ishtar.deadlines")
 BATCH = 20
 
 
-def deadline_move_id(game_id: int, version: int) -> str:
-    """The move id of the bot move made for a late seat at `version` (the same everywhere)."""
-    return f"deadline-{game_id}-{version}"
+def deadline_move_id(game_id: int, version: int, seat: int) -> str:
+    """The move id of the bot move made for late `seat` at `version` (the same everywhere),
+    in the server's namespace, which no client may send (docs/security.md)."""
+    return f"{SERVER_MOVE_ID}deadline-{game_id}-{version}-{seat}"
 
 
 class DeadlineWatch:
@@ -172,10 +174,10 @@ class DeadlineWatch:
             request = MoveRequest(
                 move=action,
                 expected_version=version,
-                move_id=deadline_move_id(game.game_id, version),
+                move_id=deadline_move_id(game.game_id, version, due.seat),
             )
             try:
-                accepted = await service.moves.submit(due.room_id, seat, request)
+                accepted = await submit_as_server(service, due.room_id, seat, request)
             except ServiceError as error:
                 if error.code in LOST_RACE:
                     return  # the seat moved after all, or another instance did it

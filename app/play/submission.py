@@ -30,6 +30,11 @@ from app.store.store import Store
 
 log = logging.getLogger("ishtar.rooms")
 
+SERVER_MOVE_ID = "~"
+"""The first character of the move ids the server makes (bots, time control): a client's
+move_id may not begin with it (`malformed`), so no player can take a server move's id
+(docs/security.md, "Server-made moves")."""
+
 MESSAGE_BYTES = 4096
 """The most a log line's message may take as JSON (docs/protocol.md, "Messages"). The engines'
 messages are a few hundred bytes (tests/engine/*/test_messages.py); a larger one is a bug of
@@ -148,9 +153,21 @@ class Moves:
         return encoded, Position(rules, version + 1, state), text, message
 
     async def submit(
-        self, room_id: str, seat: SeatRow, request: MoveRequest
+        self,
+        room_id: str,
+        seat: SeatRow,
+        request: MoveRequest,
+        *,
+        by_server: bool = False,
     ) -> Accepted:
-        """Validate a move with the engine and commit it; idempotent by move_id."""
+        """Validate a move with the engine and commit it; idempotent by move_id. Only the
+        server's own moves (`by_server`) may carry an id in its namespace."""
+        if not by_server and request.move_id.startswith(SERVER_MOVE_ID):
+            raise ServiceError(
+                "malformed",
+                f"move_id: ids beginning with '{SERVER_MOVE_ID}' are the server's own; "
+                "choose another.",
+            )
         reading = self.reading
         game = await reading.game(room_id)
         number = game.seats_by_id.get(seat.id, seat.seat)

@@ -262,9 +262,12 @@ async def test_racing_instances_land_each_bot_move_once(
         await rival.stop()
     await assert_log_replays_to_snapshot(bot_app, room["room_id"])
     game = await service.reading.game(room["room_id"])
-    first = await service.store.move_by_id(game.game_id, bot_move_id(game.game_id, 0))
-    assert first is not None
-    assert first.seq == 1
+    # The first player is drawn: the first move is the bot's of seat 0 or of seat 1.
+    firsts = [
+        await service.store.move_by_id(game.game_id, bot_move_id(game.game_id, 0, seat))
+        for seat in (0, 1)
+    ]
+    assert [move.seq for move in firsts if move is not None] == [1]
 
 
 async def test_a_runner_listens_while_it_runs_and_unsubscribes_when_it_stops(
@@ -312,3 +315,53 @@ def test_the_memory_of_botless_rooms_is_bounded_in_bytes() -> None:
     assert len(runner._botless) == capacity
     assert ids[-1] in runner._botless and ids[0] not in runner._botless
     assert held <= BOTLESS_BYTES, (held, BOTLESS_BYTES)
+
+
+async def test_a_player_sending_the_bots_next_id_cannot_stop_the_bot(
+    api: httpx.AsyncClient, bot_app: FastAPI
+) -> None:
+    """Issue 33: a move under the bot's next id (old or new form) froze the bot for good."""
+    room = await create(api, 2, name="Ana", first_player=0)
+    assert (await add_bot(api, room, "easy", seat=1)).status_code == 201
+    room_id, token = room["room_id"], room["token"]
+    await api.post(f"/api/rooms/{room_id}/start", headers=bearer(room["host_token"]))
+    game = await bot_app.state.rooms.reading.game(room_id)
+    view = (await api.get(f"/api/rooms/{room_id}/view", headers=bearer(token))).json()
+    action = [i["action"] for i in view["legal"] if i["action"]["type"] != "undo"][-1]
+    move = {"move": action, "expected_version": view["version"]}
+    url = f"/api/rooms/{room_id}/moves"
+    forged = await api.post(
+        url, json={**move, "move_id": "~bot-1-1-1"}, headers=bearer(token)
+    )
+    assert forged.status_code == 400
+    assert forged.json()["error"]["code"] == "malformed"
+    # Ana plays her turn, each move under the id the old runner gave the bot move after it.
+    while view["legal"]:
+        action = [i["action"] for i in view["legal"] if i["action"]["type"] != "undo"][
+            -1
+        ]
+        version = view["version"]
+        taken = await api.post(
+            url,
+            json={
+                "move": action,
+                "expected_version": version,
+                "move_id": f"bot-{game.game_id}-{version + 1}",
+            },
+            headers=bearer(token),
+        )
+        assert taken.status_code == 200, taken.text
+        view = (
+            await api.get(f"/api/rooms/{room_id}/view", headers=bearer(token))
+        ).json()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        view = (
+            await api.get(f"/api/rooms/{room_id}/view", headers=bearer(token))
+        ).json()
+        log = (await api.get(f"/api/rooms/{room_id}/moves")).json()["moves"]
+        if any(m["seat"] == 1 for m in log):
+            break
+        await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("the bot did not move after a player took its old id")

@@ -222,7 +222,7 @@ async def test_bot_plays_the_whole_turn_of_the_late_seat(
         room=room_id,
         v=clock["version"],
     )
-    assert all(row.move_id.startswith("deadline-") for row in ids)
+    assert all(row.move_id.startswith("~deadline-") for row in ids)
     handled = await rows(db, "SELECT seat, version, policy FROM deadline_log")
     assert (0, 0, "bot") in [tuple(r) for r in handled]
     # The absent seat 0 still holds its seat and token.
@@ -305,7 +305,7 @@ async def test_two_instances_racing_play_each_late_turn_once(
         )
         assert moves, "the late turn was played"
         assert [m.seq for m in moves] == list(range(1, len(moves) + 1))
-        assert all(m.move_id.startswith("deadline-") for m in moves)
+        assert all(m.move_id.startswith("~deadline-") for m in moves)
         status = (await http.get(f"/api/rooms/{room_id}")).json()
         assert status["clock"]["version"] == len(moves)
     # The log replays to the stored state: nothing was applied twice.
