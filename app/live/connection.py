@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
@@ -32,6 +33,10 @@ from app.play.protocol import Stamped
 from app.store.rows import SeatRow
 
 SYNC = object()  # queue marker: build a fresh `sync` for this connection when sending
+
+# Every `sync` this process queued, by why (docs/scaling.md, "Syncs"): the heartbeat logs
+# the counts when they change. In steady play with nothing lost none is sent.
+SYNC_REASONS: Counter[str] = Counter()
 
 # Close code for a client given up on because it stayed behind (docs/protocol.md).
 CLOSE_BEHIND = 4413
@@ -155,7 +160,7 @@ class Connection:
         if not self.queue.put(item):
             self._empty_queue()
             self.version = self.delivered  # the sync brings every event since then
-            self.want_sync()
+            self.want_sync("overflow")
             self._fell_behind()
 
     def put_version(self, version: int, text: str, update: bool = False) -> None:
@@ -177,9 +182,10 @@ class Connection:
         """Queue a `welcome`: it supersedes queued welcomes, syncs and updates up to it."""
         self._put_state(Versioned(version, text, state="welcome"))
 
-    def put_sync(self, version: int, text: str) -> None:
+    def put_sync(self, version: int, text: str, reason: str) -> None:
         """Queue a built `sync`: it supersedes queued syncs and updates up to it (not a
         welcome, which the client waits for after its hello)."""
+        SYNC_REASONS[reason] += 1
         self._put_state(Versioned(version, text, state="sync"))
 
     def _put_state(self, item: Versioned) -> None:
@@ -200,9 +206,11 @@ class Connection:
             self.queue.force(item)
             self._fell_behind()
 
-    def want_sync(self) -> None:
+    def want_sync(self, reason: str) -> None:
+        """Queue a `sync` for this client, counted under `reason` (`SYNC_REASONS`)."""
         if self.dropped is None and not self.syncing:
             self.syncing = True
+            SYNC_REASONS[reason] += 1
             self.queue.force(SYNC)
 
     def _empty_queue(self) -> None:

@@ -48,6 +48,8 @@ from app.store.rows import Event, RoomRow, SeatRow
 
 log = logging.getLogger("ishtar.hub")
 
+REFRESH_SLICES = 20  # the heartbeat re-reads rooms in this many slices over its period
+
 
 def room_key(status: dict[str, Any]) -> str:
     """What tells two room statuses apart for a client: all of it but the game's version
@@ -137,7 +139,7 @@ class Hub:
         if channel.published < 0:
             channel.published = version
         elif channel.published > version:
-            conn.want_sync()
+            conn.want_sync("joined_behind")
         if channel.target > channel.published:
             channel.wake.set()
         await self.chat.connected(
@@ -258,6 +260,14 @@ class Hub:
 
     async def resync(self) -> None:
         """Catch up every room after notices may have been lost (listener reconnected)."""
+        for channel in await self.catch_up():
+            channel.room_dirty = channel.presence_dirty = True
+            channel.wake.set()
+
+    async def catch_up(self) -> list[Channel]:
+        """Read the versions and chat counts of every room served here (one query each,
+        whatever the number of rooms) and wake only the rooms that are behind them: the
+        heartbeat's check for lost move and chat notices. Returns the rooms checked."""
         channels = list(self.channels.values())
         games = [channel.game_id for channel in channels if channel.game_id is not None]
         versions = await self.service.store.game_versions(games) if games else {}
@@ -265,10 +275,25 @@ class Hub:
         chats = await self.service.store.chat.last_seqs(rooms) if rooms else {}
         for channel in channels:
             channel.chat.announced(chats.get(channel.room_id, 0))
-            channel.room_dirty = channel.presence_dirty = True
-            if channel.game_id in versions:
-                channel.target = max(channel.target, versions[channel.game_id])
-            channel.wake.set()
+            version = versions.get(channel.game_id) if channel.game_id else None
+            if version is not None and version > channel.target:
+                channel.target = version
+            if channel.chat.behind or channel.target > channel.published >= 0:
+                channel.wake.set()
+        return channels
+
+    async def refresh(self, period: float, slices: int = REFRESH_SLICES) -> None:
+        """Re-read each room's status and presence once over `period` seconds, a slice of
+        the rooms at a time (lost room and presence notices): spread out, so the re-reads
+        never queue up in front of the moves. What did not change is not sent."""
+        channels = list(self.channels.values())
+        step = max(1, -(-len(channels) // slices))
+        for start in range(0, slices * step, step):
+            for channel in channels[start : start + step]:
+                if self.channels.get(channel.room_id) is channel:
+                    channel.room_dirty = channel.presence_dirty = True
+                    channel.wake.set()
+            await asyncio.sleep(period / slices)
 
     # --- publishing -------------------------------------------------------------------------
 
@@ -343,7 +368,7 @@ class Hub:
                 # ahead of the updates still on their way to it.
                 conn.put(room_message(conn.version, status, you))
             if started:
-                conn.want_sync()
+                conn.want_sync("game_started")
 
     async def _publish_moves(self, channel: Channel) -> None:
         if channel.game_id is None:
@@ -378,7 +403,7 @@ class Hub:
                 channel.published = max(channel.published, position.version)
                 for conn in channel.conns:
                     if conn.version is not None and conn.version < position.version:
-                        conn.want_sync()
+                        conn.want_sync("position_lost")
                 return
             before = positions.get(game_id, event.seq - 1)
             self._fan_out(channel, event, position, before)
@@ -401,7 +426,7 @@ class Hub:
             if conn.version is None or conn.syncing or conn.version >= version:
                 continue
             if conn.version < version - 1 or before is None:
-                conn.want_sync()
+                conn.want_sync("missed_update" if before else "no_previous")
                 continue
             audience = conn.audience
             message = messages.get(audience)
@@ -456,7 +481,7 @@ class Hub:
         version = error.version or 0
         if conn.version is not None and version < conn.version:
             return  # the client already has newer updates queued
-        conn.put_sync(version, stale_sync(error, conn.you()))
+        conn.put_sync(version, stale_sync(error, conn.you()), "stale_version")
 
     async def close(self) -> None:
         await cancel_and_wait(*(channel.task for channel in self.channels.values()))

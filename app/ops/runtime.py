@@ -18,6 +18,7 @@ from fastapi import FastAPI
 from app.config.settings import Settings
 from app.config.tasks import cancel_and_wait
 from app.games import Registry
+from app.live.connection import SYNC_REASONS
 from app.live.hub import Hub
 from app.live.presence import Presence
 from app.notices.announcer import Announcer
@@ -121,12 +122,33 @@ async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
 
 
 async def _beat(presence: Presence, hub: Hub, peers: Peers) -> None:
-    """Refresh presence and catch up rooms now and then, whatever notices were lost."""
+    """Refresh presence and catch up rooms now and then, whatever notices were lost.
+
+    Each beat reads the versions of every served room in one query and wakes only the rooms
+    behind them (a lost move or chat notice), then re-reads the rooms' status and presence
+    a slice at a time over the period (a lost room or presence notice): its cost does not
+    bunch up with the number of rooms (docs/scaling.md, "Heartbeat")."""
+    told: dict[str, int] = {}
     while True:
-        await asyncio.sleep(HEARTBEAT_S)
         try:
             peers.here()
             await presence.heartbeat()
-            await hub.resync()
+            await hub.catch_up()
+            if told != SYNC_REASONS:
+                told = dict(SYNC_REASONS)
+                log.info("syncs sent by reason: %s", _reasons(told))
         except Exception as error:
             log.warning("heartbeat failed: %s", error)
+        try:
+            await hub.refresh(HEARTBEAT_S)
+        except Exception as error:
+            log.warning("heartbeat failed: %s", error)
+            await asyncio.sleep(HEARTBEAT_S)
+
+
+def _reasons(counts: dict[str, int]) -> str:
+    """
+    >>> _reasons({"overflow": 2, "joined_behind": 1})
+    'joined_behind=1 overflow=2'
+    """
+    return " ".join(f"{reason}={counts[reason]}" for reason in sorted(counts))

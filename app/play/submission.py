@@ -210,6 +210,10 @@ class Moves:
                     ) from None
                 return earlier
             if event is not None:
+                # The version before too: other games may have pushed this one out of the
+                # cache while the commit waited, and the hub's update is the change from it
+                # (without it every connection of the room would be sent a `sync`).
+                self.positions.put(game.game_id, position)
                 self.positions.put(game.game_id, after)
                 self.committed(room_id, event)
                 self._announce(room_id, event.seq)

@@ -486,7 +486,7 @@ class Session:
         ):
             # Moved at a version learnt elsewhere (another tab, HTTP): the updates between
             # would come after this ack with lower versions; a sync follows it instead.
-            self.conn.want_sync()
+            self.conn.want_sync("moved_elsewhere")
 
     async def chat(self, message: ChatSay | ChatSettings) -> None:
         """A chat message or the host's switch (app/play/chat.py); a refusal is an error

@@ -123,7 +123,7 @@ def test_a_welcome_supersedes_queued_welcomes_syncs_and_updates() -> None:
     """A client sending `hello` over and over, and reading nothing, holds one welcome."""
     conn = Connection("room")
     conn.put_version(1, "update 1", update=True)
-    conn.put_sync(1, "sync 1")
+    conn.put_sync(1, "sync 1", "test")
     conn.put("presence")
     for _ in range(300):
         conn.put_welcome(1, welcome(1))
@@ -153,8 +153,8 @@ def test_a_sync_supersedes_syncs_and_updates_but_never_the_welcome() -> None:
     conn = Connection("room")
     conn.put_welcome(3, welcome(3))
     conn.put_version(4, "update 4", update=True)
-    conn.put_sync(4, "sync 4")
-    conn.put_sync(5, "sync 5")
+    conn.put_sync(4, "sync 4", "test")
+    conn.put_sync(5, "sync 5", "test")
     conn.put_version(6, "update 6", update=True)
     versions = [
         (item.version, item.state)
@@ -198,7 +198,7 @@ async def test_a_client_that_overflows_again_before_catching_up_is_dropped() -> 
     assert len(conn.queue) == 0
     conn.put("late")
     conn.put_welcome(9, welcome(9))
-    conn.want_sync()
+    conn.want_sync("test")
     assert len(conn.queue) == 0, "nothing is queued for a dropped client"
 
 
