@@ -24,7 +24,13 @@ export async function uploadRecord(text) {
   return data;
 }
 
-/** Wire a file input: on a pick, upload and go to the replay; errors go to `errorBox`. */
+/**
+ * Wire a file input: on a pick, upload and go to the replay; errors go to `errorBox`.
+ *
+ * The page renders the input disabled and it is enabled here, once its listener is in
+ * place: this module runs only after the catalogue's fetch (i18n.js's top-level await),
+ * which can end after the page's load event, and a file picked before would be ignored.
+ */
 export function attachImport(input, errorBox) {
   input.addEventListener("change", async () => {
     const file = input.files && input.files[0];
@@ -40,4 +46,5 @@ export function attachImport(input, errorBox) {
       input.value = "";
     }
   });
+  input.disabled = false;
 }

@@ -198,6 +198,7 @@ def test_replay_export_import_and_rematch(
     # import the exported file: the record's own replay, identical move by move
     page = new_page()
     page.goto(f"{server}/records")
+    expect(page.locator("#import-file")).to_be_enabled()  # its listener is in place
     page.set_input_files("#import-file", str(saved))
     opened_replay(page)
     wait_shown(page, 0)
@@ -215,6 +216,7 @@ def test_replay_export_import_and_rematch(
     ]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**record, "seed": str(int(record["seed"]) + 1)}))
+    expect(page.locator("#import-file")).to_be_enabled()
     page.set_input_files("#import-file", str(bad))
     expect(page.locator("#import-error")).to_contain_text("commitment")
     # in French: the imported record's lines are the engine's French, in names
@@ -247,6 +249,32 @@ def test_replay_export_import_and_rematch(
     mine = [p.evaluate("() => window.__ishtar.mine") for p in (ana, bjorn)]
     assert sorted(mine) == [False, True], "each browser holds its own seat"
     bjorn.screenshot(path=str(artifacts / "rematch.png"))
+
+
+def test_the_import_button_works_from_the_moment_it_is_enabled(
+    new_page: Callable[..., Page], live_server: str, tmp_path: Path
+) -> None:
+    """The records page's script runs only once the page's catalogue has arrived (i18n.js
+    awaits it at the top level), which may be after the load event: a file picked before
+    was silently ignored (a CI flake of test_replay_export_import_and_rematch, 2026-12-05).
+    The catalogue is held here until the page has loaded, to make that order certain."""
+    page = new_page()
+    held: list[Any] = []
+    page.route("**/i18n/**", lambda route: held.append(route))
+    page.goto(f"{live_server}/records")  # the load event: the catalogue is still held
+    wait_until(page, "() => document.readyState === 'complete'")
+    assert held, "the page fetched no catalogue"
+    chooser = page.locator("#import-file")
+    expect(chooser).to_be_disabled()  # nothing would listen to a pick yet
+    for route in held:
+        route.continue_()
+    expect(chooser).to_be_enabled()
+    bad = tmp_path / "record.json"
+    bad.write_text("[1, 2]")
+    chooser.set_input_files(str(bad))
+    expect(page.locator("#import-error")).to_have_text(
+        "A game record is a JSON object."
+    )
 
 
 def opened_replay(page: Page) -> None:
