@@ -2,13 +2,8 @@
 
 `TestDatabases` works against any server it can reach with an admin URL: the one in
 ``ISHTAR_TEST_DATABASE_URL`` or an embedded one started for the test session. Cloning a
-template (``CREATE DATABASE ... TEMPLATE ... STRATEGY FILE_COPY``) takes milliseconds, where
-migrating each database from scratch would take a second once the history grows.
-
-``STRATEGY FILE_COPY`` (PostgreSQL 15 and later): the default since 15, ``WAL_LOG``, copies
-the template block by block through the write-ahead log, 0.29 s a database on the embedded
-server against 0.03 s for a file copy and a checkpoint (which costs nothing with fsync off);
-a database per test made that minutes of a full run.
+template (``CREATE DATABASE ... TEMPLATE``) takes milliseconds, where migrating each
+database from scratch would take a second once the history grows.
 """
 
 from __future__ import annotations
@@ -66,33 +61,26 @@ class TestDatabases:
         self.admin_url = normalise_database_url(admin_url)
         self.prefix = prefix
         self.template = f"{prefix}_template_{uuid.uuid4().hex[:8]}"
-        self._strategy = ""
 
-    def _execute(self, *statements: str) -> Any:
-        """Run the statements; returns the first column of the last one's first row."""
-
-        async def go() -> Any:
+    def _execute(self, *statements: str) -> None:
+        async def go() -> None:
             engine = create_async_engine(
                 self.admin_url, poolclass=pool.NullPool, isolation_level="AUTOCOMMIT"
             )
             try:
                 async with engine.connect() as connection:
-                    result = None
                     for statement in statements:
-                        result = await connection.execute(text(statement))
-                    return result.scalar() if result and result.returns_rows else None
+                        await connection.execute(text(statement))
             finally:
                 await engine.dispose()
 
-        return run_async(go)
+        run_async(go)
 
     def url(self, database: str) -> str:
         return database_url_for(self.admin_url, database)
 
     def create_template(self) -> None:
         """Create the template database and migrate it to head."""
-        version = int(self._execute("SHOW server_version_num"))
-        self._strategy = " STRATEGY FILE_COPY" if version >= 150000 else ""
         self._execute(f'CREATE DATABASE "{self.template}"')
         run_sync(migrate.upgrade, self.url(self.template))
 
@@ -100,7 +88,7 @@ class TestDatabases:
         """A new database (a clone of the migrated template, or empty); returns its URL."""
         name = f"{self.prefix}_{uuid.uuid4().hex[:12]}"
         template = self.template if migrated else "template0"
-        self._execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"{self._strategy}')
+        self._execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
         return self.url(name)
 
     def drop(self, url: str) -> None:
