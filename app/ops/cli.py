@@ -163,7 +163,8 @@ def serve(args: argparse.Namespace) -> int:
 
     try:
         with database(settings, on_give_up=give_up) as url:
-            migrate.upgrade(url)
+            if not migrate.at_head(url):
+                migrate.upgrade(url)
             app = create_app(settings.model_copy(update={"database_url": url}))
             # A peer that stops reading holds a bounded buffer, then is cut off
             # (app/ops/ws_transport.py; docs/security.md, "Slow readers").

@@ -92,6 +92,16 @@ def test_serve_with_database_url_starts_no_postgres_and_migrates_it(
     assert not (data_dir / "pg").exists()
 
 
+def test_serve_on_a_database_at_head_runs_no_migration(
+    database_url: str, live_server_factory: Callable[..., LiveServer]
+) -> None:
+    """At head, `serve` skips Alembic (a quarter of a second of each start); a database
+    behind is migrated (the test above, and tests/app/store/test_migrations.py)."""
+    server = live_server_factory(database_url=database_url)
+    assert _ready(server)["migrations"] == "head"
+    assert "alembic.runtime.migration" not in server.log(), server.log()
+
+
 @pytest.fixture
 def env_database(
     monkeypatch: pytest.MonkeyPatch, empty_database_url: str
