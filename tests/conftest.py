@@ -171,12 +171,31 @@ def live_server(
     return live_server_factory(database_url=database_url).url
 
 
+TESTS = Path(__file__).resolve().parent
+
+
+def _kind(path: Path) -> str | None:
+    """The marker of a test module's kind by its place: chaos or load (benchmark) tests."""
+    if path.is_relative_to(TESTS / "chaos"):
+        return "chaos"
+    if path.parent == TESTS and "bench" in path.name:
+        return "load"
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own -m selection
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    """Slow tests first (a stable sort: each module's tests keep their order).
+    """Mark chaos and load tests (`scripts/test --quick` leaves them out, with the
+    browser tests); then slow tests first (a stable sort: each module's tests keep their
+    order).
 
     pytest-xdist hands tests out in collection order; a test of a minute left for the end
     keeps one worker busy while the other has nothing left to do.
     """
+    for item in items:
+        kind = _kind(Path(item.path))
+        if kind is not None:
+            item.add_marker(kind)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -13,6 +13,7 @@ import ipaddress
 import logging
 import os
 import signal
+import socket
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -38,6 +39,9 @@ log = logging.getLogger("ishtar")
 
 Subparsers = Any  # argparse's _SubParsersAction, which typeshed keeps private
 Register = Callable[[Subparsers], None]
+
+STARTUP_FAILURE = 3
+"""The exit code of `serve` when the application did not start (uvicorn's own)."""
 
 
 # -- shared ---------------------------------------------------------------------------------
@@ -98,10 +102,43 @@ def register_serve(subparsers: Subparsers) -> None:
         "--host", help="interface to bind (default: ISHTAR_HOST or 127.0.0.1)"
     )
     parser.add_argument(
-        "--port", type=int, help="port to listen on (default: ISHTAR_PORT or 8000)"
+        "--port",
+        type=int,
+        help="port to listen on; 0: any free port (default: ISHTAR_PORT or 8000)",
+    )
+    parser.add_argument(
+        "--port-file",
+        type=Path,
+        help="once listening, write the port there (useful with --port 0)",
     )
     _add_data_dir(parser)
     parser.set_defaults(handler=serve)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to (host, port), as uvicorn would bind it; port 0: any free one.
+
+    Bound here rather than by uvicorn so that the port is known (and held) before the
+    server starts: `--port 0 --port-file F` lets a caller start a server without ever
+    choosing a port number it does not hold.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def _write_port_file(path: Path, port: int) -> None:
+    """Write `port` to `path` whole at once: a reader sees no file or the whole number."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(f"{port}\n")
+    partial.replace(path)
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -128,7 +165,8 @@ def serve(args: argparse.Namespace) -> int:
 
     try:
         with database(settings, on_give_up=give_up) as url:
-            migrate.upgrade(url)
+            if not migrate.at_head(url):
+                migrate.upgrade(url)
             app = create_app(settings.model_copy(update={"database_url": url}))
             # A peer that stops reading holds a bounded buffer, then is cut off
             # (app/ops/ws_transport.py; docs/security.md, "Slow readers").
@@ -138,10 +176,15 @@ def serve(args: argparse.Namespace) -> int:
             http, ws = guarded_protocols(
                 _connection_budget(settings, limit), settings.header_timeout_s, bounded
             )
-            uvicorn.run(
+            listener = _listen(settings.host, settings.port)
+            port = listener.getsockname()[1]
+            log.info("bound to %s port %d", settings.host, port)
+            if args.port_file is not None:
+                _write_port_file(args.port_file, port)
+            config = uvicorn.Config(
                 app,
                 host=settings.host,
-                port=settings.port,
+                port=port,
                 log_level=settings.log_level,
                 ws_max_size=settings.ws_frame_limit_bytes,
                 timeout_graceful_shutdown=10,
@@ -151,6 +194,17 @@ def serve(args: argparse.Namespace) -> int:
                 proxy_headers=bool(settings.forwarded_allow_ips),
                 forwarded_allow_ips=settings.forwarded_allow_ips or None,
             )
+            server = uvicorn.Server(config)
+            try:
+                server.run(sockets=[listener])
+            except (
+                KeyboardInterrupt
+            ):  # as uvicorn.run: a signal during the run stops it
+                pass
+            finally:
+                listener.close()
+            if not server.started and not lost_database.is_set():
+                return STARTUP_FAILURE
     except KeyboardInterrupt:  # SIGTERM, Ctrl-C, or give_up's own SIGTERM
         if not lost_database.is_set():
             raise

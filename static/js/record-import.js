@@ -26,9 +26,10 @@ export async function uploadRecord(text) {
 
 /**
  * Wire a file input: on a pick, upload and go to the replay; errors go to `errorBox`.
- * The page serves the input disabled and it is enabled here, once its handler listens: the
- * modules run after the page's load event (i18n.js awaits its catalogue), and a file picked
- * before would be dropped without a word.
+ *
+ * The page renders the input disabled and it is enabled here, once its listener is in
+ * place: this module runs only after the catalogue's fetch (i18n.js's top-level await),
+ * which can end after the page's load event, and a file picked before would be ignored.
  */
 export function attachImport(input, errorBox) {
   input.addEventListener("change", async () => {

@@ -7,7 +7,6 @@ Gardens).
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -15,12 +14,11 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import FastAPI
 
 from app.config.settings import Settings
 from app.ops.main import create_app
-from tests.support.live import LiveServer, free_port
+from tests.support.live import LiveServer, uvicorn_serving
 
 TOY = "tests.app.toygame"
 ISHTAR = "engine.ishtar"
@@ -80,24 +78,15 @@ async def http(room_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 
 @pytest.fixture
 async def uvicorn_url(room_app: FastAPI) -> AsyncIterator[str]:
-    """A real uvicorn serving `room_app` on a free port, in this test's event loop.
+    """A real uvicorn serving `room_app` on a port it holds, in this test's event loop.
 
     Quicker than a subprocess for protocol tests; crash and multi-instance tests use
     `serve` (real `ishtar serve` processes) instead.
     """
-    port = free_port()
-    config = uvicorn.Config(
-        room_app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=1 << 20
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.get_running_loop().create_task(server.serve())
-    while not server.started:
-        if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    await task
+    async with uvicorn_serving(
+        room_app, log_level="warning", ws_max_size=1 << 20
+    ) as server:
+        yield f"http://127.0.0.1:{server.config.port}"
 
 
 @pytest.fixture

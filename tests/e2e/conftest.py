@@ -12,6 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.gardener import CHROMIUM_ARGS
+from tests.support.databases import TestDatabases
+from tests.support.live import LiveServer
 
 CHROMIUM = os.environ.get("ISHTAR_CHROMIUM", "/usr/bin/chromium")
 HANG_GUARD_MS = 30_000
@@ -34,6 +36,32 @@ def artifacts() -> Path:
     path = base / "e2e"
     path.mkdir(exist_ok=True)
     return path
+
+
+@pytest.fixture(scope="module")
+def live_server(
+    test_databases: TestDatabases, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """Base URL of a real `ishtar serve` shared by the browser tests of one module, on a
+    database of its own (overrides tests/conftest.py's server per test).
+
+    These tests each create their own rooms and read only those, in fresh browser
+    contexts; a server start (2-4 s, more on a loaded machine) per test bought nothing.
+    The rooms-per-address limit is lifted: every test of the module creates rooms from
+    127.0.0.1 within the same minute (tests/security tests that limit, on servers of
+    their own)."""
+    url = test_databases.create(migrated=True)
+    server = LiveServer(
+        tmp_path_factory.mktemp("e2e-server") / "server.log",
+        database_url=url,
+        env={"ISHTAR_ROOMS_PER_MINUTE": "100000"},
+    )
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+        test_databases.drop(url)
 
 
 @pytest.fixture(scope="package")

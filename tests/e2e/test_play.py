@@ -174,6 +174,8 @@ def hover_checks(who: Gardener, legal: list[dict], artifacts: Path) -> None:
     wait_until(
         page, "r => window.__ishtar.rotation === r", (action["rotation"] + 1) % 6
     )
+    # The page takes one rotation per 140 ms of wheel (WHEEL_ROTATE_MS in input.js): a
+    # rule of the page in time, so a pause past it, not a wait for a state.
     page.wait_for_timeout(200)
     page.mouse.wheel(0, -120)
     wait_until(page, "r => window.__ishtar.rotation === r", action["rotation"])

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.e2e.catalogues import catalogue_body
+from tests.e2e.gardener import wait_until
 from tests.e2e.sample_views import midgame_view
 
 pytestmark = [pytest.mark.browser]
@@ -152,8 +153,8 @@ def test_pan_zoom_pinch_and_tap(
     assert page.evaluate("() => window.__taps.length") == 0  # a drag is not a tap
 
     page.mouse.wheel(0, -300)
-    page.wait_for_timeout(50)
-    assert page.evaluate(cam)["k"] > moved["k"]
+    # mouse.wheel returns before the page has handled the event: wait for the zoom
+    wait_until(page, "k => window.__harness.cam.k > k", moved["k"])
 
     k = page.evaluate(cam)["k"]
     cdp = page.context.new_cdp_session(page)

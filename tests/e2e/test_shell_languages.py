@@ -104,7 +104,7 @@ def test_refusals_read_in_dutch(
     page.goto(f"{live_server}/records")
     bad = tmp_path / "record.json"
     bad.write_text("[1, 2]")
-    expect(page.locator("#import-file")).to_be_enabled()
+    expect(page.locator("#import-file")).to_be_enabled()  # its listener is in place
     page.set_input_files("#import-file", str(bad))
     expect(page.locator("#import-error")).to_have_text(
         "Een spelverslag is een JSON-object."

@@ -19,8 +19,6 @@ import re
 import resource
 import selectors
 import socket
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -224,32 +222,17 @@ def _status_or_refused(url: str) -> int:
 NOFILE = 256
 
 
-class LimitedServer(LiveServer):
-    """`ishtar serve` with a hard limit of `NOFILE` descriptors, as a small host would set."""
-
-    def start(self, timeout: float = 60.0) -> LiveServer:
-        def limit() -> None:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (NOFILE, NOFILE))
-
-        command = [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1"]
-        command += ["--port", str(self.port)]
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                command,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                env=self._env,
-                preexec_fn=limit,
-            )
-        self.wait_ready(timeout)
-        return self
+def _limit_descriptors() -> None:
+    """In the server's process before it runs: the hard limit a small host would set."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (NOFILE, NOFILE))
 
 
 @pytest.fixture
-def limited_server(database_url: str, tmp_path: Path) -> Iterator[LimitedServer]:
-    server = LimitedServer(
+def limited_server(database_url: str, tmp_path: Path) -> Iterator[LiveServer]:
+    """`ishtar serve` with a hard limit of `NOFILE` descriptors."""
+    server = LiveServer(
         tmp_path / "limited.log",
+        preexec_fn=_limit_descriptors,
         database_url=database_url,
         env={"ISHTAR_CONNECTIONS_PER_ADDRESS": "0", "ISHTAR_HEADER_TIMEOUT_S": "600"},
     )
@@ -261,7 +244,7 @@ def limited_server(database_url: str, tmp_path: Path) -> Iterator[LimitedServer]
 
 
 def test_client_connections_leave_the_reserved_descriptors_free(
-    limited_server: LimitedServer,
+    limited_server: LiveServer,
 ) -> None:
     assert limited_server.process is not None
     pid = limited_server.process.pid

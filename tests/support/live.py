@@ -2,32 +2,77 @@
 
 A `LiveServer` is a subprocess running the actual command line, so what is tested is what
 users run: argument parsing, migrations at start, uvicorn, signals.
+
+A test never uses a port number it does not hold: each `LiveServer` holds a reservation,
+a socket bound to a port the kernel picked (port 0) with SO_REUSEADDR and never listening,
+from its first start until `stop`. The server binds that port with SO_REUSEADDR too
+(`ishtar serve` binds as uvicorn does) and listens; nothing else can take the port in the
+meantime, not even while a killed server is being restarted at the same address (the chaos
+tests' clients reconnect to it): the kernel gives neither a port-0 bind nor an outgoing
+connection a port that a socket is bound to, and a bind without SO_REUSEADDR fails.
+(`free_port`, which bound port 0, read the number and closed the socket before the server
+bound it, lost that race on a loaded machine: ``[Errno 98] address already in use``.)
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
+import uvicorn
+
+POLL_S = 0.05
+"""The pause between two looks at a state that has no event to wait on (a file appearing,
+/readyz answering 200); never a guess at how long something takes."""
 
 
-def free_port() -> int:
-    """A TCP port that was free a moment ago on 127.0.0.1."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+def reserve_port(host: str = "127.0.0.1") -> socket.socket:
+    """A socket that holds a port of `host` the kernel chose, for a server to bind and listen
+    on with SO_REUSEADDR; it never listens itself. Close it to give the port up."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, 0))
+    return sock
+
+
+@asynccontextmanager
+async def uvicorn_serving(app: Any, **options: Any) -> AsyncIterator[uvicorn.Server]:
+    """A uvicorn serving `app` in the running event loop on a socket this test bound (to
+    a port the kernel chose) and hands over; `server.config.port` is the port.
+
+    Quicker than a subprocess; stopped (gracefully) on leaving.
+    """
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, **options)
+    server = uvicorn.Server(config)
+    task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
+    try:
+        while not server.started:  # uvicorn sets it once the lifespan has started
+            if task.done():
+                task.result()
+                raise RuntimeError("uvicorn stopped before it started")
+            await asyncio.sleep(0.01)
+        yield server
+    finally:
+        server.should_exit = True
+        await task
+        sock.close()
 
 
 class LiveServer:
-    """One `ishtar serve` subprocess; `url` is its base URL (no trailing slash)."""
+    """One `ishtar serve` subprocess; once started, `port` and `url` (no trailing slash)."""
 
     def __init__(
         self,
@@ -36,12 +81,11 @@ class LiveServer:
         database_url: str | None = None,
         data_dir: Path | None = None,
         env: Mapping[str, str] | None = None,
-        port: int | None = None,
         args: tuple[str, ...] = (),
+        preexec_fn: Callable[[], None] | None = None,
     ) -> None:
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log_path
+        self._reservation: socket.socket | None = None
         self._env = {
             key: value
             for key, value in os.environ.items()
@@ -53,10 +97,23 @@ class LiveServer:
             self._env["ISHTAR_DATA_DIR"] = str(data_dir)
         self._env.update(env or {})
         self._args = args
+        self._preexec_fn = preexec_fn
         self.process: subprocess.Popen[bytes] | None = None
 
+    @property
+    def port(self) -> int:
+        """The port reserved for this server (held until `stop`)."""
+        if self._reservation is None:
+            self._reservation = reserve_port()
+        port: int = self._reservation.getsockname()[1]
+        return port
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
     def start(self, timeout: float = 60.0) -> LiveServer:
-        """Start the process and wait until /readyz answers 200."""
+        """Start the process on the reserved port and wait until /readyz answers 200."""
         command = [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1"]
         command += ["--port", str(self.port), *self._args]
         with self.log_path.open("ab") as log:
@@ -66,40 +123,52 @@ class LiveServer:
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 env=self._env,
+                preexec_fn=self._preexec_fn,
             )
         self.wait_ready(timeout)
         return self
 
+    def _alive(self) -> None:
+        assert self.process is not None
+        if self.process.poll() is not None:
+            raise RuntimeError(
+                f"server exited with {self.process.returncode}:\n{self.log()}"
+            )
+
     def wait_ready(self, timeout: float) -> None:
+        """Wait until /readyz answers 200 (the process exiting meanwhile fails at once)."""
         deadline = time.monotonic() + timeout
         last = "no answer"
         while time.monotonic() < deadline:
-            assert self.process is not None
-            if self.process.poll() is not None:
-                raise RuntimeError(
-                    f"server exited with {self.process.returncode}:\n{self.log()}"
-                )
+            self._alive()
             try:
-                response = httpx.get(f"{self.url}/readyz", timeout=2.0)
+                response = httpx.get(f"{self.url}/readyz", timeout=5.0)
                 if response.status_code == 200:
                     return
                 last = response.text
             except httpx.HTTPError as error:
                 last = repr(error)
-            time.sleep(0.1)
+            time.sleep(POLL_S)
         self.kill()
         raise TimeoutError(f"server not ready after {timeout}s ({last}):\n{self.log()}")
 
     def stop(self, timeout: float = 15.0) -> int | None:
-        """SIGTERM, as a service manager would; SIGKILL if it does not stop in time."""
-        if self.process is None or self.process.poll() is not None:
-            return None if self.process is None else self.process.returncode
-        self.process.send_signal(signal.SIGTERM)
+        """SIGTERM, as a service manager would; SIGKILL if it does not stop in time.
+
+        Gives the port up: a server stopped this way is not started again."""
         try:
-            return self.process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
-            raise
+            if self.process is None or self.process.poll() is not None:
+                return None if self.process is None else self.process.returncode
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                return self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+                raise
+        finally:
+            if self._reservation is not None:
+                self._reservation.close()
+                self._reservation = None
 
     def kill(self) -> None:
         """SIGKILL: the crash of a server, with no chance to clean up."""

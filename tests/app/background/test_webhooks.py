@@ -17,7 +17,6 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import FastAPI
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -31,7 +30,7 @@ from app.store.pool import asyncpg_dsn, create_pool
 from app.store.webhooks import WebhookStore
 from tests.app.clients import bearer
 from tests.app.conftest import game_settings
-from tests.support.live import free_port
+from tests.support.live import uvicorn_serving
 
 # On manual time these are long: a "not yet" holds unless the test itself took minutes.
 POLL_S = 3600.0
@@ -83,19 +82,9 @@ class Receiver:
 @pytest.fixture
 async def receiver() -> AsyncIterator[Receiver]:
     hook = Receiver()
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(hook, host="127.0.0.1", port=port, log_level="warning")
-    )
-    task = asyncio.get_running_loop().create_task(server.serve())
-    while not server.started:
-        if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
-    hook.url = f"http://127.0.0.1:{port}/hooks/seat"
-    yield hook
-    server.should_exit = True
-    await task
+    async with uvicorn_serving(hook, log_level="warning") as server:
+        hook.url = f"http://127.0.0.1:{server.config.port}/hooks/seat"
+        yield hook
 
 
 @pytest.fixture

@@ -16,7 +16,6 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from fastapi import FastAPI
 from websockets.asyncio.client import connect
 
@@ -25,7 +24,7 @@ from app.live.connection import CLOSE_BEHIND, Connection, Versioned
 from app.ops.ws_transport import BoundedWebSockets, bounded_websockets
 from bench.rawws import frame
 from tests.app.clients import open_room, ws_url
-from tests.support.live import free_port
+from tests.support.live import uvicorn_serving
 
 BUDGET = 16 * 1024
 WRITE_BUFFER = 16 * 1024
@@ -55,24 +54,13 @@ def room_settings(room_settings: Settings) -> Settings:
 
 @pytest.fixture
 async def server(room_app: FastAPI, room_settings: Settings) -> AsyncIterator[Any]:
-    config = uvicorn.Config(
+    async with uvicorn_serving(
         room_app,
-        host="127.0.0.1",
-        port=free_port(),
         log_level="warning",
         timeout_graceful_shutdown=10,
         ws=bounded_websockets(room_settings.ws_write_buffer_bytes, 3600.0),
-    )
-    served = uvicorn.Server(config)
-    task = asyncio.get_running_loop().create_task(served.serve())
-    for _ in range(1000):
-        if served.started or task.done():
-            break
-        await asyncio.sleep(0.01)
-    assert served.started
-    yield served
-    served.should_exit = True
-    await task
+    ) as served:
+        yield served
 
 
 @pytest.fixture

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -89,6 +93,16 @@ def test_serve_with_database_url_starts_no_postgres_and_migrates_it(
     assert not (data_dir / "pg").exists()
 
 
+def test_serve_on_a_database_at_head_runs_no_migration(
+    database_url: str, live_server_factory: Callable[..., LiveServer]
+) -> None:
+    """At head, `serve` skips Alembic (a quarter of a second of each start); a database
+    behind is migrated (the test above, and tests/app/store/test_migrations.py)."""
+    server = live_server_factory(database_url=database_url)
+    assert _ready(server)["migrations"] == "head"
+    assert "alembic.runtime.migration" not in server.log(), server.log()
+
+
 @pytest.fixture
 def env_database(
     monkeypatch: pytest.MonkeyPatch, empty_database_url: str
@@ -127,3 +141,46 @@ def test_help_lists_the_subcommands(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "serve" in out
     assert "db" in out
+
+
+def test_serve_on_port_0_binds_a_free_port_and_writes_it_to_the_port_file(
+    database_url: str, tmp_path: Path
+) -> None:
+    """`--port 0 --port-file F`: the server picks the port and says which (docs in the
+    README): a caller never has to guess a free port, which another process may take."""
+    port_file = tmp_path / "port"
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key != "DATABASE_URL" and not key.startswith("ISHTAR_")
+    }
+    env["DATABASE_URL"] = database_url
+    command = [sys.executable, "-m", "app", "serve", "--host", "127.0.0.1"]
+    command += ["--port", "0", "--port-file", str(port_file)]
+    log_path = tmp_path / "server.log"
+    with log_path.open("ab") as log:
+        process = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.STDOUT, env=env
+        )
+    try:
+        deadline = time.monotonic() + 60  # a hang guard, not a measure
+        while not port_file.exists():
+            assert process.poll() is None, log_path.read_text()
+            assert time.monotonic() < deadline, log_path.read_text()
+            time.sleep(0.05)
+        port = int(port_file.read_text())
+        assert 0 < port < 65536
+        url = f"http://127.0.0.1:{port}"
+        while True:
+            assert process.poll() is None, log_path.read_text()
+            assert time.monotonic() < deadline, log_path.read_text()
+            try:
+                if httpx.get(f"{url}/readyz", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+    finally:
+        process.terminate()
+        code = process.wait(15)
+    assert code == 0, log_path.read_text()

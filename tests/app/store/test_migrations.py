@@ -49,6 +49,14 @@ def test_each_revision_downgrades_one_step(empty_database_url: str) -> None:
     assert migrate.current(empty_database_url) is None
 
 
+def test_at_head_only_at_exactly_the_head(empty_database_url: str) -> None:
+    assert not migrate.at_head(empty_database_url)  # never migrated
+    migrate.upgrade(empty_database_url)
+    assert migrate.at_head(empty_database_url)
+    migrate.downgrade(empty_database_url, "-1")
+    assert not migrate.at_head(empty_database_url)
+
+
 def test_fixture_database_is_at_head(database_url: str) -> None:
     assert migrate.current(database_url) == migrate.head()
 

@@ -373,23 +373,12 @@ async def test_game_start_reaches_connected_clients(web) -> None:
 
 
 async def test_a_client_that_never_says_hello_is_closed(room_settings) -> None:
-    import uvicorn
-
     from app.ops.main import create_app
-    from tests.support.live import free_port
+    from tests.support.live import uvicorn_serving
 
     app = create_app(room_settings.model_copy(update={"ws_hello_timeout_s": 0.3}))
-    port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
-    )
-    task = asyncio.get_running_loop().create_task(server.serve())
-    try:
-        while not server.started:
-            if task.done():
-                task.result()
-            await asyncio.sleep(0.01)
-        url = f"http://127.0.0.1:{port}"
+    async with uvicorn_serving(app, log_level="warning") as server:
+        url = f"http://127.0.0.1:{server.config.port}"
         async with httpx.AsyncClient(base_url=url) as http:
             room_id = (await http.post("/api/rooms", json={"players": 2})).json()[
                 "room_id"
@@ -400,9 +389,6 @@ async def test_a_client_that_never_says_hello_is_closed(room_settings) -> None:
             assert silent.close_code == 4408
             codes = [m["code"] for m in silent.of_type("error")]
             assert codes[-1] == "hello_required"
-    finally:
-        server.should_exit = True
-        await task
 
 
 # --- the heartbeat's room messages (docs/protocol.md, `room`) -----------------------------
