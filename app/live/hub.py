@@ -136,6 +136,15 @@ class Hub:
                 presence=presence,
             ),
         )
+        if channel.status != room.status:
+            # The room's publisher saw the room change (a start, an end) after `room` was
+            # read and skipped this connection, which had no welcome yet: what the welcome
+            # missed follows, the room as it is now and, for a start, the game.
+            conn.room_key = ""
+            channel.room_dirty = True
+            channel.wake.set()
+            if room.started is None and channel.game_id is not None:
+                conn.want_sync("joined_behind")
         if channel.published < 0:
             channel.published = version
         elif channel.published > version:
@@ -320,8 +329,13 @@ class Hub:
 
     async def _publish(self, channel: Channel) -> None:
         if channel.room_dirty:
-            await self._publish_room(channel)
+            # Cleared before reading: a change noticed while the room is read is read again.
             channel.room_dirty = False
+            try:
+                await self._publish_room(channel)
+            except BaseException:
+                channel.room_dirty = True
+                raise
         if channel.target > channel.published >= 0:
             await self._publish_moves(channel)
         if channel.presence_dirty:

@@ -271,8 +271,25 @@ def wait_until(
     deadline = time.monotonic() + timeout / 1000
     while not page.evaluate(predicate, arg):
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {predicate} ({arg})")
+            raise AssertionError(
+                f"timed out waiting for {predicate} ({arg}); {page_state(page)}"
+            )
         time.sleep(0.025)
+
+
+def page_state(page: Page) -> str:
+    """What a page shows, for a failure message: its address, the game's phase and version
+    as the page holds them, its connection banner and any toast."""
+    state = page.evaluate(
+        """() => ({
+          phase: window.__ishtar?.phase ?? null,
+          version: window.__ishtar?.version ?? null,
+          status: document.querySelector('#conn')?.textContent ?? null,
+          lobby: document.querySelector('#lobby')?.hidden === false,
+          lobbyError: document.querySelector('#lobby-error')?.textContent ?? null,
+        })"""
+    )
+    return f"at {page.url}: {state}"
 
 
 _WORTH = {"purple": 1, "red": 2, "white": 3}

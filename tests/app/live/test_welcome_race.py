@@ -1,0 +1,78 @@
+"""A welcome read while the room changes under it (app/live/hub.py, `Hub._welcome`).
+
+A spectator opening the room's link as the host presses "start" (a CI flake of
+tests/e2e/test_babylon_play.py, 2026-12-05): its welcome was built from the room as it was
+read before the start, while the room's publisher, which had already seen the start, skipped
+the connection (it had no welcome yet). The spectator stayed in the lobby of a game being
+played until it reloaded. The welcome must be followed by whatever it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from app.live.hub import Hub
+from app.store.rows import RoomRow
+from tests.app.clients import WsClient, bearer
+
+
+async def test_a_spectator_welcomed_as_the_game_starts_sees_the_game(
+    room_app, web
+) -> None:
+    url, http = web
+    hub: Hub = room_app.state.hub
+    created = (
+        await http.post(
+            "/api/rooms", json={"players": 2, "name": "P0", "seat_order": "fixed"}
+        )
+    ).json()
+    room_id = created["room_id"]
+    joined = await http.post(f"/api/rooms/{room_id}/seats", json={"name": "P1"})
+    assert joined.status_code == 201, joined.text
+
+    rooms = hub.service.rooms
+    read_open = asyncio.Event()  # the spectator's welcome has read the room, still open
+    go_on = asyncio.Event()
+    real_status = rooms.status
+
+    async def status_held(room: RoomRow) -> dict[str, Any]:
+        # Only the spectator's welcome waits (the room it read is still open); the
+        # publisher's reads of the started room go through.
+        if room.status == "open" and not read_open.is_set():
+            read_open.set()
+            await go_on.wait()
+        return await real_status(room)
+
+    async with WsClient(url, room_id, created["token"]) as player:
+        assert player.welcome["room"]["status"] == "open"
+        rooms.status = status_held  # type: ignore[method-assign]
+        try:
+            spectator = WsClient(url, room_id)
+            opening = asyncio.create_task(spectator.open())
+            await asyncio.wait_for(read_open.wait(), 10)
+            started = await http.post(
+                f"/api/rooms/{room_id}/start", headers=bearer(created["host_token"])
+            )
+            assert started.status_code == 200, started.text
+            # The player hears of the start: the room's publisher has been through it.
+            await player.expect("sync", timeout=10)
+            assert hub.channels[room_id].status != "open"
+            go_on.set()
+            await asyncio.wait_for(opening, 10)
+        finally:
+            rooms.status = real_status  # type: ignore[method-assign]
+        try:
+            assert (
+                spectator.welcome["room"]["status"] == "open"
+            )  # read before the start
+            # What it missed follows: the room as it is now and the game's view.
+            await spectator.expect("sync", timeout=10)
+            await spectator.send({"type": "ping"})  # what was on its way has arrived
+            await spectator.expect("pong")
+            rooms_seen = [m["room"]["status"] for m in spectator.of_type("room")]
+            assert rooms_seen and rooms_seen[-1] != "open", spectator.received
+            assert spectator.view is not None and spectator.view.get("phase")
+            assert spectator.version == player.version
+        finally:
+            await spectator.close()
