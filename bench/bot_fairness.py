@@ -162,7 +162,7 @@ async def measure(
     window_s: float,
     app_dir: Path | None,
 ) -> list[dict[str, Any]]:
-    server = procs.ishtar_server(db, procs.free_port(), app_dir)
+    server = procs.ishtar_server(db, app_dir)
     server.env["ISHTAR_BOT_ROOMS_PER_ADDRESS"] = str(busy + 10)
     if app_dir is not None:
         # `python -m app` would put the working directory (this checkout) ahead of

@@ -188,7 +188,6 @@ def percentile(values: list[float], q: float) -> float:
 
 async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     db = await procs.fresh_database(url, "ishtar_bench_flood")
-    port = procs.free_port()
     env = {
         "DATABASE_URL": procs.sqlalchemy_url(db),
         "ISHTAR_ROOMS_PER_MINUTE": "1000",
@@ -202,8 +201,8 @@ async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
         argv = [sys.executable, "-P", "-m", "app"]
     else:
         argv = procs.ishtar_command()
-    argv += ["serve", "--host", "127.0.0.1", "--port", str(port)]
-    server = procs.Server(argv, port, env, cwd=args.app_dir)
+    argv += ["serve", "--host", "127.0.0.1"]
+    server = procs.Server.on_reserved_port(argv, env, cwd=args.app_dir)
     server.start()
     try:
         await server.wait_ready("/readyz")

@@ -24,7 +24,7 @@ from typing import Any
 import httpx
 import websockets
 
-from bench.procs import embedded_postgres, free_port, fresh_database, ishtar_server
+from bench.procs import embedded_postgres, fresh_database, ishtar_server
 
 
 class Client:
@@ -127,7 +127,7 @@ async def play_one_game(a: str, b: str, moves: int) -> list[float]:
 
 async def measure(database_url: str, moves: int) -> dict[str, Any]:
     url = await fresh_database(database_url, "ishtar_bench_instances")
-    servers = [ishtar_server(url, free_port()), ishtar_server(url, free_port())]
+    servers = [ishtar_server(url), ishtar_server(url)]
     for server in servers:
         server.start()
     try:

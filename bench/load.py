@@ -232,14 +232,14 @@ async def bench(
         for _ in range(repeat):
             if which in ("both", "ishtar"):
                 db = await procs.fresh_database(url, "ishtar_bench")
-                server = procs.ishtar_server(db, procs.free_port())
+                server = procs.ishtar_server(db)
                 result = await measure(
                     server, "/readyz", IshtarTarget(game=plan.game), plan
                 )
                 runs["ishtar"].append(result)
             if baseline is not None:
                 db = await procs.fresh_database(url, "ishtar_bench_baseline")
-                server = procs.ishtar_server(db, procs.free_port(), baseline)
+                server = procs.ishtar_server(db, baseline)
                 result = await measure(
                     server, "/readyz", IshtarTarget(game=plan.game), plan
                 )
@@ -248,9 +248,7 @@ async def bench(
                 ours = runs["ishtar"][0]["moves_per_game"] if runs["ishtar"] else 0
                 moves = floor_moves or round(ours) or 120
                 db = await procs.fresh_database(url, "ishtar_bench_floor")
-                floor = procs.floor_server(
-                    db, procs.free_port(), plan.floor_ws, plan.floor_notify
-                )
+                floor = procs.floor_server(db, plan.floor_ws, plan.floor_notify)
                 target = FloorTarget(plan.players, moves)
                 runs["floor"].append(await measure(floor, "/healthz", target, plan))
     for name, results in runs.items():

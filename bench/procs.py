@@ -25,11 +25,16 @@ import httpx
 import psutil  # type: ignore[import-untyped]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+def reserve_port(host: str = "127.0.0.1") -> socket.socket:
+    """A socket holding a port the kernel chose, bound with SO_REUSEADDR and never listening:
+    the server handed its number binds it too (uvicorn sets SO_REUSEADDR) and listens, and
+    no other process can take the port in between (a port read and closed could be taken:
+    ``[Errno 98] address already in use`` on a loaded machine). Close it once the server is
+    gone."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, 0))
+    return sock
 
 
 @contextlib.contextmanager
@@ -76,7 +81,8 @@ async def fresh_database(url: str, name: str) -> str:
 
 @dataclass
 class Server:
-    """A server child process on ``port``; stopped with SIGTERM, then SIGKILL."""
+    """A server child process on ``port``; stopped with SIGTERM, then SIGKILL. ``hold`` is
+    the reservation of the port (`reserve_port`), given up when the server stops."""
 
     argv: list[str]
     port: int
@@ -84,6 +90,16 @@ class Server:
     cwd: Path | None = None
     proc: subprocess.Popen[bytes] | None = None
     log: Path | None = None
+    hold: socket.socket | None = None
+
+    @classmethod
+    def on_reserved_port(
+        cls, argv: list[str], env: dict[str, str] | None = None, cwd: Path | None = None
+    ) -> Server:
+        """A server whose argv ends with ``--port`` and a port this process holds."""
+        hold = reserve_port()
+        port: int = hold.getsockname()[1]
+        return cls([*argv, "--port", str(port)], port, env or {}, cwd=cwd, hold=hold)
 
     @property
     def base(self) -> str:
@@ -117,14 +133,19 @@ class Server:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
     def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        self.proc.send_signal(signal.SIGTERM)
         try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+            if self.proc is None or self.proc.poll() is not None:
+                return
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        finally:
+            if self.hold is not None:
+                self.hold.close()
+                self.hold = None
 
 
 def ishtar_command() -> list[str]:
@@ -149,28 +170,26 @@ UNLIMITED = {
 }
 
 
-def ishtar_server(database_url: str, port: int, app_dir: Path | None = None) -> Server:
+def ishtar_server(database_url: str, app_dir: Path | None = None) -> Server:
     """The product: ``ishtar serve`` against ``database_url``, flood limits lifted.
 
     With `app_dir` (another checkout, e.g. ``git worktree add /tmp/before HEAD~1``), the
     code of that checkout is served instead: the A/B comparisons of docs/benchmarks.md."""
     command = ishtar_command() if app_dir is None else [sys.executable, "-m", "app"]
-    argv = [*command, "serve", "--host", "127.0.0.1", "--port", str(port)]
+    argv = [*command, "serve", "--host", "127.0.0.1"]
     env = {"DATABASE_URL": sqlalchemy_url(database_url), **UNLIMITED}
     if app_dir is not None:
         # `python -m` puts the working directory first on sys.path: run from the other
         # checkout (and keep it first for its imports), or the current code is served.
         env["PYTHONPATH"] = str(app_dir)
         env["PYTHONSAFEPATH"] = "1"
-    return Server(argv, port, env, cwd=app_dir)
+    return Server.on_reserved_port(argv, env, cwd=app_dir)
 
 
-def floor_server(
-    database_url: str, port: int, ws: str = "auto", notify: bool = False
-) -> Server:
-    argv = [sys.executable, "-m", "bench.floor", "--port", str(port), "--ws", ws]
+def floor_server(database_url: str, ws: str = "auto", notify: bool = False) -> Server:
+    argv = [sys.executable, "-m", "bench.floor", "--ws", ws]
     argv += ["--notify"] if notify else []
-    return Server([*argv, "--database-url", libpq_url(database_url)], port)
+    return Server.on_reserved_port([*argv, "--database-url", libpq_url(database_url)])
 
 
 class Profiler:

@@ -83,12 +83,12 @@ async def bench(args: argparse.Namespace) -> dict[str, Any]:
     with postgres() as url:
         db = await procs.fresh_database(url, "ishtar_bench_reconnects")
         print("ours:", file=sys.stderr)
-        server = procs.ishtar_server(db, procs.free_port())
+        server = procs.ishtar_server(db)
         report["ishtar"] = await run(server, args.reconnects, args.batch, args.every)
         if args.baseline is not None:
             db = await procs.fresh_database(url, "ishtar_bench_reconnects_base")
             print(f"baseline ({args.baseline}):", file=sys.stderr)
-            server = procs.ishtar_server(db, procs.free_port(), args.baseline)
+            server = procs.ishtar_server(db, args.baseline)
             report["baseline"] = await run(
                 server, args.reconnects, args.batch, args.every
             )

@@ -275,7 +275,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             builds.insert(0, ("baseline", args.baseline))
         for name, app_dir in builds:
             db = await procs.fresh_database(url, f"replays_{name}")
-            server = procs.ishtar_server(db, procs.free_port(), app_dir)
+            server = procs.ishtar_server(db, app_dir)
             server.start()
             try:
                 await server.wait_ready("/readyz")

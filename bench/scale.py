@@ -553,7 +553,7 @@ async def bench(plan: Plan, on_run: Callable[[dict[str, Any]], None]) -> dict[st
         for n in plan.rooms:
             db = await procs.fresh_database(url, "ishtar_scale")
             app_dir = Path(plan.server_dir) if plan.server_dir else None
-            server = procs.ishtar_server(db, procs.free_port(), app_dir)
+            server = procs.ishtar_server(db, app_dir)
             server.env.update(plan.server_env)
             if plan.heap_dir:
                 server.env["ISHTAR_HEAP_DUMP_FRAMES"] = str(plan.heap_frames)
