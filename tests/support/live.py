@@ -52,7 +52,9 @@ async def uvicorn_serving(app: Any, **options: Any) -> AsyncIterator[uvicorn.Ser
 
     Quicker than a subprocess; stopped (gracefully) on leaving.
     """
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP, as `ishtar serve` binds (app/ops/cli.py `_listen`): asyncio sets
+    # TCP_NODELAY on the accepted connections only then.
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(app, host="127.0.0.1", port=port, **options)
