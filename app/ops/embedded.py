@@ -173,6 +173,7 @@ class EmbeddedPostgres:
             "app.ops.pg_reaper",
             str(read_end),
             str(self.pgdata),
+            str(os.getpid()),  # the owner, whose exit the reaper waits for
         ]
         try:
             # Its own session: a terminal's Ctrl-C, or a kill of our process group, is

@@ -8,7 +8,8 @@ of a pipe whose read end the reaper holds (descriptor FD). The reaper blocks rea
 - the owner stops the server itself, then writes `STAND_DOWN`: the reaper exits;
 - the owner dies any other way (SIGKILL, a crash, the out-of-memory killer, a signal it
   does not handle): the kernel closes the owner's end, the read returns end-of-file at
-  once, and the reaper stops the server: SIGINT (PostgreSQL's fast shutdown: sessions end,
+  once, the reaper waits for the owner's exit to end (a pidfd of its parent, opened when
+  it starts: the lock's descriptor may close after the pipe's), and stops the server: SIGINT (PostgreSQL's fast shutdown: sessions end,
   data is flushed), then SIGQUIT (immediate shutdown, recovered from the write-ahead log at
   the next start) if it has not exited within `FAST_S`.
 
@@ -37,6 +38,7 @@ log = logging.getLogger("ishtar.embedded.reaper")
 STAND_DOWN = b"s"  # the owner stopped the server itself
 FAST_S = 30.0  # a fast shutdown's time to finish before an immediate one
 IMMEDIATE_S = 30.0
+OWNER_EXIT_S = 30.0  # a killed owner's exit, once its end of the pipe is closed
 
 
 def lock_path(pgdata: Path) -> Path:
@@ -146,8 +148,20 @@ def reap(pgdata: Path) -> bool:
         postmaster.close()
 
 
+def owner_handle(owner: int | None) -> Postmaster | None:
+    """A handle on the owner process (`owner`, its PID), if it is this reaper's parent
+    still (then the PID cannot have been reused) and the kernel has pidfds."""
+    if owner is None or os.getppid() != owner:
+        return None
+    handle = Postmaster(owner)
+    if handle.pidfd is None:
+        return None
+    return handle
+
+
 def main(argv: Sequence[str]) -> int:
     fd, pgdata = int(argv[0]), Path(argv[1])
+    owner = owner_handle(int(argv[2]) if len(argv) > 2 else None)
     # Its owner's end of the pipe says when to act; nothing else stops the reaper early.
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, signal.SIG_IGN)
@@ -156,6 +170,13 @@ def main(argv: Sequence[str]) -> int:
     )
     if wait_for_owner(fd) == STAND_DOWN:
         return 0
+    if owner is not None:
+        log.info("the owner of %s is gone: waiting for its exit to end", pgdata)
+        # A dying process closes its descriptors one by one: the pipe's end may close
+        # before the data directory's lock is released, and the lock would then look like
+        # a new owner's. The owner's pidfd is readable once all of them are closed.
+        owner.exited(OWNER_EXIT_S)
+        owner.close()
     return 0 if reap(pgdata) else 1
 
 
