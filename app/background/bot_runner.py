@@ -40,6 +40,7 @@ from typing import Any
 from cachetools import LRUCache
 
 from app.background.bot_scheduler import PERSON_WEIGHT, FairScheduler, SchedulerFull
+from app.background.bot_seeds import BotSeeds
 from app.config.tasks import cancel_and_wait
 from app.games import BotThink, Game
 from app.play.listeners import Unsubscribe
@@ -48,7 +49,6 @@ from app.play.seat_checks import has_bots
 from app.play.service import RoomService
 from app.play.submission import SERVER_MOVE_ID, Accepted
 from app.store.rows import Event, RoomRow, SeatRow
-from bots.base import derive_seed
 
 log = logging.getLogger("ishtar.bots")
 
@@ -125,6 +125,7 @@ class BotRunner:
         self,
         service: RoomService,
         *,
+        seeds: BotSeeds,
         delay_s: float = 0.8,
         think_s: float = 0.9,
         sweep_s: float = SWEEP_S,
@@ -132,6 +133,7 @@ class BotRunner:
         workers: int | None = None,
     ) -> None:
         self.service = service
+        self.seeds = seeds
         self.delay_s = delay_s
         self.think_s = think_s
         self.sweep_s = sweep_s
@@ -265,7 +267,7 @@ class BotRunner:
             await asyncio.sleep(delay)
         level, version = seat.bot_level, position.version
         if level in INLINE_LEVELS:
-            seed = derive_seed(game.game_id, version)
+            seed = self.seeds.seed("bot", game.game_id, version)
             action = think(
                 kind.think, level, view, legal_of(position), seed, self.think_s
             )
@@ -324,7 +326,7 @@ class BotRunner:
                 level,
                 view,
                 legal_of(position),
-                derive_seed(game_id, version),
+                self.seeds.seed("bot", game_id, version),
                 self.think_s,
             )
             spent = time.monotonic() - began

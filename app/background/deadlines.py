@@ -35,6 +35,7 @@ import asyncio
 import logging
 
 from app.background.bot_runner import LOST_RACE, bot_game, submit_as_server, think
+from app.background.bot_seeds import BotSeeds
 from app.config.tasks import cancel_and_wait
 from app.config.timesource import SYSTEM_TIME, TimeSource
 from app.play.protocol import MoveRequest, ServiceError
@@ -42,7 +43,6 @@ from app.play.seat_checks import no_bots
 from app.play.service import RoomService
 from app.play.submission import SERVER_MOVE_ID
 from app.store.deadlines import Due
-from bots.base import derive_seed
 
 log = logging.getLogger("ishtar.deadlines")
 
@@ -63,6 +63,7 @@ class DeadlineWatch:
         service: RoomService,
         instance: str,
         *,
+        seeds: BotSeeds,
         poll_s: float = 1.0,
         lease_s: float = 120.0,
         think_s: float = 0.9,
@@ -70,6 +71,7 @@ class DeadlineWatch:
     ) -> None:
         self.service = service
         self.instance = instance
+        self.seeds = seeds
         self.poll_s = poll_s
         self.lease_s = lease_s
         self.think_s = think_s
@@ -168,7 +170,7 @@ class DeadlineWatch:
                 level,
                 position.view(due.seat),
                 legal,
-                derive_seed(game.game_id, version, "deadline"),
+                self.seeds.seed("deadline", game.game_id, version),
                 self.think_s,
             )
             request = MoveRequest(

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from fastapi import FastAPI
 
+from app.background.bot_seeds import BOT_SEED_KEY, BotSeeds, new_key
 from app.config.settings import Settings
 from app.config.tasks import cancel_and_wait
 from app.games import Registry
@@ -48,6 +49,7 @@ class RoomsRuntime:
     listener: Listener
     heartbeat: asyncio.Task[None]
     peers: Peers
+    bot_seeds: BotSeeds
 
     async def stop(self) -> None:
         await cancel_and_wait(self.heartbeat)
@@ -79,6 +81,8 @@ async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
     # Notices and presence need no durability: their commits need not wait for the disk.
     light = await create_pool(asyncpg_dsn(settings.database_url), 2, durable=False)
     store = Store(pool, light)
+    # The key of the bots' seeds, the same for every instance on this database; read once.
+    bot_seeds = BotSeeds(await store.secrets.secret(BOT_SEED_KEY, new_key()))
     presence = Presence(store, instance)
     announcer = Announcer(store.announce_many)
     peers = Peers(instance, announcer.announce)
@@ -118,7 +122,9 @@ async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
     }
     heartbeat = asyncio.get_running_loop().create_task(_beat(presence, hub, peers))
     log.info("rooms service up as instance %s", instance)
-    return RoomsRuntime(instance, service, hub, presence, listener, heartbeat, peers)
+    return RoomsRuntime(
+        instance, service, hub, presence, listener, heartbeat, peers, bot_seeds
+    )
 
 
 async def _beat(presence: Presence, hub: Hub, peers: Peers) -> None:
