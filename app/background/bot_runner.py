@@ -7,9 +7,17 @@ with the engine, commits it with a compare-and-set on the version and broadcasts
 as for a person.
 
 Several server instances may drive the same game. The move id of a bot move is a function of
-the game and the version (`~bot-<game>-<version>-<seat>`, in a namespace clients cannot send), and the bot's seed too, so the racing
-instances submit the same move under the same id: the first commit wins, the others get the
-duplicate acknowledgement or a stale version, and only one move ever lands.
+the game, the version and the seat (`~bot-<game>-<version>-<seat>`, in a namespace clients
+cannot send, so no player's move holds it), and so is the bot's seed: an HMAC of the game and
+the version under the server's secret key (app/background/bot_seeds.py, kept in the
+database and handed to the runner at start), the same on every instance and unguessable
+without it, so a bot's choices give no game id away. The racing instances submit the same
+move under the same id: the first commit wins, the others get the duplicate acknowledgement
+or a stale version, and only one move ever lands.
+
+Nothing a player sends can stop a bot: should its id be taken all the same, the move goes
+once more under a fresh id (`submit_as_server`; the version's compare-and-set still lands at
+most one), and any other refusal only ends this attempt: the next move or sweep tries again.
 
 Every instance is poked by the moves it commits itself and by the seats it hands to bots (the
 runner subscribes to both while it runs), and sweeps the database every `sweep_s` for games

@@ -18,7 +18,9 @@ first, and a deadline set before a restart is handled after it:
   through `service.moves.submit` with move ids ``~deadline-<game>-<version>-<seat>``. The version
   compare-and-set and the move ids make a second attempt harmless: if the instance dies
   mid-turn, the lease runs out and another instance finishes the turn, applying nothing
-  twice. A bot that fails falls back to ``wait``.
+  twice. The bot's seed is keyed by the server's secret like the bot runner's
+  (app/background/bot_seeds.py), so every instance plays the same turn and it gives no game
+  id away. A bot that fails falls back to ``wait``.
 
 The watch's time is a `TimeSource` (app/config/timesource.py). Since the database keeps the clock,
 the source does not replace PostgreSQL's ``now()`` with this process's time (instances with

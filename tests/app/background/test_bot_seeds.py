@@ -9,6 +9,7 @@ them. Real PostgreSQL, the real engine and the real app in-process.
 from __future__ import annotations
 
 import asyncio
+import base64
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,12 @@ from app.play.protocol import MoveRequest, ServiceError
 from app.play.service import RoomService
 from app.store.rows import SeatRow
 from bots.base import derive_seed
-from tests.app.background.test_bot_runner import add_bot, bot_settings, create
+from tests.app.background.test_bot_runner import (
+    add_bot,
+    bot_settings,
+    create,
+    until_finished,
+)
 from tests.app.clients import bearer
 
 ROOMS = 8
@@ -163,3 +169,37 @@ async def test_bots_choose_by_the_databases_key_not_by_the_game_id(
         guess = think(kind.think, "easy", view, legal, derive_seed(game.game_id, 0), 0)
         predicted.append(guess)
     assert [move for _id, move in by_first] != predicted
+
+
+async def test_the_key_is_in_nothing_a_client_reads_of_a_bots_game(
+    api: httpx.AsyncClient, bot_app: FastAPI
+) -> None:
+    """A whole game of two easy bots: its status, views, move log and signed record (seed
+    revealed) carry the key in no spelling."""
+    room = await create(api, 2, game="babylon-gardens", options={"floor": "lower"})
+    for seat in (0, 1):
+        assert (await add_bot(api, room, "easy", seat)).status_code == 201
+    room_id = room["room_id"]
+    started = await api.post(
+        f"/api/rooms/{room_id}/start", headers=bearer(room["host_token"])
+    )
+    assert started.status_code == 200, started.text
+    await until_finished(api, room_id)
+    key = await bot_app.state.rooms.store.secrets.secret(BOT_SEED_KEY, new_key())
+    spellings = {
+        key.hex(),
+        key.hex().upper(),
+        base64.b64encode(key).decode(),
+        base64.urlsafe_b64encode(key).decode().rstrip("="),
+        key.decode("latin-1"),
+    }
+    read = [
+        await api.get(f"/api/rooms/{room_id}"),
+        await api.get(f"/api/rooms/{room_id}/view"),
+        await api.get(f"/api/rooms/{room_id}/moves"),
+        await api.get(f"/api/rooms/{room_id}/record"),
+    ]
+    assert all(answer.status_code == 200 for answer in read)
+    assert read[3].json()["seed"], "the record shows the game's own seed"
+    text = "\n".join(answer.text for answer in read)
+    assert not [spelling for spelling in spellings if spelling in text]
