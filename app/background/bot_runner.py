@@ -275,7 +275,7 @@ class BotRunner:
             await asyncio.sleep(delay)
         level, version = seat.bot_level, position.version
         if level in INLINE_LEVELS:
-            seed = self.seeds.seed("bot", game.game_id, version)
+            seed = await self.seeds.seed("bot", game.game_id, version)
             action = think(
                 kind.think, level, view, legal_of(position), seed, self.think_s
             )
@@ -326,6 +326,7 @@ class BotRunner:
             position = await self.service.reading.position(game_id)
             if position.version != version or position.current != seat.seat:
                 return None
+            seed = await self.seeds.seed("bot", game_id, version)
             began = time.monotonic()
             action = await asyncio.get_running_loop().run_in_executor(
                 self.executor,
@@ -334,7 +335,7 @@ class BotRunner:
                 level,
                 view,
                 legal_of(position),
-                self.seeds.seed("bot", game_id, version),
+                seed,
                 self.think_s,
             )
             spent = time.monotonic() - began

@@ -10,10 +10,12 @@ choices, are as good as random and tell nothing of the id.
 
 The key (``bot_seed`` in the table ``server_secrets``, migration 0016,
 app/store/server_secrets.py) is written by the first instance that starts on a database and
-read by the others and by every restart (app/ops/runtime.py loads it once, at start). So
-every instance on one database gives a move the same seed, hence the same action: racing
-instances submit the same move under the same id and only one lands. The key never leaves
-the server: no route, record or log carries it, and `BotSeeds` does not show it.
+read by the others and by every restart. The runtime (app/ops/runtime.py) reads it once, at
+start; a database not ready then (down, or not migrated yet: the server still starts and
+/readyz explains) has it read on the first seed asked for instead. So every instance on one
+database gives a move the same seed, hence the same action: racing instances submit the same
+move under the same id and only one lands. The key never leaves the server: no route,
+record or log carries it, and `BotSeeds` does not show it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Awaitable, Callable
 
 BOT_SEED_KEY = "bot_seed"
 """The name of the key in ``server_secrets``."""
@@ -32,22 +35,48 @@ def new_key() -> bytes:
     return secrets.token_bytes(KEY_BYTES)
 
 
+KeySource = Callable[[], Awaitable[bytes]]
+"""Where a `BotSeeds` reads its key when it has none yet (the store's ``bot_seed`` row)."""
+
+
+def _checked(key: bytes) -> bytes:
+    if len(key) < KEY_BYTES:
+        raise ValueError(f"the bots' seed key has {KEY_BYTES} bytes or more")
+    return bytes(key)
+
+
 class BotSeeds:
-    """The seeds of server-made moves under one key (one database's)."""
+    """The seeds of server-made moves under one key (one database's): given, or read from
+    `source` when first needed and kept from then on."""
 
-    __slots__ = ("_key",)
+    __slots__ = ("_key", "_source")
 
-    def __init__(self, key: bytes) -> None:
-        if len(key) < KEY_BYTES:
-            raise ValueError(f"the bots' seed key has {KEY_BYTES} bytes or more")
-        self._key = bytes(key)
+    def __init__(
+        self, key: bytes | None = None, *, source: KeySource | None = None
+    ) -> None:
+        if key is None and source is None:
+            raise ValueError("the bots' seeds need a key or where to read it")
+        self._key = None if key is None else _checked(key)
+        self._source = source
 
     def __repr__(self) -> str:
         return "BotSeeds(<secret>)"
 
-    def seed(self, purpose: str, game_id: int, version: int) -> int:
+    @property
+    def loaded(self) -> bool:
+        return self._key is not None
+
+    async def load(self) -> None:
+        """Read the key, unless it is known already."""
+        if self._key is None:
+            assert self._source is not None
+            self._key = _checked(await self._source())
+
+    async def seed(self, purpose: str, game_id: int, version: int) -> int:
         """The 63-bit seed of the move made for `purpose` on `version` of a game: the same
         on every instance that holds the key, unguessable without it."""
+        await self.load()
+        assert self._key is not None
         message = f"{purpose}/{game_id}/{version}".encode()
         digest = hmac.new(self._key, message, hashlib.sha256).digest()
         return int.from_bytes(digest[:8], "big") >> 1

@@ -165,6 +165,7 @@ class DeadlineWatch:
             ):
                 return
             legal = [item["action"] for item in position.legal()]
+            seed = await self.seeds.seed("deadline", game.game_id, version)
             action = await loop.run_in_executor(
                 None,
                 think,
@@ -172,7 +173,7 @@ class DeadlineWatch:
                 level,
                 position.view(due.seat),
                 legal,
-                self.seeds.seed("deadline", game.game_id, version),
+                seed,
                 self.think_s,
             )
             request = MoveRequest(

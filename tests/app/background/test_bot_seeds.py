@@ -22,9 +22,13 @@ from app.background import bot_runner
 from app.background.bot_runner import BotRunner, think
 from app.background.bot_seeds import BOT_SEED_KEY, KEY_BYTES, BotSeeds, new_key
 from app.ops.main import create_app
+from app.ops.runtime import load_bot_seeds
 from app.play.protocol import MoveRequest, ServiceError
 from app.play.service import RoomService
+from app.store import migrate
+from app.store.pool import asyncpg_dsn, create_pool
 from app.store.rows import SeatRow
+from app.store.store import Store
 from bots.base import derive_seed
 from tests.app.background.test_bot_runner import (
     add_bot,
@@ -55,18 +59,41 @@ async def api(bot_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
             yield client
 
 
-def test_a_seed_is_keyed_and_the_key_is_never_shown() -> None:
+async def test_a_seed_is_keyed_and_the_key_is_never_shown() -> None:
     seeds = BotSeeds(KEY_A)
-    assert seeds.seed("bot", 7, 3) == BotSeeds(bytes(KEY_A)).seed("bot", 7, 3)
-    assert seeds.seed("bot", 7, 3) != BotSeeds(KEY_B).seed("bot", 7, 3)
-    assert seeds.seed("bot", 7, 3) != seeds.seed("deadline", 7, 3)
-    assert seeds.seed("bot", 7, 3) != seeds.seed("bot", 7, 4)
-    assert seeds.seed("bot", 7, 3) != derive_seed(7, 3)  # the seed issue 33 found
-    assert 0 <= seeds.seed("bot", 7, 3) < 2**63
+    seed = await seeds.seed("bot", 7, 3)
+    assert seed == await BotSeeds(bytes(KEY_A)).seed("bot", 7, 3)
+    assert seed != await BotSeeds(KEY_B).seed("bot", 7, 3)
+    assert seed != await seeds.seed("deadline", 7, 3)
+    assert seed != await seeds.seed("bot", 7, 4)
+    assert seed != await seeds.seed("bot", 8, 3)
+    assert seed != derive_seed(7, 3)  # the seed issue 33 found
+    assert 0 <= seed < 2**63
     assert "A" not in repr(seeds) and "A" not in str(seeds)
     with pytest.raises(ValueError, match="32 bytes or more"):
         BotSeeds(b"short")
     assert len(new_key()) == KEY_BYTES and new_key() != new_key()
+
+
+async def test_a_key_not_read_at_start_is_read_at_the_first_seed_and_kept() -> None:
+    """A database not ready when the server starts: the key is read when a bot first needs
+    it, and only once it is there."""
+    reads: list[bytes] = []
+
+    async def source() -> bytes:
+        if not reads:
+            reads.append(b"")
+            raise ConnectionRefusedError("the database is away")
+        reads.append(KEY_A)
+        return KEY_A
+
+    seeds = BotSeeds(source=source)
+    with pytest.raises(ConnectionRefusedError):
+        await seeds.seed("bot", 7, 3)
+    assert not seeds.loaded
+    assert await seeds.seed("bot", 7, 3) == await BotSeeds(KEY_A).seed("bot", 7, 3)
+    await seeds.seed("bot", 7, 4)
+    assert reads == [b"", KEY_A] and seeds.loaded
 
 
 async def test_instances_share_one_key_kept_in_the_database(
@@ -82,7 +109,10 @@ async def test_instances_share_one_key_kept_in_the_database(
     assert len(set(keys)) == 1 and keys[0] not in offers
     assert len(keys[0]) == KEY_BYTES
     runner: BotRunner = bot_app.state.bots
-    assert runner.seeds.seed("bot", 1, 0) == BotSeeds(keys[0]).seed("bot", 1, 0)
+    assert runner.seeds.loaded, "read at start"
+    assert await runner.seeds.seed("bot", 1, 0) == await BotSeeds(keys[0]).seed(
+        "bot", 1, 0
+    )
     with pytest.raises(ValueError, match="32 bytes or more"):
         await store.secrets.secret(BOT_SEED_KEY, b"short")
 
@@ -203,3 +233,23 @@ async def test_the_key_is_in_nothing_a_client_reads_of_a_bots_game(
     assert read[3].json()["seed"], "the record shows the game's own seed"
     text = "\n".join(answer.text for answer in read)
     assert not [spelling for spelling in spellings if spelling in text]
+
+
+async def test_a_server_started_before_its_migrations_reads_the_key_at_the_first_move(
+    empty_database_url: str,
+) -> None:
+    """The server starts on a database not migrated yet (/readyz says so): the key is read
+    once the table is there, and it is the database's, as for every other instance."""
+    pool = await create_pool(asyncpg_dsn(empty_database_url), 2)
+    try:
+        store = Store(pool)
+        seeds = await load_bot_seeds(store)
+        assert not seeds.loaded
+        await asyncio.to_thread(migrate.upgrade, empty_database_url)
+        seed = await seeds.seed("bot", 7, 3)
+        assert seeds.loaded
+        key = await store.secrets.secret(BOT_SEED_KEY, new_key())
+        assert seed == await BotSeeds(key).seed("bot", 7, 3)
+        assert (await load_bot_seeds(store)).loaded  # a later start reads it at once
+    finally:
+        await pool.close()
