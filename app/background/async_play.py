@@ -53,6 +53,7 @@ def start_async_play(
     deadlines = DeadlineWatch(
         rooms.service,
         rooms.instance,
+        seeds=rooms.bot_seeds,
         poll_s=settings.deadline_poll_s,
         lease_s=settings.deadline_lease_s,
         think_s=settings.bot_think_s,

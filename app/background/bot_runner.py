@@ -7,9 +7,17 @@ with the engine, commits it with a compare-and-set on the version and broadcasts
 as for a person.
 
 Several server instances may drive the same game. The move id of a bot move is a function of
-the game and the version (`~bot-<game>-<version>-<seat>`, in a namespace clients cannot send), and the bot's seed too, so the racing
-instances submit the same move under the same id: the first commit wins, the others get the
-duplicate acknowledgement or a stale version, and only one move ever lands.
+the game, the version and the seat (`~bot-<game>-<version>-<seat>`, in a namespace clients
+cannot send, so no player's move holds it), and so is the bot's seed: an HMAC of the game and
+the version under the server's secret key (app/background/bot_seeds.py, kept in the
+database and handed to the runner at start), the same on every instance and unguessable
+without it, so a bot's choices give no game id away. The racing instances submit the same
+move under the same id: the first commit wins, the others get the duplicate acknowledgement
+or a stale version, and only one move ever lands.
+
+Nothing a player sends can stop a bot: should its id be taken all the same, the move goes
+once more under a fresh id (`submit_as_server`; the version's compare-and-set still lands at
+most one), and any other refusal only ends this attempt: the next move or sweep tries again.
 
 Every instance is poked by the moves it commits itself and by the seats it hands to bots (the
 runner subscribes to both while it runs), and sweeps the database every `sweep_s` for games
@@ -40,6 +48,7 @@ from typing import Any
 from cachetools import LRUCache
 
 from app.background.bot_scheduler import PERSON_WEIGHT, FairScheduler, SchedulerFull
+from app.background.bot_seeds import BotSeeds
 from app.config.tasks import cancel_and_wait
 from app.games import BotThink, Game
 from app.play.listeners import Unsubscribe
@@ -48,7 +57,6 @@ from app.play.seat_checks import has_bots
 from app.play.service import RoomService
 from app.play.submission import SERVER_MOVE_ID, Accepted
 from app.store.rows import Event, RoomRow, SeatRow
-from bots.base import derive_seed
 
 log = logging.getLogger("ishtar.bots")
 
@@ -125,6 +133,7 @@ class BotRunner:
         self,
         service: RoomService,
         *,
+        seeds: BotSeeds,
         delay_s: float = 0.8,
         think_s: float = 0.9,
         sweep_s: float = SWEEP_S,
@@ -132,6 +141,7 @@ class BotRunner:
         workers: int | None = None,
     ) -> None:
         self.service = service
+        self.seeds = seeds
         self.delay_s = delay_s
         self.think_s = think_s
         self.sweep_s = sweep_s
@@ -265,7 +275,7 @@ class BotRunner:
             await asyncio.sleep(delay)
         level, version = seat.bot_level, position.version
         if level in INLINE_LEVELS:
-            seed = derive_seed(game.game_id, version)
+            seed = await self.seeds.seed("bot", game.game_id, version)
             action = think(
                 kind.think, level, view, legal_of(position), seed, self.think_s
             )
@@ -316,6 +326,7 @@ class BotRunner:
             position = await self.service.reading.position(game_id)
             if position.version != version or position.current != seat.seat:
                 return None
+            seed = await self.seeds.seed("bot", game_id, version)
             began = time.monotonic()
             action = await asyncio.get_running_loop().run_in_executor(
                 self.executor,
@@ -324,7 +335,7 @@ class BotRunner:
                 level,
                 view,
                 legal_of(position),
-                derive_seed(game_id, version),
+                seed,
                 self.think_s,
             )
             spent = time.monotonic() - began

@@ -18,7 +18,9 @@ first, and a deadline set before a restart is handled after it:
   through `service.moves.submit` with move ids ``~deadline-<game>-<version>-<seat>``. The version
   compare-and-set and the move ids make a second attempt harmless: if the instance dies
   mid-turn, the lease runs out and another instance finishes the turn, applying nothing
-  twice. A bot that fails falls back to ``wait``.
+  twice. The bot's seed is keyed by the server's secret like the bot runner's
+  (app/background/bot_seeds.py), so every instance plays the same turn and it gives no game
+  id away. A bot that fails falls back to ``wait``.
 
 The watch's time is a `TimeSource` (app/config/timesource.py). Since the database keeps the clock,
 the source does not replace PostgreSQL's ``now()`` with this process's time (instances with
@@ -35,6 +37,7 @@ import asyncio
 import logging
 
 from app.background.bot_runner import LOST_RACE, bot_game, submit_as_server, think
+from app.background.bot_seeds import BotSeeds
 from app.config.tasks import cancel_and_wait
 from app.config.timesource import SYSTEM_TIME, TimeSource
 from app.play.protocol import MoveRequest, ServiceError
@@ -42,7 +45,6 @@ from app.play.seat_checks import no_bots
 from app.play.service import RoomService
 from app.play.submission import SERVER_MOVE_ID
 from app.store.deadlines import Due
-from bots.base import derive_seed
 
 log = logging.getLogger("ishtar.deadlines")
 
@@ -63,6 +65,7 @@ class DeadlineWatch:
         service: RoomService,
         instance: str,
         *,
+        seeds: BotSeeds,
         poll_s: float = 1.0,
         lease_s: float = 120.0,
         think_s: float = 0.9,
@@ -70,6 +73,7 @@ class DeadlineWatch:
     ) -> None:
         self.service = service
         self.instance = instance
+        self.seeds = seeds
         self.poll_s = poll_s
         self.lease_s = lease_s
         self.think_s = think_s
@@ -161,6 +165,7 @@ class DeadlineWatch:
             ):
                 return
             legal = [item["action"] for item in position.legal()]
+            seed = await self.seeds.seed("deadline", game.game_id, version)
             action = await loop.run_in_executor(
                 None,
                 think,
@@ -168,7 +173,7 @@ class DeadlineWatch:
                 level,
                 position.view(due.seat),
                 legal,
-                derive_seed(game.game_id, version, "deadline"),
+                seed,
                 self.think_s,
             )
             request = MoveRequest(

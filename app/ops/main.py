@@ -62,7 +62,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Commit listeners, in this order after the hub's (app/ops/runtime.py): the bot
         # runner, then the webhook courier; each unsubscribes when it stops.
         app.state.bots = BotRunner(
-            runtime.service, delay_s=settings.bot_delay_s, think_s=settings.bot_think_s
+            runtime.service,
+            seeds=runtime.bot_seeds,
+            delay_s=settings.bot_delay_s,
+            think_s=settings.bot_think_s,
         )
         app.state.bots.start()
         background = start_async_play(app, settings, runtime)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from fastapi import FastAPI
 
+from app.background.bot_seeds import BOT_SEED_KEY, BotSeeds, new_key
 from app.config.settings import Settings
 from app.config.tasks import cancel_and_wait
 from app.games import Registry
@@ -31,12 +32,19 @@ from app.play.positions import Positions
 from app.play.service import RoomService
 from app.play.snapshots import Snapshots
 from app.store.games import warm_statements
-from app.store.pool import create_pool, open_connections
+from app.store.pool import (
+    DATABASE_ERRORS,
+    Unavailable,
+    create_pool,
+    open_connections,
+)
 from app.store.store import Store
 
 log = logging.getLogger("ishtar.runtime")
 
 HEARTBEAT_S = 10.0
+# A database not ready at start: down or slow (the store's), or not migrated yet (the driver's).
+NOT_READY: tuple[type[Exception], ...] = (TimeoutError, Unavailable, *DATABASE_ERRORS)
 
 
 @dataclass
@@ -48,6 +56,7 @@ class RoomsRuntime:
     listener: Listener
     heartbeat: asyncio.Task[None]
     peers: Peers
+    bot_seeds: BotSeeds
 
     async def stop(self) -> None:
         await cancel_and_wait(self.heartbeat)
@@ -79,6 +88,7 @@ async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
     # Notices and presence need no durability: their commits need not wait for the disk.
     light = await create_pool(asyncpg_dsn(settings.database_url), 2, durable=False)
     store = Store(pool, light)
+    bot_seeds = await load_bot_seeds(store)
     presence = Presence(store, instance)
     announcer = Announcer(store.announce_many)
     peers = Peers(instance, announcer.announce)
@@ -118,7 +128,23 @@ async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
     }
     heartbeat = asyncio.get_running_loop().create_task(_beat(presence, hub, peers))
     log.info("rooms service up as instance %s", instance)
-    return RoomsRuntime(instance, service, hub, presence, listener, heartbeat, peers)
+    return RoomsRuntime(
+        instance, service, hub, presence, listener, heartbeat, peers, bot_seeds
+    )
+
+
+async def load_bot_seeds(store: Store, within_s: float = 5.0) -> BotSeeds:
+    """The bots' seeds under this database's key (the same for every instance), read now;
+    should the database not be ready (down, not migrated: the server starts all the same
+    and /readyz explains), read on the first bot move instead."""
+    offer = new_key()
+    seeds = BotSeeds(source=lambda: store.secrets.secret(BOT_SEED_KEY, offer))
+    try:
+        async with asyncio.timeout(within_s):
+            await seeds.load()
+    except NOT_READY as error:
+        log.warning("the bots' seed key is read at their first move: %s", error)
+    return seeds
 
 
 async def _beat(presence: Presence, hub: Hub, peers: Peers) -> None:

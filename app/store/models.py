@@ -524,3 +524,20 @@ class ChatMessage(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
+
+
+# --- the server's own secrets (migration 0016, app/store/server_secrets.py) -----------------
+
+
+class ServerSecret(Base):
+    """One random key the server keeps for itself (by name: ``bot_seed``), shared by all
+    instances and never sent to a client."""
+
+    __tablename__ = "server_secrets"
+    __table_args__ = (CheckConstraint("octet_length(key) >= 32", name="key"),)
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    key: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )

@@ -13,7 +13,8 @@ module per concept:
 - ``store.webhooks`` (app/store/webhooks.py): seats' webhooks and the outbox of calls;
 - ``store.bot_rooms`` (app/store/bot_rooms.py): all-bot rooms per client address;
 - ``store.room_limits`` (app/store/room_limits.py): room creations per address per minute;
-- ``store.chat`` (app/store/chat.py): table chat, its numbers and the spectators' switch.
+- ``store.chat`` (app/store/chat.py): table chat, its numbers and the spectators' switch;
+- ``store.secrets`` (app/store/server_secrets.py): the server's own keys, shared by instances.
 
 The rows it hands out are in app/store/rows.py. Every write that others must hear about
 sends `NOTIFY` (app/store/channel.py) in the same transaction (a room's change through
@@ -38,6 +39,7 @@ from app.store.replays import ReplayStore
 from app.store.room_limits import RoomLimitStore
 from app.store.rooms import RoomStore
 from app.store.seats import SeatStore
+from app.store.server_secrets import ServerSecretStore
 from app.store.time_controls import TimeControlStore
 from app.store.webhooks import WebhookStore
 
@@ -59,6 +61,7 @@ class Store(RoomStore, SeatStore, GameStore, PresenceStore):
         self.bot_rooms = BotRoomStore(pool, light)
         self.room_limits = RoomLimitStore(pool, light)
         self.chat = ChatStore(pool, light)
+        self.secrets = ServerSecretStore(pool, light)
 
     async def announce(self, room_id: str, kind: str, number: int) -> None:
         """NOTIFY every instance that a room changed (after the change was committed)."""

@@ -118,7 +118,13 @@ async def test_a_busy_table_cannot_stall_another_rooms_bot(
 
     service: RoomService = bot_app.state.rooms
     pool = ThreadPoolExecutor(max_workers=1)
-    runner = BotRunner(service, delay_s=0, think_s=0.05, executor=pool)
+    runner = BotRunner(
+        service,
+        seeds=bot_app.state.bots.seeds,
+        delay_s=0,
+        think_s=0.05,
+        executor=pool,
+    )
     try:
         for room_id in busy:
             runner.poke(room_id)

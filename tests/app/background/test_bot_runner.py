@@ -9,17 +9,21 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import httpx
 import pytest
 from fastapi import FastAPI
 
-from app.background.bot_runner import BotRunner, bot_move_id
+from app.background.bot_runner import BotRunner, bot_move_id, submit_as_server
+from app.background.bot_seeds import BOT_SEED_KEY, BotSeeds, new_key
 from app.config.settings import Settings
 from app.ops.main import create_app
 from app.play.positions import Positions
+from app.play.protocol import MoveRequest, ServiceError
 from app.play.service import RoomService
+from app.store.rows import SeatRow
 from engine import ishtar
 from tests.app.clients import bearer
 from tests.app.conftest import ISHTAR, game_settings
@@ -248,7 +252,9 @@ async def test_racing_instances_land_each_bot_move_once(
         service.presence,
         default_game=service.default_game,
     )
-    rival = BotRunner(other, delay_s=0, think_s=0.05, sweep_s=0.05)
+    # Another instance reads the same key from the database: its bots choose alike.
+    seeds = BotSeeds(await service.store.secrets.secret(BOT_SEED_KEY, new_key()))
+    rival = BotRunner(other, seeds=seeds, delay_s=0, think_s=0.05, sweep_s=0.05)
     rival.start()
     try:
         room = await create(api, 2)
@@ -277,7 +283,9 @@ async def test_a_runner_listens_while_it_runs_and_unsubscribes_when_it_stops(
     webhook courier) stay."""
     service: RoomService = bot_app.state.rooms
     commits, bot_seats = len(service.moves.committed), len(service.seats.bot_seated)
-    runner = BotRunner(service, delay_s=0, think_s=0.05, sweep_s=60)
+    runner = BotRunner(
+        service, seeds=bot_app.state.bots.seeds, delay_s=0, think_s=0.05, sweep_s=60
+    )
     runner.start()
     assert len(service.moves.committed) == commits + 1
     assert len(service.seats.bot_seated) == bot_seats + 1
@@ -295,11 +303,10 @@ def test_the_memory_of_botless_rooms_is_bounded_in_bytes() -> None:
     import secrets
     import sys
     import tracemalloc
-    from typing import cast
 
     from app.background.bot_runner import BOTLESS_BYTES, BOTLESS_ENTRY_BYTES
 
-    runner = BotRunner(cast(RoomService, None), workers=1)
+    runner = BotRunner(cast(RoomService, None), seeds=BotSeeds(new_key()), workers=1)
     capacity = BOTLESS_BYTES // BOTLESS_ENTRY_BYTES
     ids = [secrets.token_urlsafe(9) for _ in range(capacity * 2)]  # room ids: 12 chars
     tracemalloc.start()
@@ -365,3 +372,107 @@ async def test_a_player_sending_the_bots_next_id_cannot_stop_the_bot(
         await asyncio.sleep(0.05)
     else:
         raise AssertionError("the bot did not move after a player took its old id")
+
+
+class StubMoves:
+    """A move service that refuses with `refusals` in turn, then accepts."""
+
+    def __init__(self, *refusals: str) -> None:
+        self.refusals = list(refusals)
+        self.ids: list[str] = []
+
+    async def submit(
+        self, room_id: str, seat: SeatRow, request: MoveRequest, *, by_server: bool
+    ) -> Any:
+        assert by_server, "a server move is submitted as the server's"
+        self.ids.append(request.move_id)
+        if self.refusals:
+            raise ServiceError(self.refusals.pop(0), "refused by the stub")
+        return "accepted"
+
+
+async def submitted(moves: StubMoves) -> Any:
+    service = cast(RoomService, SimpleNamespace(moves=moves))
+    request = MoveRequest(
+        move={"type": "pass"}, expected_version=4, move_id=bot_move_id(9, 4, 1)
+    )
+    return await submit_as_server(service, "room", cast(SeatRow, None), request)
+
+
+async def test_a_server_move_whose_id_is_taken_goes_again_under_a_fresh_id() -> None:
+    moves = StubMoves("move_id_taken")
+    assert await submitted(moves) == "accepted"
+    first, again = moves.ids
+    assert first == "~bot-9-4-1"
+    assert again.startswith(first + "-") and len(again) <= 64
+    other = StubMoves("move_id_taken")
+    await submitted(other)
+    assert other.ids[1] != again, "a fresh id is not guessable from the last"
+
+
+@pytest.mark.parametrize("code", ["stale_version", "not_your_turn", "unavailable"])
+async def test_a_server_move_refused_otherwise_is_not_sent_again(code: str) -> None:
+    moves = StubMoves(code)
+    with pytest.raises(ServiceError) as refused:
+        await submitted(moves)
+    assert refused.value.code == code and len(moves.ids) == 1
+
+
+async def test_a_fresh_id_taken_too_is_a_refusal_not_a_loop() -> None:
+    moves = StubMoves("move_id_taken", "move_id_taken")
+    with pytest.raises(ServiceError) as refused:
+        await submitted(moves)
+    assert refused.value.code == "move_id_taken" and len(moves.ids) == 2
+
+
+async def test_a_bot_refused_through_no_fault_of_its_own_moves_at_the_next_sweep(
+    api: httpx.AsyncClient, bot_app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 33: refused with `move_id_taken`, the runner stopped and came back at every
+    sweep with the same id, refused for ever. Here the bot's own id stays taken, and its
+    first fresh try meets a database that is away: the next sweep must land the move."""
+    service: RoomService = bot_app.state.rooms
+    await bot_app.state.bots.stop()  # this test's runner alone drives the bot
+    room = await create(api, 2, name="Ana", first_player=1)
+    assert (await add_bot(api, room, "easy", seat=1)).status_code == 201
+    room_id = room["room_id"]
+    started = await api.post(
+        f"/api/rooms/{room_id}/start", headers=bearer(room["host_token"])
+    )
+    assert started.status_code == 200, started.text
+    game = await service.reading.game(room_id)
+    held = bot_move_id(game.game_id, 0, 1)
+    refused: list[str] = []
+    submit = service.moves.submit
+
+    async def hostile(
+        room_id: str, seat: SeatRow, request: MoveRequest, *, by_server: bool = False
+    ) -> Any:
+        if request.move_id == held:
+            refused.append("move_id_taken")
+            raise ServiceError("move_id_taken", "held by the test")
+        if "unavailable" not in refused:
+            refused.append("unavailable")
+            raise ServiceError("unavailable", "the database is away")
+        return await submit(room_id, seat, request, by_server=by_server)
+
+    monkeypatch.setattr(service.moves, "submit", hostile)
+    runner = BotRunner(
+        service, seeds=bot_app.state.bots.seeds, delay_s=0, think_s=0.05, sweep_s=0.05
+    )
+    runner.start()  # its first sweep finds the bot waiting
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            log = (await api.get(f"/api/rooms/{room_id}/moves")).json()["moves"]
+            if log:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError(f"the bot never moved; refused: {refused}")
+    finally:
+        await runner.stop()
+    assert refused[:3] == ["move_id_taken", "unavailable", "move_id_taken"]
+    assert log[0]["seat"] == 1
+    move = await service.store.move_by_id(game.game_id, held)
+    assert move is None, "the held id stayed the test's"

@@ -74,6 +74,7 @@ async def manual_watch(room_app: FastAPI, clock: ManualTime) -> DeadlineWatch:
     play.deadlines = DeadlineWatch(
         play.service,
         play.deadlines.instance,
+        seeds=play.deadlines.seeds,
         poll_s=settings.deadline_poll_s,
         lease_s=settings.deadline_lease_s,
         think_s=settings.bot_think_s,
@@ -230,6 +231,73 @@ async def test_bot_plays_the_whole_turn_of_the_late_seat(
     assert view.status_code == 200
 
 
+@pytest.mark.parametrize("game_module", ["engine.ishtar"])
+async def test_a_player_taking_the_late_seats_move_ids_cannot_stop_its_turn(
+    http: httpx.AsyncClient,
+    db: AsyncEngine,
+    room_app: FastAPI,
+    clock: ManualTime,
+    game_module: str,
+) -> None:
+    """Issue 33: the bot move of a late seat had the id `deadline-<game>-<version>`. The
+    seat before it sent its own moves under the ids to come, so the bot's was refused
+    (`move_id_taken`) and the late seat's turn fell back to waiting, every time."""
+    watch = await manual_watch(room_app, clock)
+    room_id, _host, tokens = await open_room(
+        http, 2, first_player=0, seat_order="fixed", **control(60, "bot", bot="easy")
+    )
+    game = await room_app.state.rooms.reading.game(room_id)
+    url, ana = f"/api/rooms/{room_id}/moves", bearer(tokens[0])
+    view = (await http.get(f"/api/rooms/{room_id}/view", headers=ana)).json()
+    forged = await http.post(
+        url,
+        headers=ana,
+        json={
+            "move": view["legal"][0]["action"],
+            "expected_version": view["version"],
+            "move_id": f"~deadline-{game.game_id}-{view['version']}-1",
+        },
+    )
+    assert forged.status_code == 400
+    assert forged.json()["error"]["code"] == "malformed"
+    while view["legal"]:  # Ana's whole turn, each move under the next version's old id
+        action = [i["action"] for i in view["legal"] if i["action"]["type"] != "undo"]
+        version = view["version"]
+        moved = await http.post(
+            url,
+            headers=ana,
+            json={
+                "move": action[-1],
+                "expected_version": version,
+                "move_id": f"deadline-{game.game_id}-{version + 1}",
+            },
+        )
+        assert moved.status_code == 200, moved.text
+        view = (await http.get(f"/api/rooms/{room_id}/view", headers=ana)).json()
+    late = (await http.get(f"/api/rooms/{room_id}")).json()["clock"]
+    assert late["seat"] == 1
+    clock.advance(61)
+    assert await watch.run_once() == 1
+    after = (await http.get(f"/api/rooms/{room_id}")).json()["clock"]
+    assert after["seat"] == 0 and after["version"] > late["version"], after
+    played = await rows(
+        db,
+        "SELECT m.seat, m.move_id FROM moves m WHERE m.game_id = :game AND m.seq > :v"
+        " ORDER BY m.seq",
+        game=game.game_id,
+        v=late["version"],
+    )
+    assert played and all(row.seat == 1 for row in played)
+    assert all(row.move_id.startswith("~deadline-") for row in played)
+    assert after["overdue"] is False
+    handled = await rows(
+        db,
+        "SELECT seat, version, policy FROM deadline_log WHERE game_id = :game",
+        game=game.game_id,
+    )
+    assert [tuple(r) for r in handled] == [(1, late["version"], "bot")]
+
+
 async def force_due(db: AsyncEngine, rooms: list[str] | None = None) -> None:
     """Let these rooms' deadlines (all: None) have passed a second ago, and no later ones:
     the moves the watches make set new deadlines an hour off."""
@@ -253,7 +321,7 @@ def watcher(room_app: FastAPI, name: str) -> DeadlineWatch:
         service.presence,
         default_game=service.default_game,
     )
-    return DeadlineWatch(other, name, think_s=0.05)
+    return DeadlineWatch(other, name, seeds=room_app.state.bots.seeds, think_s=0.05)
 
 
 async def test_two_instances_racing_handle_each_deadline_once(
