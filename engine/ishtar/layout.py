@@ -101,9 +101,7 @@ def parse_layout(raw: Iterable[Any]) -> Layout:
             raise LayoutError(refusal("layout.board_object"))
         missing = [key for key in ("at", "board", "side") if key not in item]
         if missing:
-            raise LayoutError(
-                refusal("layout.board_malformed", error=repr(missing[0]))
-            )
+            raise LayoutError(refusal("layout.board_malformed", error=repr(missing[0])))
         at = item["at"]
         if not isinstance(at, (list, tuple)) or len(at) != 2:
             raise LayoutError(refusal("layout.position", at=_shown(at)))
@@ -130,7 +128,9 @@ def _shown(value: Any) -> str:
 def _whole(value: Any, field: str) -> int:
     """`value` if it is a whole number (not a bool), else LayoutError naming `field`."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise LayoutError(refusal("layout.whole_number", field=field, value=_shown(value)))
+        raise LayoutError(
+            refusal("layout.whole_number", field=field, value=_shown(value))
+        )
     return value
 
 

@@ -123,9 +123,7 @@ async def _budgeted_record(request: Request) -> Any:
             message=msg("error.malformed.not_json_document"),
         ) from None
     except RecordError as error:
-        raise ServiceError(
-            "bad_record", error.reason, message=error.message
-        ) from None
+        raise ServiceError("bad_record", error.reason, message=error.message) from None
 
 
 @router.post(
