@@ -4,7 +4,7 @@ accepted, how fast, and who may read what (docs/protocol.md, "Table chat").
 Two channels. `table` is written by the seated players and read by everyone in the room;
 `spectators` is written by spectators and read by them, and by the players only once the
 game is over (nobody advises a player during the game). The host may close the
-spectators' channel. A message's text is cleaned (`clean_text`), then checked against the
+spectators' channel. A message's text is cleaned (`clean_text`, app/play/text.py), then checked against the
 limits: 5 messages per 10 s per connection (`SendWindow`, kept by the websocket session),
 per seat token (counted in PostgreSQL by the store, so every instance shares it) and, for
 spectators, who hold no token, 15 per 10 s per client address (in this process). Every
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import time
-import unicodedata
 from collections import OrderedDict, deque
 from typing import Any
 
@@ -25,12 +24,10 @@ from app.play import tokens
 from app.play.protocol import ServiceError, msg
 from app.play.rooms import Rooms
 from app.play.seat_checks import is_host
+from app.play.text import clean_person_name, clean_text
 from app.store.chat import SPECTATORS, TABLE, ChatLine, ChatStore, Page, Refused
 from app.store.rows import RoomRow, SeatRow
 
-MAX_TEXT = 500
-"""Characters (Unicode code points) of a message after cleaning."""
-MAX_NAME = 24
 SPECTATOR_NAME = "Spectator"
 KEEP = 5_000
 """Messages kept per room; each new one beyond prunes the oldest."""
@@ -44,63 +41,12 @@ ADDRESS_KEYS = 4_096
 """Client addresses whose windows are kept (each about 1.3 KiB, 5.1 MiB in all: measured
 with tracemalloc), the least recently used forgotten."""
 
-# Bidirectional embeddings, overrides and isolates: inside one line of chat they only
-# serve to make text read other than it is written (or to spill over what follows it), so
-# they are removed. The client also shows every name and text in its own isolated span.
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-# Refused outright: control characters (C0, DEL, C1: NUL, line breaks, escapes), lone
-# surrogates (PostgreSQL cannot store them) and the Unicode line and paragraph separators.
-REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
-# What does not show: a text of only these is empty.
-INVISIBLE_CATEGORIES = frozenset({"Zs", "Cf", "Mn", "Me"})
-
-
-# What a cleaned text is, for the refusals' messages ("{what, select, name {A name} …}").
-SUBJECTS = {"A chat message": "chat_message", "A name": "name"}
-
-
-def clean_text(raw: str, what: str = "A chat message", limit: int = MAX_TEXT) -> str:
-    """The text as stored: bidi controls removed, trimmed; refused (`malformed`) when it
-    holds control characters, shows nothing, or is longer than `limit` characters.
-
-    >>> clean_text("  well played \u202e ")
-    'well played'
-    >>> clean_text("a\\nb")
-    Traceback (most recent call last):
-    ...
-    app.play.protocol.ServiceError: A chat message may not contain control characters or line breaks.
-    """
-    subject = SUBJECTS.get(what, "text")
-    for ch in raw:
-        if unicodedata.category(ch) in REFUSED_CATEGORIES:
-            raise ServiceError(
-                "malformed",
-                f"{what} may not contain control characters or line breaks.",
-                message=msg("error.malformed.control_characters", what=subject),
-            )
-    text = "".join(ch for ch in raw if ch not in BIDI_CONTROLS).strip()
-    if all(unicodedata.category(ch) in INVISIBLE_CATEGORIES for ch in text):
-        raise ServiceError(
-            "malformed",
-            f"{what} is empty.",
-            message=msg("error.malformed.empty", what=subject),
-        )
-    if len(text) > limit:
-        raise ServiceError(
-            "malformed",
-            f"{what} has at most {limit} characters (this one has {len(text)}).",
-            message=msg(
-                "error.malformed.too_long", what=subject, limit=limit, length=len(text)
-            ),
-        )
-    return text
-
 
 def clean_name(raw: str | None) -> str:
     """A spectator's name: cleaned as a text of at most 24 characters; none: "Spectator"."""
     if raw is None:
         return SPECTATOR_NAME
-    return clean_text(raw, "A name", MAX_NAME)
+    return clean_person_name(raw)
 
 
 def visible_channels(spectator: bool, finished: bool) -> tuple[str, ...]:

@@ -280,11 +280,6 @@ _CLIENT_TYPES: dict[str, type[ClientMessage]] = {
 }
 
 
-def valid_name(name: str) -> bool:
-    """Display names are any Unicode text without control characters."""
-    return not any(ch < " " or "\x7f" <= ch < "\xa0" for ch in name)
-
-
 def parse_client_message(text: str) -> ClientMessage:
     """A websocket frame as one of the client messages, or a ServiceError saying why not."""
     try:

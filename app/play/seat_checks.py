@@ -3,7 +3,7 @@ operations").
 
 Every operation on a room's seats (app/play/seats.py: join, start, seat a bot, leave, hand
 a seat to a person or to a bot) judges the same faults with these functions, in the same
-order: who asks (`require_host`), what they send (`check_name`, `check_bot_level`,
+order: who asks (`require_host`), what they send (`check_name`, which also gives the name as kept, `check_bot_level`,
 `seat_number`), the room's state (`require_open`, `require_not_over`), then the seat's
 (`require_free`, `require_taken`, `require_full`). Each raises a `ServiceError` and changes
 nothing.
@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.play import tokens
-from app.play.protocol import ServiceError, msg, valid_name
+from app.play.protocol import ServiceError, msg
+from app.play.text import clean_person_name
 from app.store.rows import RoomRow, SeatRow
 
 if TYPE_CHECKING:  # types only: the descriptor is handed in with the registry
@@ -54,14 +55,11 @@ def require_host(room: RoomRow, bearer: str | None, doing: str) -> None:
         )
 
 
-def check_name(name: str) -> None:
-    """`malformed` (400) for a name with control characters."""
-    if not valid_name(name):
-        raise ServiceError(
-            "malformed",
-            "A name may not contain control characters.",
-            message=msg("error.malformed.control_characters", what="name"),
-        )
+def check_name(name: str) -> str:
+    """The name as it is kept: cleaned as chat cleans a name (app/play/text.py: bidi
+    controls removed, trimmed, at most 24 characters); `malformed` (400) for control
+    characters, line breaks or a lone surrogate, or a name that shows nothing."""
+    return clean_person_name(name)
 
 
 def has_bots(game: Game) -> bool:

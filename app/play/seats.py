@@ -122,8 +122,7 @@ class Seats:
         """A new room (and the host's seat 0 if a name is given); its host token."""
         game = self.registry.get(request.game or self.default_game)
         options = game.check_options(request.players, request.all_options())
-        if request.name is not None:
-            check_name(request.name)
+        name = None if request.name is None else check_name(request.name)
         control = request.time_control
         if control is not None:
             control = clock.check(game, control)
@@ -143,12 +142,12 @@ class Seats:
             "url": tokens.room_url(room_id),
             "host_token": host_token,
         }
-        if request.name is not None:
+        if name is not None:
             seat_token = tokens.new_token()
             seat = await self.store.add_seat(
                 room_id,
                 seat=0,
-                name=request.name,
+                name=name,
                 token_hash=tokens.hash_token(seat_token),
                 is_host=True,
             )
@@ -164,7 +163,7 @@ class Seats:
     ) -> dict[str, Any]:
         """Take a seat (the lowest free one without `request.seat`); the seat's token."""
         room = await self.rooms.room(room_id)
-        check_name(request.name)
+        name = check_name(request.name)
         if request.seat is not None:
             seat_number(room, request.seat)
         require_open(room)
@@ -173,7 +172,7 @@ class Seats:
         number = await self._add_seat(
             room_id,
             request.seat,
-            name=request.name,
+            name=name,
             token_hash=tokens.hash_token(seat_token),
             is_host=is_host(room, bearer),
         )
@@ -285,7 +284,7 @@ class Seats:
         """The host gives a taken seat to a new person: a fresh token, the old one revoked."""
         room = await self.rooms.room(room_id)
         require_host(room, bearer, "hand a seat to someone else")
-        check_name(name)
+        name = check_name(name)
         seat_number(room, number)
         require_not_over(room)
         seat = require_taken(room, number, "send the room link to take it")

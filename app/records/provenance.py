@@ -93,8 +93,10 @@ class Provenance:
         }
         try:
             theirs = record_setup(self.registry, record)
-        except RecordError:
-            raise _not_the_room(room_id, "its set-up is another") from None
+        except RecordError as error:  # a set-up no game accepts is no room's
+            raise ServiceError(
+                "bad_record", error.reason, message=error.message
+            ) from None
         if theirs != mine:
             raise _not_the_room(room_id, "its set-up is another")
         names = await self.store.seat_names(room_id)

@@ -17,8 +17,8 @@ progress (its seed is not revealed yet: the commitment is printed to keep).
 from __future__ import annotations
 
 import argparse
-import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from app.records.gamerecord import (
     record_setup,
     seed_commitment,
 )
+from app.records.reading import NotJson, read_record
 
 Subparsers = Any
 
@@ -64,17 +65,24 @@ class Unreadable(Exception):
     """No record could be obtained from the source."""
 
 
+class NotARecord(Exception):
+    """The source is JSON that no record can be (nested too deep, a number out of range):
+    what the server refuses as `bad_record`."""
+
+
 def load(source: str, server: str | None) -> tuple[dict[str, Any], str | None]:
     """The record named by `source` (a file, a room link, or a room id on `server`), and the
-    server to ask about it (where it was fetched from, else `server`)."""
+    server to ask about it (where it was fetched from, else `server`).
+
+    Unreadable when there is none to read; NotARecord when it is JSON no record can be."""
     link = ROOM_LINK.match(source)
     path = Path(source)
     if link is None and (path.suffix == ".json" or path.exists()):
         try:
-            data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as error:
+            data = path.read_bytes()
+        except OSError as error:
             raise Unreadable(f"cannot read {source}: {error}") from None
-        return data, server.rstrip("/") if server else None
+        return _read(source, data), server.rstrip("/") if server else None
     if link is not None:
         base, room = link["base"], link["room"]
     elif ROOM_ID.match(source):
@@ -94,16 +102,29 @@ def load(source: str, server: str | None) -> tuple[dict[str, Any], str | None]:
         raise Unreadable(
             f"{url} answered {response.status_code}: {response.text[:200]}"
         )
-    fetched: dict[str, Any] = response.json()
-    return fetched, base
+    return _read(url, response.content), base
+
+
+def _read(source: str, data: bytes) -> Any:
+    """The JSON of a record read from `source`."""
+    try:
+        return read_record(data)
+    except NotJson as error:
+        raise Unreadable(f"cannot read {source}: not JSON ({error})") from None
+    except RecordError as error:
+        raise NotARecord(f"{source} is not a game record: {error.reason}") from None
 
 
 def verify(args: argparse.Namespace) -> int:
     try:
         record, server = load(args.source, args.server)
     except Unreadable as error:
-        print(f"ishtar verify: {error}")
+        print(f"ishtar verify: {error}", file=sys.stderr)
         return 2
+    except NotARecord as error:
+        print(f"ishtar verify: {error}", file=sys.stderr)
+        print("FAILED")
+        return 1
     settings = get_settings()
     games = registry(settings.extra_games)
     print(describe(record))
@@ -209,11 +230,22 @@ def ask(server: str, record: dict[str, Any]) -> tuple[dict[str, Any] | None, str
     except httpx.HTTPError as error:
         return None, f"cannot ask {url}: {error}"
     if response.status_code == 422:
-        raise Forged(response.json()["error"]["reason"])
+        raise Forged(_reason(response))
     if response.status_code != 200:
         return None, f"{url} answered {response.status_code}"
     answer: dict[str, Any] = response.json()
     return answer, ""
+
+
+def _reason(response: httpx.Response) -> str:
+    """The reason of a refusal in the documented shape, or the start of the body."""
+    try:
+        reason = response.json()["error"]["reason"]
+    except (ValueError, RecursionError, TypeError, KeyError):
+        reason = None
+    if isinstance(reason, str):
+        return reason[:500]
+    return f"{response.url} answered {response.status_code}: {response.text[:200]}"
 
 
 def describe(record: Any) -> str:

@@ -87,7 +87,11 @@ def random_layout(players: int, rng: random.Random) -> Layout:
 
 
 def parse_layout(raw: Iterable[Any]) -> Layout:
-    """Read a layout from JSON-like data (dicts with board, side, rotation, at) or placements."""
+    """Read a layout from JSON-like data (dicts with board, side, rotation, at) or placements.
+
+    ``board`` and ``rotation`` are whole numbers and ``at`` a pair of them, as JSON gives
+    them: ``1.5``, ``true``, ``"3"`` or infinity are refused (`LayoutError`), not truncated
+    or converted."""
     placements = []
     for item in raw:
         if isinstance(item, BoardPlacement):
@@ -95,21 +99,39 @@ def parse_layout(raw: Iterable[Any]) -> Layout:
             continue
         if not isinstance(item, Mapping):
             raise LayoutError(refusal("layout.board_object"))
-        try:
-            at = item["at"]
-            placements.append(
-                BoardPlacement(
-                    int(item["board"]),
-                    str(item["side"]),
-                    int(item.get("rotation", 0)),
-                    (int(at[0]), int(at[1])),
-                )
+        missing = [key for key in ("at", "board", "side") if key not in item]
+        if missing:
+            raise LayoutError(refusal("layout.board_malformed", error=repr(missing[0])))
+        at = item["at"]
+        if not isinstance(at, (list, tuple)) or len(at) != 2:
+            raise LayoutError(refusal("layout.position", at=_shown(at)))
+        placements.append(
+            BoardPlacement(
+                _whole(item["board"], "board"),
+                str(item["side"]),
+                _whole(item.get("rotation", 0), "rotation"),
+                (_whole(at[0], "at"), _whole(at[1], "at")),
             )
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise LayoutError(
-                refusal("layout.board_malformed", error=str(exc))
-            ) from exc
+        )
     return tuple(placements)
+
+
+SHOWN = 40
+"""At most this many characters of a given value are echoed in a refusal."""
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= SHOWN else text[:SHOWN] + "…"
+
+
+def _whole(value: Any, field: str) -> int:
+    """`value` if it is a whole number (not a bool), else LayoutError naming `field`."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise LayoutError(
+            refusal("layout.whole_number", field=field, value=_shown(value))
+        )
+    return value
 
 
 def validate_layout(layout: Sequence[BoardPlacement], players: int) -> None:
@@ -172,10 +194,10 @@ def resolve_layout(layout: Any, players: int, rng: random.Random) -> Layout:
         result = preset_layout(players)
     elif layout == "random":
         result = random_layout(players, rng)
-    elif isinstance(layout, str):
-        raise LayoutError(refusal("layout.unknown", layout=repr(layout)))
-    else:
+    elif isinstance(layout, (list, tuple)):
         result = parse_layout(layout)
+    else:  # another name, a number, true, an object
+        raise LayoutError(refusal("layout.unknown", layout=_shown(layout)))
     validate_layout(result, players)
     return result
 

@@ -7,7 +7,6 @@ up, and adds the shuffle commitment and the rematch to the room status.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
@@ -18,8 +17,10 @@ from app.play.limits import RateLimits, SharedRoomLimit
 from app.play.protocol import ServiceError, msg
 from app.play.rematch import Rematches
 from app.records.archive import Archive
+from app.records.gamerecord import RecordError
 from app.records.offload import Offload
 from app.records.provenance import Provenance
+from app.records.reading import NotJson, read_record
 from app.records.replays import ReplayCache, Replays
 from app.store.store import Store
 from app.web.routes.pages import ROOM_ID, templates
@@ -108,17 +109,21 @@ _RECORD_BODY: dict[str, Any] = {
 
 
 async def _budgeted_record(request: Request) -> Any:
-    """Draw on the address's budget of room creations, then read the JSON body."""
+    """Draw on the address's budget of room creations, then read the JSON body: not JSON
+    is `malformed` (400); JSON too deep or with a number out of range, which no record
+    is, `bad_record` (422)."""
     room_limit: SharedRoomLimit = request.app.state.room_limit
     await room_limit.check(request.client.host if request.client else "?")
     try:
-        return json.loads(await request.body())
-    except ValueError:  # also a body that is not UTF-8
+        return read_record(await request.body())
+    except NotJson:  # also a body that is not UTF-8
         raise ServiceError(
             "malformed",
             "The body is not a JSON document.",
             message=msg("error.malformed.not_json_document"),
         ) from None
+    except RecordError as error:
+        raise ServiceError("bad_record", error.reason, message=error.message) from None
 
 
 @router.post(

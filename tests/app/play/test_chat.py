@@ -14,7 +14,6 @@ import pytest
 from fastapi import FastAPI
 
 from app.play.chat import (
-    MAX_TEXT,
     PER_WINDOW,
     SendWindow,
     Windows,
@@ -22,6 +21,7 @@ from app.play.chat import (
     clean_text,
 )
 from app.play.protocol import ServiceError
+from app.play.text import MAX_TEXT
 from tests.app.clients import bearer, open_room
 
 HOSTILE = [

@@ -8,7 +8,8 @@ import re
 import pytest
 
 from app.play import tokens
-from app.play.protocol import ServiceError, parse_client_message, valid_name
+from app.play.protocol import ServiceError, parse_client_message
+from app.play.seat_checks import check_name
 
 URL_SAFE = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -32,10 +33,12 @@ def test_tokens_carry_at_least_128_random_bits_and_are_stored_as_sha256() -> Non
 
 
 def test_names_are_any_unicode_without_control_characters() -> None:
-    assert valid_name("Ana 🌸")
-    assert valid_name("渤海")
-    assert not valid_name("bell\x07")
-    assert not valid_name("next\x85line")
+    assert check_name("Ana 🌸") == "Ana 🌸"
+    assert check_name("渤海") == "渤海"
+    for bad in ("bell\x07", "next\x85line"):
+        with pytest.raises(ServiceError) as refused:
+            check_name(bad)
+        assert refused.value.code == "malformed"
 
 
 def test_client_messages_are_parsed_strictly() -> None:

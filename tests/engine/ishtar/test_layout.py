@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.ishtar import new_game
+from engine.ishtar import check_options, new_game
 from engine.ishtar.hexgrid import LATTICE_STEPS, add
 from engine.ishtar.layout import (
     BoardPlacement,
@@ -92,3 +92,59 @@ def test_new_game_accepts_a_custom_layout_as_json() -> None:
     assert [p.board for p in state.layout] == [6, 5, 4, 3]
     with pytest.raises(LayoutError):
         new_game(2, 3, {"layout": layout[:3]})
+
+
+@pytest.mark.parametrize(
+    ("layout", "words"),
+    [
+        (5, "unknown layout 5"),
+        (True, "unknown layout True"),
+        (1.5, "unknown layout 1.5"),
+        (float("inf"), "unknown layout inf"),
+        ({"board": 1}, "unknown layout {'board': 1}"),
+    ],
+)
+def test_a_layout_that_is_neither_a_name_nor_a_list_is_refused(
+    layout: object, words: str
+) -> None:
+    """Issue 33, fault 4: a number or true made check_options raise TypeError."""
+    with pytest.raises(LayoutError, match=words.replace("(", r"\(")):
+        check_options(2, {"layout": layout})
+
+
+INF = float("inf")
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("board", INF, "its board must be a whole number, not inf"),
+        ("board", 1.5, "its board must be a whole number, not 1.5"),
+        ("board", True, "its board must be a whole number, not True"),
+        ("rotation", INF, "its rotation must be a whole number, not inf"),
+        ("rotation", -INF, "its rotation must be a whole number, not -inf"),
+        ("rotation", 1.5, "its rotation must be a whole number, not 1.5"),
+        ("rotation", "3", "its rotation must be a whole number, not '3'"),
+        ("at", [INF, 0], "its at must be a whole number, not inf"),
+        ("at", [0, INF], "its at must be a whole number, not inf"),
+        ("at", [1.5, 0], "its at must be a whole number, not 1.5"),
+        ("at", "12", "at must be a pair of whole numbers, not '12'"),
+        ("at", [0], "at must be a pair of whole numbers, not [0]"),
+        ("at", INF, "at must be a pair of whole numbers, not inf"),
+    ],
+)
+def test_a_custom_layout_takes_whole_numbers_only(
+    field: str, value: object, words: str
+) -> None:
+    """Infinity raised OverflowError; 1.5 was truncated to 1 and "3" read as 3."""
+    layout: list[dict[str, object]] = [
+        {"board": 1, "side": "a", "rotation": 0, "at": [0, 0]},
+        {"board": 2, "side": "b", "rotation": 0, "at": [4, 3]},
+        {"board": 3, "side": "a", "rotation": 0, "at": [-3, 7]},
+        {"board": 4, "side": "b", "rotation": 0, "at": [1, 10]},
+    ]
+    assert check_options(2, {"layout": layout})["layout"] == layout
+    layout[0][field] = value
+    with pytest.raises(LayoutError) as refused:
+        check_options(2, {"layout": layout})
+    assert words in str(refused.value)

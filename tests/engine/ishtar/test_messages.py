@@ -120,6 +120,8 @@ def _layouts() -> list[tuple[int, Any]]:
         (2, changed(1, board=boards[0]["board"])),
         (2, changed(1, side="c")),
         (2, changed(1, rotation=7)),
+        (2, changed(1, rotation=1.5)),
+        (2, changed(1, at="12")),
         (2, changed(1, at=[1, 0])),
         (2, changed(1, at=boards[0]["at"])),
         (2, far),
