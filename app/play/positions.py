@@ -7,9 +7,19 @@ cache only: the database is the truth, and a position is used only for the versi
 
 The cache is bounded in bytes (`ISHTAR_POSITION_CACHE_BYTES`), the least recently played
 game dropped first. Each position counts what it holds as it computes it: the JSON texts
-at their size in memory, the view values they were made from, and a fixed weight for the
-engine state (`Weights`; tests/app/play/test_position_cache.py checks the count against the
-allocations measured). A watched 4-player game held 1.3-2 MiB in 8 versions, each with
+at their size in memory, the view values they were made from, what the engine memoised of
+the legal actions, and a fixed weight for the engine state (`Weights`). What states share
+(an Ishtar layout's geometry, 270-450 KiB: one per game on a random layout, one for every
+game on a preset one) the engine names with its size (`shared_parts`, optional) and the
+cache counts once while any of its positions holds it.
+
+tests/app/play/test_position_cache.py checks the count against what tracemalloc finds the
+cache alone keeping alive (the engines' memos emptied), for every game and option. Filled
+to its bound with watched 4-player games, the count is 1.12 times what is held for Ishtar
+on a random layout (832 KiB a game), 1.35 times on the preset (360 KiB a game), 2.2-2.7
+times for Babylon Gardens (60-80 KiB a game). Before issue 33 it was 0.14 times on a
+random layout (2.7 MiB a game: the previews memoised per layout hung from the geometry)
+and 0.9 times on the preset. A watched 4-player game held 1.3-2 MiB in 8 versions, each with
 every audience's whole view as text; now three versions are held, only the latest keeps
 its whole views and legal actions (what a welcome sends), the older ones only the entries
 of their views, which they share with the next version (the same text objects). By
@@ -223,14 +233,12 @@ class Weights:
     """A decoded engine state (a 4-player one, decoded afresh: consecutive versions share
     most of theirs, so this is an upper bound)."""
     VALUE_PER_TEXT_BYTE = 1
-    """The Python objects of a view's entry, per byte of its JSON text. With these weights
-    the count came out 1.2-1.35 times the memory held (2- to 4-player games, with and
-    without spectators)."""
+    """The Python objects of a view's entry, per byte of its JSON text."""
     LEGAL_PER_TEXT_BYTE = 8
     """What an engine that makes the legal list's JSON itself (`legal_json`, optional)
     memoises with it in the state (the list, its previews, the text of each entry, the
-    placements), per byte of the text: 7 times it for Ishtar's (measured on both layouts,
-    where a layout's previews were no longer memoised elsewhere, issue 33)."""
+    placements), per byte of the text: 7-7.5 times it for Ishtar's, on either layout
+    (issue 33: uncounted until then, and kept alive with the layout's memo)."""
     ENTRY = 160
     """An entry of a view: its slot, its (value, text) pair."""
     VIEW = 400

@@ -230,10 +230,12 @@ def test_only_the_latest_version_keeps_its_whole_views() -> None:
     # An older version still answers, from the entries it kept: the same text as sent.
     assert older.view_json(None) == sent[older.version]
     assert before.view_json(None) == sent[before.version]
-    assert positions.bytes == latest.state.geo.bytes + sum(
-        positions.get(1, v).bytes  # type: ignore[union-attr]
-        for v in range(latest.version - Positions.DEPTH + 1, latest.version + 1)
-    ), "the versions and, once, the geometry they share"
+    held = kept[-Positions.DEPTH :]
+    assert all(positions.get(1, p.version) is p for p in held)
+    geometry: int = latest.state.geo.bytes
+    assert positions.bytes == geometry + sum(p.bytes for p in held), (
+        "the versions and, once, the geometry they share"
+    )
 
 
 @pytest.fixture
