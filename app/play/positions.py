@@ -7,9 +7,19 @@ cache only: the database is the truth, and a position is used only for the versi
 
 The cache is bounded in bytes (`ISHTAR_POSITION_CACHE_BYTES`), the least recently played
 game dropped first. Each position counts what it holds as it computes it: the JSON texts
-at their size in memory, the view values they were made from, and a fixed weight for the
-engine state (`Weights`; tests/app/play/test_position_cache.py checks the count against the
-allocations measured). A watched 4-player game held 1.3-2 MiB in 8 versions, each with
+at their size in memory, the view values they were made from, what the engine memoised of
+the legal actions, and a fixed weight for the engine state (`Weights`). What states share
+(an Ishtar layout's geometry, 270-450 KiB: one per game on a random layout, one for every
+game on a preset one) the engine names with its size (`shared_parts`, optional) and the
+cache counts once while any of its positions holds it.
+
+tests/app/play/test_position_cache.py checks the count against what tracemalloc finds the
+cache alone keeping alive (the engines' memos emptied), for every game and option. Filled
+to its bound with watched 4-player games, the count is 1.12 times what is held for Ishtar
+on a random layout (832 KiB a game), 1.35 times on the preset (360 KiB a game), 2.2-2.7
+times for Babylon Gardens (60-80 KiB a game). Before issue 33 it was 0.14 times on a
+random layout (2.7 MiB a game: the previews memoised per layout hung from the geometry)
+and 0.9 times on the preset. A watched 4-player game held 1.3-2 MiB in 8 versions, each with
 every audience's whole view as text; now three versions are held, only the latest keeps
 its whole views and legal actions (what a welcome sends), the older ones only the entries
 of their views, which they share with the next version (the same text objects). By
@@ -41,6 +51,7 @@ class Position:
 
     __slots__ = (
         "_legal",
+        "_memoised",
         "_owner",
         "_parts",
         "_texts",
@@ -49,6 +60,7 @@ class Position:
         "current",
         "over",
         "rules",
+        "shared",
         "state",
         "version",
     )
@@ -63,7 +75,14 @@ class Position:
         self._texts: dict[int, Part] = {}  # id(value) -> (value, its JSON text)
         self._views: dict[int | None, str] = {}
         self._legal: str | None = None
+        self._memoised = 0  # of `bytes`: what the engine state memoised of its moves
         self.bytes = Weights.STATE  # what it holds, by the estimate of `Weights`
+        shared = getattr(rules, "shared_parts", None)
+        self.shared: tuple[tuple[object, int], ...] = (
+            tuple(shared(state)) if shared is not None else ()
+        )
+        """What its state keeps alive with other states (the engine says, optional): each
+        object with its bytes, which the cache counts once, not in `bytes`."""
         self._owner: Positions | None = None  # the cache that counts it, while it does
 
     def _hold(self, size: int) -> None:
@@ -83,6 +102,8 @@ class Position:
         forget = getattr(self.rules, "forget_legal", None)
         if forget is not None:
             forget(self.state)
+            freed += self._memoised
+            self._memoised = 0
         self._hold(-freed)
 
     def parts(
@@ -167,7 +188,11 @@ class Position:
             self._legal = (
                 fast(self.state, dumps) if fast is not None else dumps(self.legal())
             )
-            self._hold(sys.getsizeof(self._legal))
+            text = sys.getsizeof(self._legal)
+            if fast is not None:  # the engine keeps the list it made the text from
+                self._memoised += text * Weights.LEGAL_PER_TEXT_BYTE
+                text += text * Weights.LEGAL_PER_TEXT_BYTE
+            self._hold(text)
         return self._legal
 
     def encoded(self) -> str:
@@ -208,9 +233,12 @@ class Weights:
     """A decoded engine state (a 4-player one, decoded afresh: consecutive versions share
     most of theirs, so this is an upper bound)."""
     VALUE_PER_TEXT_BYTE = 1
-    """The Python objects of a view's entry, per byte of its JSON text. With these weights
-    the count came out 1.2-1.35 times the memory held (2- to 4-player games, with and
-    without spectators)."""
+    """The Python objects of a view's entry, per byte of its JSON text."""
+    LEGAL_PER_TEXT_BYTE = 8
+    """What an engine that makes the legal list's JSON itself (`legal_json`, optional)
+    memoises with it in the state (the list, its previews, the text of each entry, the
+    placements), per byte of the text: 7-7.5 times it for Ishtar's, on either layout
+    (issue 33: uncounted until then, and kept alive with the layout's memo)."""
     ENTRY = 160
     """An entry of a view: its slot, its (value, text) pair."""
     VIEW = 400
@@ -231,6 +259,8 @@ class Positions:
 
     def __init__(self, max_bytes: int = 128 << 20, depth: int = DEPTH) -> None:
         self._games: OrderedDict[int, OrderedDict[int, Position]] = OrderedDict()
+        self._shared: dict[int, Shared] = {}
+        """What the positions held share (`Position.shared`), by id: counted once each."""
         self.max_bytes = max_bytes
         self.bytes = 0
         self._depth = depth
@@ -264,7 +294,7 @@ class Positions:
         history.move_to_end(position.version)
         if position._owner is not self:
             position._owner = self
-            self.grew(position.bytes)
+            self.grew(position.bytes + self._share(position))
         while len(history) > self._depth:
             self._release(history.popitem(last=False)[1])
         for older, kept in enumerate(reversed(history.values())):
@@ -281,9 +311,27 @@ class Positions:
             for position in history.values():
                 self._release(position)
 
+    def _share(self, position: Position) -> int:
+        """Count `position` as a holder of what it shares; the bytes new to the cache."""
+        new = 0
+        for thing, size in position.shared:
+            shared = self._shared.get(id(thing))
+            if shared is None:
+                self._shared[id(thing)] = Shared(thing, size)
+                new += size
+            else:
+                shared.holders += 1
+        return new
+
     def _release(self, position: Position) -> None:
         position._owner = None
         self.bytes -= position.bytes
+        for thing, _size in position.shared:
+            shared = self._shared[id(thing)]
+            shared.holders -= 1
+            if shared.holders == 0:
+                del self._shared[id(thing)]
+                self.bytes -= shared.size
 
     def advance(
         self, game_id: int, action: dict[str, Any], version: int
@@ -298,6 +346,17 @@ class Positions:
         rules = before.rules
         state = rules.apply(before.state, rules.decode_action(action))
         return self.put(game_id, Position(rules, version, state))
+
+
+class Shared:
+    """Something positions share (a layout's geometry), the number held, its bytes."""
+
+    __slots__ = ("holders", "size", "thing")
+
+    def __init__(self, thing: object, size: int) -> None:
+        self.thing = thing  # kept, so that its id stays unique while counted
+        self.holders = 1
+        self.size = size
 
 
 def catalogue_colours(rules: Rules) -> list[str | None]:

@@ -25,7 +25,7 @@ from engine.ishtar.previews import forget_legal, legal_json, legal_with_previews
 from engine.ishtar.sampling import sample_state
 from engine.ishtar.scoring import final_scores
 from engine.ishtar.setup import check_options, new_game, public_setup
-from engine.ishtar.state import Action, State
+from engine.ishtar.state import Action, State, shared_parts
 from engine.ishtar.views import view_for
 from engine.ishtar.words import messages
 
@@ -72,6 +72,7 @@ __all__ = [
     "public_setup",
     "replay",
     "sample_state",
+    "shared_parts",
     "view_for",
     "why_illegal",
     "why_illegal_message",

@@ -6,15 +6,16 @@ cannot change is here: terrain, neighbour tables, and for each tile shape every 
 ``(at, rotation)`` whose three cells are sand or rock (a "placement id" ``at * 6 + rotation``),
 indexed by the cells each one covers.
 
-``memo`` holds JSON-ready data derived from the geometry alone (the layout as JSON, each
-placement's action and preview cells), built on first use by engine.views and
-engine.previews and shared, read-only, by every state of every game on this layout.
+Every state of a game reaches its geometry: ``bytes`` estimates what one holds (a cache of
+states weighs it once however many states share it). What views and previews derive from
+the geometry alone (the layout as JSON, each placement's action and preview cells) is not
+here but in engine.ishtar.memos, keyed by ``key`` and bounded in bytes: a state does not keep
+it alive.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from engine.ishtar.components import (
     GEM_COLOURS,
@@ -47,6 +48,16 @@ def shape_cells(shape: str, rotation: int) -> tuple[Hex, Hex, Hex]:
     return (a, b, c)
 
 
+class Weights:
+    """Estimates of what a geometry holds, rounded up from tracemalloc's figures (every
+    player count and edition, preset and random layouts: tests/engine/ishtar/test_memos.py)."""
+
+    CELL = 300
+    """A cell: its hex, its slots in the index and in the per-cell tables, its neighbours."""
+    PLACEMENT = 180
+    """A placement of a shape: its id and cells, its slots in ``placements`` and ``through``."""
+
+
 class Geometry:
     """Precomputed geometry of a layout (immutable by convention)."""
 
@@ -64,7 +75,8 @@ class Geometry:
         "placeable",
         "placements",
         "through",
-        "memo",
+        "key",
+        "bytes",
     )
 
     def __init__(self, layout: Layout, ed: Edition) -> None:
@@ -108,8 +120,12 @@ class Geometry:
         self.through: dict[str, tuple[tuple[int, ...], ...]] = {}
         for shape in SHAPES:
             self._index_shape(shape)
-        self.memo: dict[str, Any] = {}
-        """JSON-ready derived data, filled on first use (read-only once built)."""
+        self.key: tuple[Layout, Edition] = (layout, ed)
+        """What the memo of this layout is kept under (engine.ishtar.memos)."""
+        self.bytes: int = Weights.CELL * len(hexes) + Weights.PLACEMENT * sum(
+            map(len, self.placements.values())
+        )
+        """An estimate of the bytes it holds (`Weights`)."""
 
     def _index_shape(self, shape: str) -> None:
         placements: dict[int, tuple[int, int, int]] = {}

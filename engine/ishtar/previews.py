@@ -7,26 +7,30 @@ to 300 of them). A placement's entry depends only on the layout's geometry (its 
 cells it covers), on which of its rock cells still hold a gem, and, for a tile with an
 assistant icon, on whether the assistant would be lost (``no_assistant`` and its message: rare, and checked
 exactly only where the tile's flowers touch an assistant's flowerbed). So each placement of
-each shape gets, once per geometry (in ``Geometry.memo``), its action and cells as JSON and the
+each shape gets, once per layout (in its memo, engine.ishtar.memos), its action and cells as JSON and the
 bit mask of its rock cells; its entries are memoised by the gems lying there (the gem cells as
 a bit mask, masked) and that reason, each entry sharing the action and cells. Every other step
 takes the plain way (a few actions).
 
 The list is memoised per state and its entries are shared between states and games on one
-layout: it is read-only, like a view. Memory: a few hundred bytes per placement ever legal on
-a layout (at most a few thousand per layout), a few hundred more per gem pattern seen (the
-entry and its JSON text, which ``legal_json`` joins instead of serialising the list).
+layout: it is read-only, like a view. Memory: about 900 bytes per placement ever legal on a
+layout (at most a few thousand per layout), 700 more plus its JSON text per gem pattern seen
+(the entry and its text, which ``legal_json`` joins instead of serialising the list): 1.8 MiB
+for 80 moves of a 4-player game. The layout's memo is kept within the byte budget of
+engine.ishtar.memos, not by the states: a state keeps only the entries of its own list.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from engine.ishtar.codec import encode_action
 from engine.ishtar.game import legal_actions
 from engine.ishtar.geometry import ROTATIONS, Geometry
+from engine.ishtar.memos import MEMOS, Weights
 from engine.ishtar.narration import no_assistant, preview
 from engine.ishtar.rules import special, undo
 from engine.ishtar.rules.place import frontier, legal_placements
@@ -118,8 +122,9 @@ class _Placement:
 
     __slots__ = ("rocks", "action", "cells", "entries", "texts")
 
-    def __init__(self, geo: Geometry, shape: str, pid: int) -> None:
-        hexes = _hexes_json(geo)
+    def __init__(
+        self, geo: Geometry, hexes: list[list[int]], shape: str, pid: int
+    ) -> None:
         covered = geo.placements[shape][pid]
         self.rocks = sum(1 << c for c in covered if geo.rock[c] >= 0)
         """Bit mask of the rock cells it covers."""
@@ -158,20 +163,34 @@ def _placements(
     assert state.hand is not None
     geo = state.geo
     shape = state.ed.tiles[state.hand].shape
-    memo: dict[int, _Placement] = geo.memo.setdefault(f"place {shape}", {})
+    memo = MEMOS.of(geo.key)
+    grown = 0
+    hexes: list[list[int]] | None = memo.data.get("hexes")
+    if hexes is None:
+        hexes = memo.data["hexes"] = [[q, r] for q, r in geo.hexes]
+        grown += Weights.HEX * len(hexes)
+    known: dict[int, _Placement] | None = memo.data.get(f"place {shape}")
+    if known is None:
+        known = memo.data[f"place {shape}"] = {}
     on_board = sum(1 << c for c in state.gems_on_board)
     lost = _assistant_lost(state)
     entries = []
     texts = []
     for pid in placements:
-        placement = memo.get(pid)
+        placement = known.get(pid)
         if placement is None:
-            placement = memo[pid] = _Placement(geo, shape, pid)
+            placement = known[pid] = _Placement(geo, hexes, shape, pid)
+            grown += Weights.PLACEMENT
         key = (on_board & placement.rocks, lost(placements[pid]))
         entry = placement.entries.get(key)
-        entries.append(entry if entry is not None else placement.entry(geo, key))
+        if entry is None:
+            entry = placement.entry(geo, key)
+            grown += Weights.ENTRY + sys.getsizeof(placement.texts[key])
+        entries.append(entry)
         texts.append(placement.texts[key])
     state.cache[_TEXTS_KEY] = texts
+    if grown:
+        MEMOS.grew(geo.key, memo, grown)
     return entries
 
 
@@ -194,14 +213,6 @@ def _assistant_lost(state: State) -> Callable[[tuple[int, ...]], str | None]:
         return special.assistant_lost(state, cells)
 
     return lost
-
-
-def _hexes_json(geo: Geometry) -> list[list[int]]:
-    """``[q, r]`` of each cell, memoised per geometry and shared by every entry."""
-    found: list[list[int]] | None = geo.memo.get("hexes")
-    if found is None:
-        found = geo.memo["hexes"] = [[q, r] for q, r in geo.hexes]
-    return found
 
 
 def _gems_json(counts: Gems) -> dict[str, int]:

@@ -215,3 +215,11 @@ _FIELD_NAMES: tuple[str, ...] = tuple(
 def replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     """A copy of the tuple ``items`` with ``items[index] = value``."""
     return (*items[:index], value, *items[index + 1 :])
+
+
+def shared_parts(state: State) -> tuple[tuple[object, int], ...]:
+    """What ``state`` keeps alive that other states share, each with an estimate of its
+    bytes: its layout's geometry (every state of a game, and on a preset layout every game,
+    reach the same one). A cache of states weighs each of these once, however many of its
+    states reach it."""
+    return ((state.geo, state.geo.bytes),)

@@ -13,6 +13,8 @@ from typing import Any
 from engine.ishtar.components import GEM_COLOURS, PLAYER_COLOURS, Space
 from engine.ishtar.editions import Edition
 from engine.ishtar.layout import layout_to_json
+from engine.ishtar.memos import MEMOS
+from engine.ishtar.memos import Weights as MemoWeights
 from engine.ishtar.state import PlacedTile, State
 
 _TILE_JSON: dict[tuple[Edition, str], dict[str, Any]] = {}
@@ -86,11 +88,15 @@ def player_json(state: State, seat: int) -> dict[str, Any]:
 
 
 def layout_part(state: State) -> list[dict[str, Any]]:
-    """The layout as JSON, memoised per geometry (a layout never changes in a game)."""
-    memo = state.geo.memo
-    found: list[dict[str, Any]] | None = memo.get("layout")
+    """The layout as JSON, memoised per layout (engine.ishtar.memos: a layout never changes
+    in a game)."""
+    key = state.geo.key
+    memo = MEMOS.of(key)
+    found: list[dict[str, Any]] | None = memo.data.get("layout")
     if found is None:
-        found = memo["layout"] = layout_to_json(state.geo.layout)
+        layout = state.geo.layout
+        found = memo.data["layout"] = layout_to_json(layout)
+        MEMOS.grew(key, memo, MemoWeights.LAYOUT_PER_BOARD * len(layout))
     return found
 
 

@@ -31,7 +31,8 @@ optimisation, never needed for correctness):
    engine.view_updates reuse the unchanged cells, placed tiles, spaces and players of the
    ancestor's part), is always equal to the value built from scratch.
 4. Nothing else is promised: a value not shared may still be equal (e.g. a state decoded
-   from storage has no viewed ancestor, so only ``layout``, memoised per geometry, is
+   from storage has no viewed ancestor, so only ``layout``, memoised per layout while its
+   memo is kept (engine.ishtar.memos), is
    shared), and the scalar entries (``phase``, ``turn``, ``deck_size``…), ``scores`` and
    ``standing`` are rebuilt each time.
 """
