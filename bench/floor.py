@@ -3,8 +3,12 @@
 A minimal websocket server built on the product's stack (uvicorn, Starlette, asyncpg) that,
 for each move, only commits it to PostgreSQL (one UPDATE of the game row's version plus one
 INSERT into the move log, in one transaction) and relays it to every connection of the room.
-No rules, no views, no tokens. `bench.load` plays the same scripted load against it and
-against the real server, and reports our figures as ratios to this floor.
+No rules, no views, no tokens. `bench.load` (games at full speed, and the fan-out) and
+`bench.scale` (N rooms at a human pace, and idle sockets) play the same scripted load
+against it and against the real server, and report our figures as ratios to this floor.
+A room's players and spectators are all just connections of the room: spectators are those
+that never move. A room's entries (its connections, its lock) go with its last connection.
+It serves websockets as ours does (uvicorn, ``permessage-deflate`` accepted by default).
 
 Wire protocol (JSON text frames), deliberately tiny:
 
@@ -94,14 +98,25 @@ class Floor:
                 await conn.execute("SELECT pg_notify('floor', $1)", f"{room} {version}")
             return version
 
+    def leave(self, room: int, ws: WebSocket) -> None:
+        """A connection gone; a room without connections holds nothing any more."""
+        members = self.connections.get(room)
+        if members is not None:
+            members.discard(ws)
+            if not members:
+                del self.connections[room]
+                lock = self.locks.get(room)
+                if lock is not None and not lock.locked():
+                    del self.locks[room]
+
     async def relay(self, room: int, text: str) -> None:
         async def send(ws: WebSocket) -> None:
             try:
                 await ws.send_text(text)
             except Exception:  # a closing connection must not stop the others
-                self.connections[room].discard(ws)
+                self.leave(room, ws)
 
-        await asyncio.gather(*(send(ws) for ws in list(self.connections[room])))
+        await asyncio.gather(*(send(ws) for ws in list(self.connections.get(room, ()))))
 
 
 def build_app(
@@ -153,7 +168,7 @@ def build_app(
         except WebSocketDisconnect:
             pass
         finally:
-            floor.connections[room].discard(ws)
+            floor.leave(room, ws)
 
     return Starlette(
         routes=[
