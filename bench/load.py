@@ -51,6 +51,7 @@ class Plan:
     profile: str | None = None  # folder for py-spy collapsed stacks of each server
     floor_ws: str = "auto"  # uvicorn websocket implementation of the floor
     floor_notify: bool = False  # the floor also NOTIFYs in each move's transaction
+    floor_pad: int = 0  # bytes of view in each of the floor's messages
     idle_timeout: float = 30.0
     connect_concurrency: int = 50
     # Seconds between the last connection opening and the first move: play is measured,
@@ -280,7 +281,9 @@ async def bench(
                 ours = runs["ishtar"][0]["moves_per_game"] if runs["ishtar"] else 0
                 moves = floor_moves or round(ours) or 120
                 db = await procs.fresh_database(url, "ishtar_bench_floor")
-                floor = procs.floor_server(db, plan.floor_ws, plan.floor_notify)
+                floor = procs.floor_server(
+                    db, plan.floor_ws, plan.floor_notify, plan.floor_pad
+                )
                 target = FloorTarget(plan.players, moves)
                 runs["floor"].append(await measure(floor, "/healthz", target, plan))
     for name, results in runs.items():
@@ -386,6 +389,13 @@ def main(argv: list[str] | None = None) -> None:
         "--floor-notify", action="store_true", help="the floor NOTIFYs in each move too"
     )
     parser.add_argument(
+        "--floor-pad",
+        type=int,
+        default=0,
+        metavar="BYTES",
+        help="the floor's messages carry a view of about BYTES (bench.floor --pad)",
+    )
+    parser.add_argument(
         "--repeat", type=int, default=1, help="runs of each, alternated"
     )
     parser.add_argument(
@@ -418,6 +428,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.profile:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
     plan.floor_notify = args.floor_notify
+    plan.floor_pad = args.floor_pad
     plan.settle_s = args.settle
     plan.game = args.game
     plan.client = args.client

@@ -60,7 +60,7 @@ import psutil  # type: ignore[import-untyped]
 
 from bench import procs
 from bench.players import Room, Stats, Target, Update
-from bench.rawws import BROWSER, CLIENTS, LeanClient, open_lean
+from bench.rawws import BROWSER, CLIENTS, Deflate, LeanClient, open_lean
 from bench.targets import FloorTarget, IshtarTarget
 
 OPEN_TIMEOUT_S = 30.0  # a connection (handshake) that takes longer counts as failed
@@ -102,6 +102,9 @@ class Plan:
         1  # runs of each target for each N (alternated: ours, floor, floor, ours ...)
     )
     floor_ws: str = "auto"  # the floor's uvicorn websocket implementation
+    floor_pad: int = (
+        0  # bytes of view in each of the floor's messages (bench.floor --pad)
+    )
     # with idle > 0: that many sockets connected and left idle, instead of play
     idle: int = 0
 
@@ -424,6 +427,7 @@ class Wire:
     compressed: int = 0
     inflated: int = 0
     deflate_sockets: int = 0
+    accepted: set[str] = field(default_factory=set)  # the parameters servers accepted
 
     @classmethod
     def read(cls, run: Run) -> Wire:
@@ -433,8 +437,20 @@ class Wire:
             wire.messages += client.messages
             wire.compressed += client.messages_compressed
             wire.inflated += client.message_bytes
-            wire.deflate_sockets += client.deflate is not None
+            if client.deflate is not None:
+                wire.deflate_sockets += 1
+                wire.accepted.add(describe(client.deflate))
         return wire
+
+
+def describe(deflate: Deflate) -> str:
+    """The accepted permessage-deflate parameters, as a server would write them."""
+    parts = [
+        key if value is True else f"{key}={value}"
+        for key, value in asdict(deflate).items()
+        if value
+    ]
+    return "; ".join(["permessage-deflate", *parts])
 
 
 async def warm_up(
@@ -572,6 +588,7 @@ async def measure_n(
         "pg_cpu_ms_per_move": round(1000 * pg_used / moves, 3),
         # bytes on the wire, received by the driver's sockets
         "deflate_sockets": wire1.deflate_sockets,
+        "deflate_accepted": sorted(wire1.accepted),
         "messages": wire1.messages,
         "messages_compressed": wire1.compressed,
         "rx_setup_kb_per_socket": round(wire0.received / sockets / 1024, 2),
@@ -633,6 +650,7 @@ async def measure_idle(
         "idle_cpu_percent": round(100 * cpu / wall, 2) if wall else 0.0,
         "pg_cpu_percent": round(100 * pg_used / wall, 2) if wall else 0.0,
         "deflate_sockets": wire1.deflate_sockets,
+        "deflate_accepted": sorted(wire1.accepted),
         "rx_setup_kb_per_socket": round(wire0.received / connected / 1024, 2),
         "rx_idle_bytes_per_socket": round(
             (wire1.received - wire0.received) / connected, 1
@@ -663,7 +681,7 @@ async def serve_and_measure(
     heap_dir = None
     if kind == "floor":
         db = await procs.fresh_database(url, "ishtar_scale_floor")
-        server = procs.floor_server(db, plan.floor_ws)
+        server = procs.floor_server(db, plan.floor_ws, pad=plan.floor_pad)
         ready = "/healthz"
     else:
         db = await procs.fresh_database(url, "ishtar_scale")
@@ -886,6 +904,10 @@ def print_table(report: dict[str, Any]) -> None:
         for run in report["runs"]:
             table.add_row(*(str(run[key]) for key, _ in columns))
         console.print(table)
+    for accepted in sorted(
+        {a for run in report["runs"] for a in run["deflate_accepted"]}
+    ):
+        console.print(f"servers accepted: {accepted}")
     for run in report["runs"]:
         if run["error_kinds"]:
             console.print(
@@ -1049,6 +1071,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--floor-ws", default=default.floor_ws, help="the floor's ws")
     parser.add_argument(
+        "--floor-pad",
+        type=int,
+        default=default.floor_pad,
+        metavar="BYTES",
+        help="the floor's messages carry a view of about BYTES (bench.floor --pad)",
+    )
+    parser.add_argument(
         "--idle",
         type=int,
         default=0,
@@ -1078,6 +1107,7 @@ def main(argv: list[str] | None = None) -> None:
         repeat=args.repeat,
         spectators=args.spectators,
         floor_ws=args.floor_ws,
+        floor_pad=args.floor_pad,
         idle=args.idle,
     )
 
