@@ -1,7 +1,9 @@
 """Scale benchmark: N live rooms at a human pace, and what one server process holds for them.
 
     python -m bench.scale [--rooms 10,100,300,1000] [--seconds 120] [--think 2-6]
-                          [--game babylon-gardens] [--json]
+                          [--game babylon-gardens] [--client browser|lean]
+                          [--target both|ishtar|floor] [--repeat K] [--spectators S]
+                          [--idle SOCKETS] [--floor-pad BYTES] [--json]
 
 For each N in ``--rooms``, on a fresh database and a fresh server process (``ishtar serve``,
 flood limits lifted as in `bench.load`): create N rooms over HTTP, connect 2 players and 2
@@ -28,6 +30,15 @@ Reported per N:
 - errors: error messages, connections that closed early, moves that never reached all four
   connections, failed connects.
 
+Against the floor (issue 35): by default (``--target both``) each N is played against ours
+and then against `bench.floor` (commit and relay, no rules), each on a fresh database and a
+fresh server, ``--repeat`` times alternating, and ours are reported as ratios to the floor's
+(p50/p95/p99, KiB per room and per socket; undelivered and errors side by side). Sockets
+behave as Chromium's by default (``--client browser``: ``permessage-deflate`` offered and
+used, see `bench.rawws`); bytes on the wire are counted per socket and per update.
+``--spectators 1000 --rooms 1`` is the fan-out at a human pace; ``--idle SOCKETS`` replaces
+play with that many sockets connected and left idle (RSS per socket, CPU over the window).
+
 The client side is one asyncio loop (the standard one: `LeanClient` wants its transports) of `bench.rawws.LeanClient`
 protocols: no task and no thread per connection; each player's think time is a timer
 (``loop.call_later``). The driver's own garbage collector is off during the window, as in
@@ -51,7 +62,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -457,9 +468,10 @@ async def warm_up(
     plan: Plan, target: Target, base: str, meter: Meter, salt: int
 ) -> None:
     """A warm-up room, played fast and closed: modules and statements the first room and
-    the first moves load are not counted as the rooms' growth."""
+    the first moves load are not counted as the rooms' growth. At most 2 spectators: a
+    fan-out's thousand are for the measured room only."""
     fds_ready = meter.fds()
-    warm = Run(plan, target, (0.01, 0.02))
+    warm = Run(replace(plan, spectators=min(2, plan.spectators)), target, (0.01, 0.02))
     await open_rooms(warm, base, 1, salt=salt)
     warm.start_play()
     await asyncio.sleep(plan.warmup_s)
