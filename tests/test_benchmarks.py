@@ -225,7 +225,9 @@ def test_the_scale_benchmark_plays_ours_and_the_floor_with_browser_sockets() -> 
 
 
 def test_the_scale_benchmark_lean_sockets_offer_no_compression() -> None:
-    result = run_json(*SCALE_SMOKE, "--client", "lean", "--target", "floor")
+    result = run_json(
+        *SCALE_SMOKE, "--client", "lean", "--target", "floor", "--floor-pad", "2000"
+    )
     runs = result["runs"]
     assert isinstance(runs, list)
     (run,) = runs
@@ -234,6 +236,8 @@ def test_the_scale_benchmark_lean_sockets_offer_no_compression() -> None:
     assert run["moves"] > 0
     assert run["deflate_sockets"] == 0 and run["messages_compressed"] == 0
     assert run["messages"] > 0
+    # the floor's updates carried a view of about 2,000 bytes, uncompressed on the wire
+    assert run["rx_bytes_per_update"] > run["inflated_bytes_per_update"] > 2000
     assert result["against_floor"] == []  # nothing of ours to compare
 
 
