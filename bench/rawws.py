@@ -251,7 +251,8 @@ class LeanClient(asyncio.Protocol):
             del buf[: end + 4]
             if not self._upgrade(head):
                 return
-        while len(buf) >= 2:
+        assert self.transport is not None
+        while len(buf) >= 2 and not self.transport.is_closing():
             b0, b1 = buf[0], buf[1]
             n, start = b1 & 0x7F, 2
             if n == 126:

@@ -311,6 +311,21 @@ async def open_rooms(run: Run, base: str, count: int, salt: int) -> None:
     await asyncio.gather(*joining)
 
 
+async def welcomed(run: Run, within: float = 120.0) -> None:
+    """Wait until every socket has its first message (ours: the welcome; the floor's:
+    its state): a server still sending welcomes is not idle, nor ready to play. A socket
+    still without one after `within` seconds counts as an error."""
+    deadline = time.monotonic() + within
+    waiting = list(run.clients())
+    while waiting and time.monotonic() < deadline:
+        waiting = [c for c in waiting if not c.messages and not c.closed.done()]
+        if waiting:
+            await asyncio.sleep(0.1)  # the sockets' protocols count; nothing to await
+    for client in waiting:  # (one that closed is counted by its `on_closed`)
+        if not client.messages and not client.closed.done():
+            run.error("no welcome")
+
+
 async def close_all(run: Run, within: float = 30.0) -> None:
     """Close every connection (a close frame, then the socket) and wait for them."""
     run.closing = True
@@ -508,6 +523,7 @@ async def measure_n(
     run = Run(plan, target, plan.think)
     setup_started = time.perf_counter()
     await open_rooms(run, base, n, salt=n + 1_000_003 * cycle)
+    await welcomed(run)
     await asyncio.sleep(plan.settle_s)
     setup_s = time.perf_counter() - setup_started
     rss_connected, fds_connected = meter.rss(), meter.fds()
@@ -629,6 +645,7 @@ async def measure_idle(
     say(f"{label}: creating and connecting")
     run = Run(plan, target, plan.think)
     await open_rooms(run, base, rooms, salt=sockets)
+    await welcomed(run)
     await asyncio.sleep(plan.settle_s)
     rss_connected, fds_connected = meter.rss(), meter.fds()
     wire0 = Wire.read(run)
