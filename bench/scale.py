@@ -109,13 +109,11 @@ class Plan:
     client: str = BROWSER
     # "both": ours and the floor (bench.floor) for each N, alternating; or one of them
     target: str = "both"
-    repeat: int = (
-        1  # runs of each target for each N (alternated: ours, floor, floor, ours ...)
-    )
+    # runs of each target for each N, alternated: ours, floor, floor, ours, ...
+    repeat: int = 1
     floor_ws: str = "auto"  # the floor's uvicorn websocket implementation
-    floor_pad: int = (
-        0  # bytes of view in each of the floor's messages (bench.floor --pad)
-    )
+    # bytes of view in each of the floor's messages (bench.floor --pad)
+    floor_pad: int = 0
     # with idle > 0: that many sockets connected and left idle, instead of play
     idle: int = 0
 
