@@ -3,8 +3,12 @@
 A minimal websocket server built on the product's stack (uvicorn, Starlette, asyncpg) that,
 for each move, only commits it to PostgreSQL (one UPDATE of the game row's version plus one
 INSERT into the move log, in one transaction) and relays it to every connection of the room.
-No rules, no views, no tokens. `bench.load` plays the same scripted load against it and
-against the real server, and reports our figures as ratios to this floor.
+No rules, no views, no tokens. `bench.load` (games at full speed, and the fan-out) and
+`bench.scale` (N rooms at a human pace, and idle sockets) play the same scripted load
+against it and against the real server, and report our figures as ratios to this floor.
+A room's players and spectators are all just connections of the room: spectators are those
+that never move. A room's entries (its connections, its lock) go with its last connection.
+It serves websockets as ours does (uvicorn, ``permessage-deflate`` accepted by default).
 
 Wire protocol (JSON text frames), deliberately tiny:
 
@@ -15,6 +19,12 @@ Wire protocol (JSON text frames), deliberately tiny:
   "action": {...}}``, or to the sender only ``{"type": "error", "code": "stale",
   "version": current}`` when ``v`` is not the current version.
 
+With ``--pad BYTES``, every message the floor sends (``state`` and ``moved``) also carries a
+``view``: a list of cells, about BYTES of JSON drawn from the version, as a position's view
+would be. Ours sends a view of several KiB with every update; the floor's messages are tens
+of bytes, which understates what compressing them costs (the compressor's window fills only
+as far as the data goes). Off (0) by default: the floor is the least a server must do.
+
 Run: ``python -m bench.floor --port 8765 --database-url postgresql://…``.
 """
 
@@ -24,6 +34,7 @@ import argparse
 import asyncio
 import json
 import logging
+import random
 from collections import defaultdict
 from contextlib import asynccontextmanager
 from typing import Any
@@ -52,12 +63,31 @@ CREATE TABLE IF NOT EXISTS floor_moves (
 """
 
 
+TILES = ("fire", "water", "earth", "air", "gold", "silver", "reed", "clay")
+
+
+def view(version: int, size: int) -> list[dict[str, Any]]:
+    """About `size` bytes of JSON cells that change with the version, as a view would."""
+    rng = random.Random(version)
+    cells: list[dict[str, Any]] = []
+    while len(cells) * 45 < size:  # a cell is about 45 bytes of JSON
+        cells.append(
+            {
+                "at": [rng.randrange(12), rng.randrange(12)],
+                "tile": rng.choice(TILES),
+                "owner": rng.randrange(4),
+            }
+        )
+    return cells
+
+
 class Floor:
     """Rooms in memory (connections and one lock per room) over a pool."""
 
-    def __init__(self, pool: asyncpg.Pool, notify: bool = False) -> None:
+    def __init__(self, pool: asyncpg.Pool, notify: bool = False, pad: int = 0) -> None:
         self.pool = pool
         self.notify = notify
+        self.pad = pad
         self.connections: dict[int, set[WebSocket]] = defaultdict(set)
         self.locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
@@ -94,18 +124,35 @@ class Floor:
                 await conn.execute("SELECT pg_notify('floor', $1)", f"{room} {version}")
             return version
 
+    def message(self, fields: dict[str, Any]) -> str:
+        """One message's text, with a view of `pad` bytes when the floor pads."""
+        if self.pad:
+            fields["view"] = view(int(fields.get("version") or 0), self.pad)
+        return json.dumps(fields)
+
+    def leave(self, room: int, ws: WebSocket) -> None:
+        """A connection gone; a room without connections holds nothing any more."""
+        members = self.connections.get(room)
+        if members is not None:
+            members.discard(ws)
+            if not members:
+                del self.connections[room]
+                lock = self.locks.get(room)
+                if lock is not None and not lock.locked():
+                    del self.locks[room]
+
     async def relay(self, room: int, text: str) -> None:
         async def send(ws: WebSocket) -> None:
             try:
                 await ws.send_text(text)
             except Exception:  # a closing connection must not stop the others
-                self.connections[room].discard(ws)
+                self.leave(room, ws)
 
-        await asyncio.gather(*(send(ws) for ws in list(self.connections[room])))
+        await asyncio.gather(*(send(ws) for ws in list(self.connections.get(room, ()))))
 
 
 def build_app(
-    database_url: str, pool_size: int = 10, notify: bool = False
+    database_url: str, pool_size: int = 10, notify: bool = False, pad: int = 0
 ) -> Starlette:
     state: dict[str, Floor] = {}
 
@@ -114,7 +161,7 @@ def build_app(
         pool = await asyncpg.create_pool(database_url, min_size=2, max_size=pool_size)
         async with pool.acquire() as conn:
             await conn.execute(SCHEMA)
-        state["floor"] = Floor(pool, notify)
+        state["floor"] = Floor(pool, notify, pad)
         yield
         await pool.close()
 
@@ -136,7 +183,7 @@ def build_app(
             return
         floor.connections[room].add(ws)
         try:
-            await ws.send_text(json.dumps({"type": "state", "version": version}))
+            await ws.send_text(floor.message({"type": "state", "version": version}))
             while True:
                 msg = json.loads(await ws.receive_text())
                 new = await floor.move(room, int(msg["version"]), msg.get("action"))
@@ -149,11 +196,11 @@ def build_app(
                     )
                     continue
                 out = {"type": "moved", "version": new, "action": msg.get("action")}
-                await floor.relay(room, json.dumps(out))
+                await floor.relay(room, floor.message(out))
         except WebSocketDisconnect:
             pass
         finally:
-            floor.connections[room].discard(ws)
+            floor.leave(room, ws)
 
     return Starlette(
         routes=[
@@ -180,10 +227,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--notify", action="store_true", help="also NOTIFY in each move's transaction"
     )
+    parser.add_argument(
+        "--pad", type=int, default=0, metavar="BYTES", help="a view of BYTES a message"
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     uvicorn.run(
-        build_app(asyncpg_dsn(args.database_url), args.pool_size, args.notify),
+        build_app(
+            asyncpg_dsn(args.database_url), args.pool_size, args.notify, args.pad
+        ),
         host=args.host,
         port=args.port,
         log_level="warning",

@@ -37,6 +37,7 @@ from typing import Any
 
 from bench import procs
 from bench.players import Room, Stats, Target, Watcher, connect, play
+from bench.rawws import BROWSER, CLIENTS
 from bench.targets import FloorTarget, IshtarTarget
 
 
@@ -50,12 +51,15 @@ class Plan:
     profile: str | None = None  # folder for py-spy collapsed stacks of each server
     floor_ws: str = "auto"  # uvicorn websocket implementation of the floor
     floor_notify: bool = False  # the floor also NOTIFYs in each move's transaction
+    floor_pad: int = 0  # bytes of view in each of the floor's messages
     idle_timeout: float = 30.0
     connect_concurrency: int = 50
     # Seconds between the last connection opening and the first move: play is measured,
     # not the storm of hellos, welcomes and presence changes of every client connecting.
     settle_s: float = 0.5
     game: str = "ishtar"  # the registry's id of the game the rooms play
+    # "browser": every socket offers permessage-deflate as Chromium does; "lean": none
+    client: str = BROWSER
 
 
 async def run_load(
@@ -83,8 +87,13 @@ async def run_load(
     async def open_ws(room: Any, seat: int | None) -> Any:
         async with gate:
             ws = await connect(
-                target.url(base, room, seat), base
+                target.url(base, room, seat), base, plan.client
             )  # a browser on our page
+            stats.extensions[
+                ws.response.headers.get("Sec-WebSocket-Extensions", "")
+                if ws.response is not None
+                else ""
+            ] += 1
             hello = target.hello(room, seat)
             if hello is not None:  # sent at once: the server wants it within seconds
                 await ws.send(hello)
@@ -94,11 +103,18 @@ async def run_load(
         async with gate:
             watcher = Watcher(target, room)
             await watcher.open(
-                target.url(base, room_id, None), base, target.hello(room_id, None)
+                target.url(base, room_id, None),
+                base,
+                target.hello(room_id, None),
+                plan.client,
             )
+            assert watcher.client is not None
+            deflate = watcher.client.deflate
+            stats.extensions["permessage-deflate" if deflate else ""] += 1
             return watcher
 
     tasks = []
+    watching: list[Watcher] = []
     for i, room_id in enumerate(created):
         room = Room(stats, plan.players + plan.spectators)
         seats = range(plan.players)
@@ -111,12 +127,17 @@ async def run_load(
             chooser = rng if plan.policy == "random" else None
             tasks.append(play(ws, target, room, seat, chooser, plan.idle_timeout))
         tasks += [watcher.watch(plan.idle_timeout) for watcher in watchers]
+        watching += watchers
     if on_connected is not None:
         on_connected()
     await asyncio.sleep(plan.settle_s)
     if on_play is not None:
         on_play()
     await asyncio.gather(*tasks)
+    for watcher in watching:
+        assert watcher.client is not None
+        stats.messages += watcher.client.messages
+        stats.messages_compressed += watcher.client.messages_compressed
     return stats
 
 
@@ -125,6 +146,14 @@ def percentile(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+def extension_counts(accepted: Counter[str]) -> dict[str, int]:
+    """Sockets by the name of the extension their server accepted ("none")."""
+    names: Counter[str] = Counter()
+    for header, count in accepted.items():
+        names[header.split(";")[0].strip() or "none"] += count
+    return dict(names)
 
 
 def summarise(
@@ -143,6 +172,10 @@ def summarise(
         "mean_ms": round(statistics.fmean(ms), 2) if ms else float("nan"),
         "errors": sum(stats.errors.values()),
         "error_kinds": dict(stats.errors),
+        # sockets by the extension the server accepted ("none" offered or accepted)
+        "extensions": extension_counts(stats.extensions),
+        "spectator_messages": stats.messages,
+        "spectator_messages_compressed": stats.messages_compressed,
     }
     if sampler is not None:
         out["cpu"] = round(sampler.cpu_percent, 1)
@@ -248,7 +281,9 @@ async def bench(
                 ours = runs["ishtar"][0]["moves_per_game"] if runs["ishtar"] else 0
                 moves = floor_moves or round(ours) or 120
                 db = await procs.fresh_database(url, "ishtar_bench_floor")
-                floor = procs.floor_server(db, plan.floor_ws, plan.floor_notify)
+                floor = procs.floor_server(
+                    db, plan.floor_ws, plan.floor_notify, plan.floor_pad
+                )
                 target = FloorTarget(plan.players, moves)
                 runs["floor"].append(await measure(floor, "/healthz", target, plan))
     for name, results in runs.items():
@@ -265,6 +300,7 @@ def median_run(results: list[dict[str, Any]]) -> dict[str, Any]:
         if isinstance(value, int | float):
             out[key] = round(statistics.median(r[key] for r in results), 2)
     out["errors"] = sum(r["errors"] for r in results)
+    out["extensions"] = results[0]["extensions"]
     kinds: Counter[str] = Counter()
     for r in results:
         kinds.update(r["error_kinds"])
@@ -286,6 +322,7 @@ def headline(report: dict[str, Any]) -> dict[str, Any]:
         "floor_moves_per_s": floor.get("moves_per_s"),
         "floor_p99_ms": floor.get("p99_ms"),
         "floor_errors": floor.get("errors"),
+        "client": report["plan"]["client"],
     }
     if ours and floor and floor["moves_per_s"]:
         out["ratio_moves_per_s"] = round(ours["moves_per_s"] / floor["moves_per_s"], 3)
@@ -300,6 +337,7 @@ def print_table(result: dict[str, Any]) -> None:
     print(
         f"rooms={plan['rooms']} players={plan['players']} spectators={plan['spectators']}"
         f" policy={plan['policy']} seed={plan['seed']} game={plan.get('game', 'ishtar')}"
+        f" client={plan['client']}"
         f" load average before={detail['loadavg'][0]:.2f}"
     )
     keys = ["moves", "moves_per_s", "p50_ms", "p95_ms", "p99_ms", "errors", "cpu"]
@@ -315,6 +353,7 @@ def print_table(result: dict[str, Any]) -> None:
     for key in keys:
         print(f"{key:16}" + "".join(f"{detail[n].get(key, '')!s:>12}" for n in names))
     for name in names:
+        print(f"{name} sockets by extension accepted: {detail[name]['extensions']}")
         if detail[name]["error_kinds"]:
             print(f"{name} errors: {detail[name]['error_kinds']}")
     if "ratio_moves_per_s" in result:
@@ -350,6 +389,13 @@ def main(argv: list[str] | None = None) -> None:
         "--floor-notify", action="store_true", help="the floor NOTIFYs in each move too"
     )
     parser.add_argument(
+        "--floor-pad",
+        type=int,
+        default=0,
+        metavar="BYTES",
+        help="the floor's messages carry a view of about BYTES (bench.floor --pad)",
+    )
+    parser.add_argument(
         "--repeat", type=int, default=1, help="runs of each, alternated"
     )
     parser.add_argument(
@@ -365,6 +411,13 @@ def main(argv: list[str] | None = None) -> None:
         metavar="S",
         help="seconds between connecting every client and the first move",
     )
+    parser.add_argument(
+        "--client",
+        choices=CLIENTS,
+        default=BROWSER,
+        help="browser: every socket offers permessage-deflate and sends Origin, as"
+        " Chromium does (the default); lean: no extension offered",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     rooms, spectators = (
@@ -375,8 +428,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.profile:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
     plan.floor_notify = args.floor_notify
+    plan.floor_pad = args.floor_pad
     plan.settle_s = args.settle
     plan.game = args.game
+    plan.client = args.client
     started = time.perf_counter()
     result = headline(
         asyncio.run(

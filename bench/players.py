@@ -19,10 +19,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import httpx
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from bench.rawws import LeanClient, open_lean
+from bench.rawws import BROWSER, LeanClient, open_lean
 
 
 @dataclass
@@ -42,6 +43,10 @@ class Target(Protocol):
     name: str
 
     async def create_room(self, base: str, players: int, seed: int) -> Any: ...
+
+    async def open_room(self, http: httpx.AsyncClient, players: int) -> Any:
+        """A room ready to play, over `http` (whose base is the server's)."""
+        ...
 
     def url(self, base: str, room: Any, seat: int | None) -> str: ...
 
@@ -66,6 +71,10 @@ class Stats:
     games_over: int = 0
     first_move: float | None = None
     last_move: float | None = None
+    # sockets by the extensions their server accepted ("" for none)
+    extensions: Counter[str] = field(default_factory=Counter)
+    messages: int = 0  # received by the spectators' sockets (players' are not counted)
+    messages_compressed: int = 0  # of which came compressed (RSV1), and were inflated
 
 
 class Room:
@@ -99,7 +108,13 @@ class Room:
             self.done.set()
 
 
-async def connect(url: str, origin: str, attempts: int = 5) -> ClientConnection:
+async def connect(
+    url: str, origin: str, client: str = BROWSER, attempts: int = 5
+) -> ClientConnection:
+    """A player's socket. As a browser (``client="browser"``), it offers
+    permessage-deflate with ``client_max_window_bits`` (the `websockets` client's
+    ``compression="deflate"``) and compresses what it sends; ``"lean"`` offers nothing.
+    Both send ``Origin``, as a page of ours would."""
     for attempt in range(attempts):
         try:
             return await websockets.connect(
@@ -108,7 +123,7 @@ async def connect(url: str, origin: str, attempts: int = 5) -> ClientConnection:
                 max_size=None,
                 open_timeout=30,
                 ping_interval=None,
-                compression=None,
+                compression="deflate" if client == BROWSER else None,
             )
         except (OSError, TimeoutError, websockets.InvalidHandshake):
             if attempt == attempts - 1:
@@ -168,8 +183,10 @@ class Watcher:
         self.client: LeanClient | None = None
         self.over = False
 
-    async def open(self, url: str, origin: str, hello: str | None) -> None:
-        self.client = await open_lean(url, origin, self.on_message)
+    async def open(
+        self, url: str, origin: str, hello: str | None, client: str = BROWSER
+    ) -> None:
+        self.client = await open_lean(url, origin, self.on_message, client)
         if hello is not None:
             self.client.send_text(hello)
 

@@ -186,8 +186,10 @@ def ishtar_server(database_url: str, app_dir: Path | None = None) -> Server:
     return Server.on_reserved_port(argv, env, cwd=app_dir)
 
 
-def floor_server(database_url: str, ws: str = "auto", notify: bool = False) -> Server:
-    argv = [sys.executable, "-m", "bench.floor", "--ws", ws]
+def floor_server(
+    database_url: str, ws: str = "auto", notify: bool = False, pad: int = 0
+) -> Server:
+    argv = [sys.executable, "-m", "bench.floor", "--ws", ws, "--pad", str(pad)]
     argv += ["--notify"] if notify else []
     return Server.on_reserved_port([*argv, "--database-url", libpq_url(database_url)])
 

@@ -1,7 +1,9 @@
 """Scale benchmark: N live rooms at a human pace, and what one server process holds for them.
 
     python -m bench.scale [--rooms 10,100,300,1000] [--seconds 120] [--think 2-6]
-                          [--game babylon-gardens] [--json]
+                          [--game babylon-gardens] [--client browser|lean]
+                          [--target both|ishtar|floor] [--repeat K] [--spectators S]
+                          [--idle SOCKETS] [--floor-pad BYTES] [--json]
 
 For each N in ``--rooms``, on a fresh database and a fresh server process (``ishtar serve``,
 flood limits lifted as in `bench.load`): create N rooms over HTTP, connect 2 players and 2
@@ -28,6 +30,15 @@ Reported per N:
 - errors: error messages, connections that closed early, moves that never reached all four
   connections, failed connects.
 
+Against the floor (issue 35): by default (``--target both``) each N is played against ours
+and then against `bench.floor` (commit and relay, no rules), each on a fresh database and a
+fresh server, ``--repeat`` times alternating, and ours are reported as ratios to the floor's
+(p50/p95/p99, KiB per room and per socket; undelivered and errors side by side). Sockets
+behave as Chromium's by default (``--client browser``: ``permessage-deflate`` offered and
+used, see `bench.rawws`); bytes on the wire are counted per socket and per update.
+``--spectators 1000 --rooms 1`` is the fan-out at a human pace; ``--idle SOCKETS`` replaces
+play with that many sockets connected and left idle (RSS per socket, CPU over the window).
+
 The client side is one asyncio loop (the standard one: `LeanClient` wants its transports) of `bench.rawws.LeanClient`
 protocols: no task and no thread per connection; each player's think time is a timer
 (``loop.call_later``). The driver's own garbage collector is off during the window, as in
@@ -51,7 +62,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,9 +70,9 @@ import httpx
 import psutil  # type: ignore[import-untyped]
 
 from bench import procs
-from bench.players import Room, Stats, Update
-from bench.rawws import LeanClient, open_lean
-from bench.targets import IshtarRoom, IshtarTarget
+from bench.players import Room, Stats, Target, Update
+from bench.rawws import BROWSER, CLIENTS, Deflate, LeanClient, open_lean
+from bench.targets import FloorTarget, IshtarTarget
 
 OPEN_TIMEOUT_S = 30.0  # a connection (handshake) that takes longer counts as failed
 TARGET_KB_PER_ROOM = 200
@@ -94,6 +105,17 @@ class Plan:
     # another checkout's code to serve (e.g. `git worktree add /tmp/before HEAD~1`), for A/B
     server_dir: str | None = None
     heap_frames: int = 12
+    # "browser": sockets offer permessage-deflate and send Origin as Chromium does
+    client: str = BROWSER
+    # "both": ours and the floor (bench.floor) for each N, alternating; or one of them
+    target: str = "both"
+    # runs of each target for each N, alternated: ours, floor, floor, ours, ...
+    repeat: int = 1
+    floor_ws: str = "auto"  # the floor's uvicorn websocket implementation
+    # bytes of view in each of the floor's messages (bench.floor --pad)
+    floor_pad: int = 0
+    # with idle > 0: that many sockets connected and left idle, instead of play
+    idle: int = 0
 
 
 def say(text: str) -> None:
@@ -114,7 +136,7 @@ def raise_fd_limit() -> int:
 class Run:
     """One N: the rooms, their connections, the clock of play and what was counted."""
 
-    def __init__(self, plan: Plan, target: IshtarTarget, think: tuple[float, float]):
+    def __init__(self, plan: Plan, target: Target, think: tuple[float, float]):
         self.plan = plan
         self.target = target
         self.think = think
@@ -156,7 +178,8 @@ class Member:
         for attempt in range(5):
             try:
                 self.client = await asyncio.wait_for(
-                    open_lean(url, origin, self.on_message), OPEN_TIMEOUT_S
+                    open_lean(url, origin, self.on_message, self.run.plan.client),
+                    OPEN_TIMEOUT_S,
                 )
                 break
             except (OSError, ConnectionError, TimeoutError):
@@ -247,22 +270,6 @@ class Seat(Member):
         )
 
 
-async def create_room(http: httpx.AsyncClient, players: int, game: str) -> IshtarRoom:
-    """A started room of `players` seats (seat order fixed: seat i holds token i)."""
-    body: dict[str, Any] = {"players": players, "name": "seat 0", "seat_order": "fixed"}
-    body["game"] = game
-    created = (await http.post("/api/rooms", json=body)).raise_for_status().json()
-    room_id, tokens = created["room_id"], [created["token"]]
-    for seat in range(1, players):
-        joined = await http.post(
-            f"/api/rooms/{room_id}/seats", json={"name": f"seat {seat}", "seat": seat}
-        )
-        tokens.append(joined.raise_for_status().json()["token"])
-    auth = {"Authorization": f"Bearer {created['host_token']}"}
-    (await http.post(f"/api/rooms/{room_id}/start", headers=auth)).raise_for_status()
-    return IshtarRoom(room_id, tokens)
-
-
 async def open_rooms(run: Run, base: str, count: int, salt: int) -> None:
     """Create `count` rooms and connect their players and spectators (hello sent)."""
     plan, target = run.plan, run.target
@@ -270,14 +277,14 @@ async def open_rooms(run: Run, base: str, count: int, salt: int) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         gate = asyncio.Semaphore(plan.create_concurrency)
 
-        async def one() -> IshtarRoom:
+        async def one() -> Any:
             async with gate:
-                return await create_room(http, 2, plan.game)
+                return await target.open_room(http, 2)
 
         created = await asyncio.gather(*(one() for _ in range(count)))
     gate = asyncio.Semaphore(plan.connect_concurrency)
 
-    async def connect(member: Member, room: IshtarRoom, seat: int | None) -> None:
+    async def connect(member: Member, room: Any, seat: int | None) -> None:
         async with gate:
             try:
                 await member.open(
@@ -287,19 +294,34 @@ async def open_rooms(run: Run, base: str, count: int, salt: int) -> None:
                 run.error(f"connect {type(error).__name__}")
 
     joining = []
-    for i, ishtar_room in enumerate(created):
+    for i, created_room in enumerate(created):
         room = Room(run.stats, 2 + plan.spectators)
         run.rooms.append(room)
         for seat in range(2):
             rng = random.Random(f"{plan.seed}-{salt}-{i}-{seat}")
             player = Seat(run, room, seat, rng)
             run.seats.append(player)
-            joining.append(connect(player, ishtar_room, seat))
+            joining.append(connect(player, created_room, seat))
         for _ in range(plan.spectators):
             spectator = Spectator(run, room)
             run.spectators.append(spectator)
-            joining.append(connect(spectator, ishtar_room, None))
+            joining.append(connect(spectator, created_room, None))
     await asyncio.gather(*joining)
+
+
+async def welcomed(run: Run, within: float = 120.0) -> None:
+    """Wait until every socket has its first message (ours: the welcome; the floor's:
+    its state): a server still sending welcomes is not idle, nor ready to play. A socket
+    still without one after `within` seconds counts as an error."""
+    deadline = time.monotonic() + within
+    waiting = list(run.clients())
+    while waiting and time.monotonic() < deadline:
+        waiting = [c for c in waiting if not c.messages and not c.closed.done()]
+        if waiting:
+            await asyncio.sleep(0.1)  # the sockets' protocols count; nothing to await
+    for client in waiting:  # (one that closed is counted by its `on_closed`)
+        if not client.messages and not client.closed.done():
+            run.error("no welcome")
 
 
 async def close_all(run: Run, within: float = 30.0) -> None:
@@ -409,20 +431,61 @@ async def peak_rss(meter: Meter, into: list[int], every: float = 0.25) -> None:
         await asyncio.sleep(every)
 
 
-async def measure_n(
-    plan: Plan, n: int, base: str, meter: Meter, pg: PgCpu, cycle: int = 0
-) -> dict[str, Any]:
-    """One N on a server that is up: warm-up, rooms, play for the window, close, settle.
-    Cycle k > 0 plays new rooms (their own seeds) on the server that played cycles < k."""
-    target = IshtarTarget(game=plan.game)
-    rss_ready, fds_ready = meter.rss(), meter.fds()
+FLOOR_ENDLESS = 10**9  # the floor's games: no end within any window
 
-    # A warm-up room, played fast and closed: modules and statements the first room and
-    # the first moves load are not counted as the rooms' growth.
-    label = f"{n} rooms" + (f", cycle {cycle + 1}" if plan.cycles > 1 else "")
-    say(f"{label}: warm-up")
-    warm = Run(plan, target, (0.01, 0.02))
-    await open_rooms(warm, base, 1, salt=-1 - cycle)
+
+def make_target(kind: str, plan: Plan) -> Target:
+    """Ours (the product's protocol) or the floor's (`bench.floor`: commit and relay)."""
+    if kind == "floor":
+        return FloorTarget(players=2, moves_per_game=FLOOR_ENDLESS)
+    return IshtarTarget(game=plan.game)
+
+
+@dataclass
+class Wire:
+    """What the driver's sockets received, summed: bytes on the wire (handshakes
+    included), messages, those that came compressed, and their bytes once inflated."""
+
+    received: int = 0
+    messages: int = 0
+    compressed: int = 0
+    inflated: int = 0
+    deflate_sockets: int = 0
+    accepted: set[str] = field(default_factory=set)  # the parameters servers accepted
+
+    @classmethod
+    def read(cls, run: Run) -> Wire:
+        wire = cls()
+        for client in run.clients():
+            wire.received += client.bytes_received
+            wire.messages += client.messages
+            wire.compressed += client.messages_compressed
+            wire.inflated += client.message_bytes
+            if client.deflate is not None:
+                wire.deflate_sockets += 1
+                wire.accepted.add(describe(client.deflate))
+        return wire
+
+
+def describe(deflate: Deflate) -> str:
+    """The accepted permessage-deflate parameters, as a server would write them."""
+    parts = [
+        key if value is True else f"{key}={value}"
+        for key, value in asdict(deflate).items()
+        if value
+    ]
+    return "; ".join(["permessage-deflate", *parts])
+
+
+async def warm_up(
+    plan: Plan, target: Target, base: str, meter: Meter, salt: int
+) -> None:
+    """A warm-up room, played fast and closed: modules and statements the first room and
+    the first moves load are not counted as the rooms' growth. At most 2 spectators: a
+    fan-out's thousand are for the measured room only."""
+    fds_ready = meter.fds()
+    warm = Run(replace(plan, spectators=min(2, plan.spectators)), target, (0.01, 0.02))
+    await open_rooms(warm, base, 1, salt=salt)
     warm.start_play()
     await asyncio.sleep(plan.warmup_s)
     warm.playing = False
@@ -431,6 +494,25 @@ async def measure_n(
     await meter.settle_fds(fds_ready, 10.0)
     gc.collect()
     await asyncio.sleep(1.0)
+
+
+async def measure_n(
+    plan: Plan,
+    n: int,
+    base: str,
+    meter: Meter,
+    pg: PgCpu,
+    cycle: int = 0,
+    kind: str = "ishtar",
+) -> dict[str, Any]:
+    """One N on a server that is up: warm-up, rooms, play for the window, close, settle.
+    Cycle k > 0 plays new rooms (their own seeds) on the server that played cycles < k."""
+    target = make_target(kind, plan)
+    rss_ready = meter.rss()
+
+    label = f"{kind}, {n} rooms" + (f", cycle {cycle + 1}" if plan.cycles > 1 else "")
+    say(f"{label}: warm-up")
+    await warm_up(plan, target, base, meter, salt=-1 - cycle)
     rss_start, fds_start = meter.rss(), meter.fds()
     tag = f"{n}" + (f"-c{cycle + 1}" if plan.cycles > 1 else "")
     await meter.snapshot(f"{tag}-start")
@@ -439,6 +521,7 @@ async def measure_n(
     run = Run(plan, target, plan.think)
     setup_started = time.perf_counter()
     await open_rooms(run, base, n, salt=n + 1_000_003 * cycle)
+    await welcomed(run)
     await asyncio.sleep(plan.settle_s)
     setup_s = time.perf_counter() - setup_started
     rss_connected, fds_connected = meter.rss(), meter.fds()
@@ -448,6 +531,7 @@ async def measure_n(
     sampler = asyncio.get_running_loop().create_task(peak_rss(meter, peak))
     driver = psutil.Process(os.getpid())
     cpu0, pg0, drv0 = meter.cpu(), pg.read(), sum(driver.cpu_times()[:2])
+    wire0 = Wire.read(run)
     t0 = time.perf_counter()
     gc.disable()  # the driver's collections would stop every room's clock at once
     try:
@@ -466,6 +550,7 @@ async def measure_n(
     wall = time.perf_counter() - t0
     cpu, pg_used = meter.cpu() - cpu0, PgCpu.used(pg0, pg.read())
     driver_cpu = sum(driver.cpu_times()[:2]) - drv0
+    wire1 = Wire.read(run)
     sampler.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await sampler
@@ -487,11 +572,15 @@ async def measure_n(
     ms = [x * 1000 for x in stats.latencies]
     moves = max(1, stats.moves)
     connections = 2 + plan.spectators
+    sockets = n * connections
     grown = rss_loaded - rss_start
+    window_rx = wire1.received - wire0.received
     return {
+        "target": kind,
+        "client": plan.client,
         "rooms": n,
         "cycle": cycle + 1,
-        "connections": n * connections,
+        "connections": sockets,
         "seconds": round(wall, 1),
         "setup_s": round(setup_s, 1),
         "moves": stats.moves,
@@ -502,6 +591,7 @@ async def measure_n(
         "p99_ms": round(percentile(ms, 99), 2),
         "max_ms": round(max(ms), 2) if ms else float("nan"),
         "mean_ms": round(statistics.fmean(ms), 2) if ms else float("nan"),
+        "undelivered": lost,
         "errors": sum(stats.errors.values()),
         "error_kinds": dict(stats.errors),
         "rss_ready_mb": mib(rss_ready),
@@ -511,7 +601,7 @@ async def measure_n(
         "rss_peak_mb": mib(peak[0]),
         "rss_after_mb": mib(rss_after),
         "kb_per_room": round(grown / n / 1024, 1),
-        "kb_per_connection": round(grown / (n * connections) / 1024, 1),
+        "kb_per_connection": round(grown / sockets / 1024, 1),
         "kb_per_room_connected": round((rss_connected - rss_start) / n / 1024, 1),
         "after_vs_start": round(rss_after / rss_start - 1, 3),
         "fds_start": fds_start,
@@ -522,6 +612,76 @@ async def measure_n(
         "driver_cpu_percent": round(100 * driver_cpu / wall, 1) if wall else 0.0,
         "server_cpu_ms_per_move": round(1000 * cpu / moves, 3),
         "pg_cpu_ms_per_move": round(1000 * pg_used / moves, 3),
+        # bytes on the wire, received by the driver's sockets
+        "deflate_sockets": wire1.deflate_sockets,
+        "deflate_accepted": sorted(wire1.accepted),
+        "messages": wire1.messages,
+        "messages_compressed": wire1.compressed,
+        "rx_setup_kb_per_socket": round(wire0.received / sockets / 1024, 2),
+        "rx_window_kb_per_socket": round(window_rx / sockets / 1024, 2),
+        # a move's update as one socket receives it: wire bytes, then once inflated
+        "rx_bytes_per_update": round(window_rx / (moves * connections), 1),
+        "inflated_bytes_per_update": round(
+            (wire1.inflated - wire0.inflated) / (moves * connections), 1
+        ),
+    }
+
+
+async def measure_idle(
+    plan: Plan, sockets: int, base: str, meter: Meter, pg: PgCpu, kind: str
+) -> dict[str, Any]:
+    """`sockets` connected and left idle (tabs left open on a game nobody plays): rooms of
+    2 players and the plan's spectators, welcomed, then the server's RSS and CPU over the
+    window, in which nothing is sent but the server's own pings and heartbeats."""
+    target = make_target(kind, plan)
+    per_room = 2 + plan.spectators
+    rooms = -(-sockets // per_room)
+    label = f"{kind}, {rooms * per_room} idle sockets"
+    say(f"{label}: warm-up")
+    await warm_up(plan, target, base, meter, salt=-1)
+    rss_start, fds_start = meter.rss(), meter.fds()
+    say(f"{label}: creating and connecting")
+    run = Run(plan, target, plan.think)
+    await open_rooms(run, base, rooms, salt=sockets)
+    await welcomed(run)
+    await asyncio.sleep(plan.settle_s)
+    rss_connected, fds_connected = meter.rss(), meter.fds()
+    wire0 = Wire.read(run)
+    cpu0, pg0, t0 = meter.cpu(), pg.read(), time.perf_counter()
+    say(f"{label}: idle for {plan.seconds} s")
+    await asyncio.sleep(plan.seconds)
+    wall = time.perf_counter() - t0
+    cpu, pg_used = meter.cpu() - cpu0, PgCpu.used(pg0, pg.read())
+    rss_idle = meter.rss()
+    wire1 = Wire.read(run)
+    say(f"{label}: closing")
+    await close_all(run)
+    del run.seats[:], run.spectators[:]
+    await meter.settle_fds(fds_start, 30.0)
+    connected = rooms * per_room
+    return {
+        "target": kind,
+        "client": plan.client,
+        "idle": True,
+        "rooms": rooms,
+        "cycle": 1,
+        "connections": connected,
+        "seconds": round(wall, 1),
+        "errors": sum(run.stats.errors.values()),
+        "error_kinds": dict(run.stats.errors),
+        "rss_start_mb": mib(rss_start),
+        "rss_connected_mb": mib(rss_connected),
+        "rss_idle_mb": mib(rss_idle),
+        "kb_per_idle_socket": round((rss_idle - rss_start) / connected / 1024, 1),
+        "fds_connected": fds_connected,
+        "idle_cpu_percent": round(100 * cpu / wall, 2) if wall else 0.0,
+        "pg_cpu_percent": round(100 * pg_used / wall, 2) if wall else 0.0,
+        "deflate_sockets": wire1.deflate_sockets,
+        "deflate_accepted": sorted(wire1.accepted),
+        "rx_setup_kb_per_socket": round(wire0.received / connected / 1024, 2),
+        "rx_idle_bytes_per_socket": round(
+            (wire1.received - wire0.received) / connected, 1
+        ),
     }
 
 
@@ -541,43 +701,104 @@ def postgres() -> Iterator[tuple[str, int | None]]:
         yield embedded, pid
 
 
+async def serve_and_measure(
+    plan: Plan, kind: str, n: int, url: str, pg: PgCpu, repeat: int
+) -> list[dict[str, Any]]:
+    """A fresh database and a fresh server of `kind`; N's cycles (or idle sockets) on it."""
+    heap_dir = None
+    if kind == "floor":
+        db = await procs.fresh_database(url, "ishtar_scale_floor")
+        server = procs.floor_server(db, plan.floor_ws, pad=plan.floor_pad)
+        ready = "/healthz"
+    else:
+        db = await procs.fresh_database(url, "ishtar_scale")
+        app_dir = Path(plan.server_dir) if plan.server_dir else None
+        server = procs.ishtar_server(db, app_dir)
+        server.env.update(plan.server_env)
+        ready = "/readyz"
+        if plan.heap_dir:  # the floor has no heap dump: only ours is traced
+            heap_dir = plan.heap_dir
+            server.env["ISHTAR_HEAP_DUMP_FRAMES"] = str(plan.heap_frames)
+            server.env["ISHTAR_HEAP_DUMP_DIR"] = plan.heap_dir
+    server.start()
+    results: list[dict[str, Any]] = []
+    try:
+        await server.wait_ready(ready)
+        assert server.proc is not None
+        meter = Meter(server.proc.pid, heap_dir)
+        if plan.idle:
+            results.append(await measure_idle(plan, n, server.base, meter, pg, kind))
+        else:
+            for cycle in range(plan.cycles):
+                results.append(
+                    await measure_n(plan, n, server.base, meter, pg, cycle, kind)
+                )
+    except BaseException:
+        sys.stderr.write(f"server log kept in {server.log}:\n{server.tail()}\n")
+        server.stop()
+        raise
+    server.stop()
+    if server.log is not None and not any(r["errors"] for r in results):
+        server.log.unlink(missing_ok=True)
+    for result in results:
+        result["n"], result["repeat"] = n, repeat + 1
+    return results
+
+
 async def bench(plan: Plan, on_run: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """For each N, ours and the floor `repeat` times each, alternating (ours, floor, floor,
+    ours, ...), each on a fresh database and a fresh server: whatever else the machine
+    does is spread over both."""
     report: dict[str, Any] = {
         "plan": asdict(plan),
         "loadavg": os.getloadavg(),
         "fd_limit": raise_fd_limit(),
         "runs": [],
     }
+    kinds = ["ishtar", "floor"] if plan.target == "both" else [plan.target]
+    sizes = [plan.idle] if plan.idle else plan.rooms
     with postgres() as (url, postmaster):
         pg = PgCpu(postmaster)
-        for n in plan.rooms:
-            db = await procs.fresh_database(url, "ishtar_scale")
-            app_dir = Path(plan.server_dir) if plan.server_dir else None
-            server = procs.ishtar_server(db, app_dir)
-            server.env.update(plan.server_env)
-            if plan.heap_dir:
-                server.env["ISHTAR_HEAP_DUMP_FRAMES"] = str(plan.heap_frames)
-                server.env["ISHTAR_HEAP_DUMP_DIR"] = plan.heap_dir
-            server.start()
-            try:
-                await server.wait_ready("/readyz")
-                assert server.proc is not None
-                meter = Meter(server.proc.pid, plan.heap_dir)
-                results = []
-                for cycle in range(plan.cycles):
-                    result = await measure_n(plan, n, server.base, meter, pg, cycle)
-                    results.append(result)
-                    on_run(result)
-            except BaseException:
-                sys.stderr.write(f"server log kept in {server.log}:\n{server.tail()}\n")
-                server.stop()
-                raise
-            server.stop()
-            if server.log is not None and not any(r["errors"] for r in results):
-                server.log.unlink(missing_ok=True)
-            report["runs"].extend(results)
-    report["targets"] = verdicts(report["runs"])
+        for n in sizes:
+            for repeat in range(plan.repeat):
+                for kind in kinds if repeat % 2 == 0 else kinds[::-1]:
+                    results = await serve_and_measure(plan, kind, n, url, pg, repeat)
+                    for result in results:
+                        on_run(result)
+                    report["runs"].extend(results)
+    ours = [r for r in report["runs"] if r["target"] == "ishtar" and r["repeat"] == 1]
+    report["targets"] = {} if plan.idle else verdicts(ours)
+    report["against_floor"] = against_floor(report["runs"])
     return report
+
+
+PLAY_RATIOS = ("p50_ms", "p95_ms", "p99_ms", "kb_per_room", "kb_per_connection")
+IDLE_RATIOS = ("kb_per_idle_socket", "idle_cpu_percent")
+COUNTS = ("undelivered", "errors")
+
+
+def against_floor(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For each N run against both: our figure over the floor's (medians over the
+    repeats of each, first cycles only), and the counts of both side by side."""
+    out = []
+    for n in dict.fromkeys(r["n"] for r in runs):
+        ours = [r for r in runs if r["n"] == n and r["cycle"] == 1]
+        floor = [r for r in ours if r["target"] == "floor"]
+        ours = [r for r in ours if r["target"] == "ishtar"]
+        if not ours or not floor:
+            continue
+        row: dict[str, Any] = {"n": n, "rooms": ours[0]["rooms"], "runs": len(ours)}
+        for key in IDLE_RATIOS if ours[0].get("idle") else PLAY_RATIOS:
+            mine = statistics.median(r[key] for r in ours)
+            theirs = statistics.median(r[key] for r in floor)
+            row[key] = round(mine, 2)
+            row[f"floor_{key}"] = round(theirs, 2)
+            row[f"ratio_{key}"] = round(mine / theirs, 2) if theirs > 0 else None
+        for key in COUNTS:
+            row[key] = sum(r.get(key, 0) for r in ours)
+            row[f"floor_{key}"] = sum(r.get(key, 0) for r in floor)
+        out.append(row)
+    return out
 
 
 def verdicts(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -628,6 +849,7 @@ def cycle_growth(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 LATENCY_COLUMNS = [
+    ("target", "server"),
     ("rooms", "rooms"),
     ("cycle", "cycle"),
     ("connections", "sockets"),
@@ -641,9 +863,11 @@ LATENCY_COLUMNS = [
     ("pg_cpu_ms_per_move", "PG CPU ms/move"),
     ("server_cpu_percent", "server CPU %"),
     ("driver_cpu_percent", "driver CPU %"),
+    ("undelivered", "undelivered"),
     ("errors", "errors"),
 ]
 MEMORY_COLUMNS = [
+    ("target", "server"),
     ("rooms", "rooms"),
     ("cycle", "cycle"),
     ("rss_start_mb", "RSS start MiB"),
@@ -657,6 +881,31 @@ MEMORY_COLUMNS = [
     ("fds_connected", "server fds"),
     ("fds_after", "fds after"),
 ]
+WIRE_COLUMNS = [
+    ("target", "server"),
+    ("rooms", "rooms"),
+    ("cycle", "cycle"),
+    ("deflate_sockets", "deflate sockets"),
+    ("messages", "messages"),
+    ("messages_compressed", "compressed"),
+    ("rx_setup_kb_per_socket", "KiB/socket to connect"),
+    ("rx_window_kb_per_socket", "KiB/socket in window"),
+    ("rx_bytes_per_update", "wire B/update"),
+    ("inflated_bytes_per_update", "inflated B/update"),
+]
+IDLE_COLUMNS = [
+    ("target", "server"),
+    ("connections", "idle sockets"),
+    ("seconds", "window s"),
+    ("rss_start_mb", "RSS start MiB"),
+    ("rss_idle_mb", "idle"),
+    ("kb_per_idle_socket", "KiB/socket"),
+    ("idle_cpu_percent", "server CPU %"),
+    ("pg_cpu_percent", "PG CPU %"),
+    ("deflate_sockets", "deflate sockets"),
+    ("rx_idle_bytes_per_socket", "B/socket in window"),
+    ("errors", "errors"),
+]
 
 
 def print_table(report: dict[str, Any]) -> None:
@@ -668,18 +917,30 @@ def print_table(report: dict[str, Any]) -> None:
     console.print(
         f"bench.scale: game={plan['game']} think={plan['think'][0]}-{plan['think'][1]} s"
         f" window={plan['seconds']} s policy={plan['policy']} seed={plan['seed']}"
-        f" (load average before {report['loadavg'][0]:.2f})"
+        f" client={plan['client']} (load average before {report['loadavg'][0]:.2f})"
     )
-    for columns in (LATENCY_COLUMNS, MEMORY_COLUMNS):
+    tables = (
+        (IDLE_COLUMNS,)
+        if plan["idle"]
+        else (LATENCY_COLUMNS, MEMORY_COLUMNS, WIRE_COLUMNS)
+    )
+    for columns in tables:
         table = Table()
         for _key, title in columns:
             table.add_column(title, justify="right")
         for run in report["runs"]:
             table.add_row(*(str(run[key]) for key, _ in columns))
         console.print(table)
+    for accepted in sorted(
+        {a for run in report["runs"] for a in run["deflate_accepted"]}
+    ):
+        console.print(f"servers accepted: {accepted}")
     for run in report["runs"]:
         if run["error_kinds"]:
-            console.print(f"{run['rooms']} rooms, errors: {run['error_kinds']}")
+            console.print(
+                f"{run['target']}, {run['rooms']} rooms, errors: {run['error_kinds']}"
+            )
+    print_against_floor(console, report["against_floor"])
     targets = report["targets"]
     if targets:
         console.print(
@@ -695,6 +956,30 @@ def print_table(report: dict[str, Any]) -> None:
                 f" {targets['cycle_growth']} (<= {TARGET_AFTER_RATIO});"
                 f" MiB each cycle added after the first: {targets['cycle_added_mb']}"
             )
+
+
+def print_against_floor(console: Any, rows: list[dict[str, Any]]) -> None:
+    """Ours over the floor's, N by N (medians of the repeats), and both counts."""
+    from rich.table import Table
+
+    if not rows:
+        return
+    keys = [k for k in (*PLAY_RATIOS, *IDLE_RATIOS) if k in rows[0]]
+    table = Table(title="ours / the floor's (the floor's figure in brackets)")
+    table.add_column("N", justify="right")
+    for key in keys:
+        table.add_column(key, justify="right")
+    for key in COUNTS:
+        table.add_column(f"{key} ours:floor", justify="right")
+    for row in rows:
+        cells = [str(row["n"])]
+        for key in keys:
+            ratio = row[f"ratio_{key}"]
+            shown = "n/a" if ratio is None else f"{ratio}x"
+            cells.append(f"{shown} ({row[f'floor_{key}']})")
+        cells += [f"{row[key]}:{row[f'floor_{key}']}" for key in COUNTS]
+        table.add_row(*cells)
+    console.print(table)
 
 
 def parse_think(text: str) -> tuple[float, float]:
@@ -784,6 +1069,49 @@ def main(argv: list[str] | None = None) -> None:
         metavar="DIR",
         help="serve this checkout's code instead (A/B: alternate invocations)",
     )
+    parser.add_argument(
+        "--client",
+        choices=CLIENTS,
+        default=default.client,
+        help="browser: every socket offers permessage-deflate and sends Origin, as"
+        " Chromium does (the default); lean: no extension offered",
+    )
+    parser.add_argument(
+        "--target",
+        choices=["both", "ishtar", "floor"],
+        default=default.target,
+        help="both (the default): for each N, ours and the floor (bench.floor)"
+        " alternating, ours reported as ratios to the floor's; or one of them",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=default.repeat,
+        metavar="K",
+        help="runs of each target for each N, alternated (medians are compared)",
+    )
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=default.spectators,
+        help="spectators a room (with --rooms 1 and many: the fan-out at a human pace)",
+    )
+    parser.add_argument("--floor-ws", default=default.floor_ws, help="the floor's ws")
+    parser.add_argument(
+        "--floor-pad",
+        type=int,
+        default=default.floor_pad,
+        metavar="BYTES",
+        help="the floor's messages carry a view of about BYTES (bench.floor --pad)",
+    )
+    parser.add_argument(
+        "--idle",
+        type=int,
+        default=0,
+        metavar="SOCKETS",
+        help="instead of play: this many sockets (rooms of 2 players + the spectators)"
+        " connected and left idle; the server's RSS per socket and CPU over --seconds",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     server_env = dict(item.split("=", 1) for item in args.server_env)
@@ -801,11 +1129,19 @@ def main(argv: list[str] | None = None) -> None:
         server_env=server_env,
         heap_dir=str(Path(args.heap).resolve()) if args.heap else None,
         server_dir=str(Path(args.server_dir).resolve()) if args.server_dir else None,
+        client=args.client,
+        target=args.target,
+        repeat=args.repeat,
+        spectators=args.spectators,
+        floor_ws=args.floor_ws,
+        floor_pad=args.floor_pad,
+        idle=args.idle,
     )
 
     def progress(run: dict[str, Any]) -> None:
-        keys = ("rooms", "cycle", "moves", "p50_ms", "p99_ms", "kb_per_room", "errors")
-        sys.stderr.write(" ".join(f"{k}={run[k]}" for k in keys) + "\n")
+        keys = ["target", "rooms", "cycle", "moves", "p50_ms", "p99_ms", "kb_per_room"]
+        keys += ["kb_per_idle_socket", "idle_cpu_percent", "errors"]
+        sys.stderr.write(" ".join(f"{k}={run[k]}" for k in keys if k in run) + "\n")
 
     started = time.perf_counter()
     report = asyncio.run(bench(plan, progress))

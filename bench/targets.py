@@ -1,4 +1,4 @@
-"""The two servers `bench.load` can drive, each behind the `bench.players.Target` shape.
+"""The two servers `bench.load` and `bench.scale` can drive, each behind the `bench.players.Target` shape.
 
 - `FloorTarget` speaks `bench.floor`'s tiny protocol. It has no rules, so a game is a fixed
   number of moves (by default the mean length of the real games just played), seats taking
@@ -33,9 +33,12 @@ class FloorTarget:
 
     async def create_room(self, base: str, players: int, seed: int) -> Any:
         async with httpx.AsyncClient(base_url=base) as http:
-            response = await http.post("/rooms", json={"players": players})
-            response.raise_for_status()
-            return response.json()["room"]
+            return await self.open_room(http, players)
+
+    async def open_room(self, http: httpx.AsyncClient, players: int) -> Any:
+        response = await http.post("/rooms", json={"players": players})
+        response.raise_for_status()
+        return response.json()["room"]
 
     def url(self, base: str, room: Any, seat: int | None) -> str:
         return base.replace("http://", "ws://", 1) + f"/ws/{room}"
@@ -80,29 +83,29 @@ class IshtarTarget:
 
     async def create_room(self, base: str, players: int, seed: int) -> Any:
         async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-            body: dict[str, Any] = {
-                "players": players,
-                "name": "seat 0",
-                "seat_order": "fixed",
-            }
-            if (
-                self.game != "ishtar"
-            ):  # a baseline from before the registry knows no game
-                body["game"] = self.game
-            created = (
-                (await http.post("/api/rooms", json=body)).raise_for_status().json()
+            return await self.open_room(http, players)
+
+    async def open_room(self, http: httpx.AsyncClient, players: int) -> Any:
+        """A started room of `players` seats (seat order fixed: seat i holds token i)."""
+        body: dict[str, Any] = {
+            "players": players,
+            "name": "seat 0",
+            "seat_order": "fixed",
+        }
+        if self.game != "ishtar":  # a baseline from before the registry knows no game
+            body["game"] = self.game
+        created = (await http.post("/api/rooms", json=body)).raise_for_status().json()
+        room_id, tokens = created["room_id"], [created["token"]]
+        for seat in range(1, players):
+            joined = await http.post(
+                f"/api/rooms/{room_id}/seats",
+                json={"name": f"seat {seat}", "seat": seat},
             )
-            room_id, tokens = created["room_id"], [created["token"]]
-            for seat in range(1, players):
-                joined = await http.post(
-                    f"/api/rooms/{room_id}/seats",
-                    json={"name": f"seat {seat}", "seat": seat},
-                )
-                tokens.append(joined.raise_for_status().json()["token"])
-            auth = {"Authorization": f"Bearer {created['host_token']}"}
-            (
-                await http.post(f"/api/rooms/{room_id}/start", headers=auth)
-            ).raise_for_status()
+            tokens.append(joined.raise_for_status().json()["token"])
+        auth = {"Authorization": f"Bearer {created['host_token']}"}
+        (
+            await http.post(f"/api/rooms/{room_id}/start", headers=auth)
+        ).raise_for_status()
         return IshtarRoom(room_id, tokens)
 
     def url(self, base: str, room: Any, seat: int | None) -> str:

@@ -7,6 +7,7 @@ game was played to its end.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -14,6 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+
+from bench.rawws import BROWSER, LEAN, Deflate, LeanClient, open_lean, parse_deflate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,6 +57,12 @@ def test_the_load_benchmark_plays_complete_games_against_us_and_the_floor() -> N
     assert isinstance(detail, dict)
     assert detail["ishtar"]["games_over"] == 2, "both rooms played to the end"
     assert detail["ishtar"]["error_kinds"] == {}
+    # browser-like by default: all 6 sockets (4 players, 2 spectators) negotiated
+    # compression with both servers, and the spectators inflated what they received
+    assert result["client"] == "browser"
+    for name in ("ishtar", "floor"):
+        assert detail[name]["extensions"] == {"permessage-deflate": 6}, name
+        assert detail[name]["spectator_messages_compressed"] > 0, name
     assert isinstance(result["moves_per_s"], float) and result["moves_per_s"] > 0
     assert isinstance(result["floor_moves_per_s"], float)
     assert result["floor_moves_per_s"] > 0
@@ -128,7 +139,7 @@ def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server(
         "--rest",
         "0.5",
         *("--warmup", "0.5", "--settle", "0.3", "--cycles", "3"),
-        *("--heap", str(heap_dir)),
+        *("--heap", str(heap_dir), "--target", "ishtar"),
     )
     runs = result["runs"]
     assert isinstance(runs, list) and [r["cycle"] for r in runs] == [1, 2, 3]
@@ -180,6 +191,76 @@ def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server(
     assert done.stdout.startswith("grown in all:") and "bytes per 3" in done.stdout
 
 
+SCALE_SMOKE = (
+    *("bench.scale", "--rooms", "2", "--seconds", "2", "--think", "0.05-0.1"),
+    *("--rest", "0.5", "--warmup", "0.5", "--settle", "0.3"),
+)
+
+
+def test_the_scale_benchmark_plays_ours_and_the_floor_with_browser_sockets() -> None:
+    result = run_json(*SCALE_SMOKE)
+    runs = result["runs"]
+    assert isinstance(runs, list)
+    assert [(r["target"], r["client"]) for r in runs] == [
+        ("ishtar", "browser"),
+        ("floor", "browser"),
+    ]
+    for run in runs:
+        assert run["errors"] == 0, (run["target"], run["error_kinds"])
+        assert run["undelivered"] == 0, run["target"]
+        assert run["moves"] > 0, run["target"]
+        # every socket negotiated permessage-deflate, and what came compressed was
+        # inflated into messages the players and spectators understood (moves counted)
+        assert run["deflate_sockets"] == run["connections"] == 8, run["target"]
+        assert run["messages_compressed"] > 0, run["target"]
+        assert run["rx_window_kb_per_socket"] > 0, run["target"]
+        assert run["inflated_bytes_per_update"] > run["rx_bytes_per_update"] > 0
+    rows = result["against_floor"]
+    assert isinstance(rows, list)
+    (row,) = rows
+    assert row["n"] == 2 and row["errors"] == 0 and row["floor_errors"] == 0
+    for key in ("p50_ms", "p99_ms", "kb_per_room", "kb_per_connection"):
+        assert key in row and f"floor_{key}" in row and f"ratio_{key}" in row, key
+    assert row["undelivered"] == 0 and row["floor_undelivered"] == 0
+
+
+def test_the_scale_benchmark_lean_sockets_offer_no_compression() -> None:
+    result = run_json(
+        *SCALE_SMOKE, "--client", "lean", "--target", "floor", "--floor-pad", "2000"
+    )
+    runs = result["runs"]
+    assert isinstance(runs, list)
+    (run,) = runs
+    assert run["target"] == "floor" and run["client"] == "lean"
+    assert run["errors"] == 0, run["error_kinds"]
+    assert run["moves"] > 0
+    assert run["deflate_sockets"] == 0 and run["messages_compressed"] == 0
+    assert run["messages"] > 0
+    # the floor's updates carried a view of about 2,000 bytes, uncompressed on the wire
+    assert run["rx_bytes_per_update"] > run["inflated_bytes_per_update"] > 2000
+    assert result["against_floor"] == []  # nothing of ours to compare
+
+
+def test_the_scale_benchmark_measures_idle_sockets_on_ours_and_the_floor() -> None:
+    result = run_json(
+        *("bench.scale", "--idle", "8", "--seconds", "1", "--warmup", "0.5"),
+        *("--settle", "0.3"),
+    )
+    runs = result["runs"]
+    assert isinstance(runs, list)
+    assert [r["target"] for r in runs] == ["ishtar", "floor"]
+    for run in runs:
+        assert run["idle"] and run["connections"] == 8, run
+        assert run["errors"] == 0, (run["target"], run["error_kinds"])
+        assert run["deflate_sockets"] == 8
+        assert isinstance(run["kb_per_idle_socket"], float)
+        assert isinstance(run["idle_cpu_percent"], float)
+    rows = result["against_floor"]
+    assert isinstance(rows, list)
+    (row,) = rows
+    assert {"ratio_kb_per_idle_socket", "ratio_idle_cpu_percent"} <= set(row)
+
+
 def test_the_bot_thinking_benchmark_reports_times_and_a_reproducible_fingerprint() -> (
     None
 ):
@@ -191,3 +272,85 @@ def test_the_bot_thinking_benchmark_reports_times_and_a_reproducible_fingerprint
     assert cpu["moves"] > 0 and cpu["p50"] <= cpu["p99"] <= cpu["max"]
     # the same decisions print the same fingerprint, whatever the machine's speed
     assert run_json(*argv)["fingerprint"] == first["fingerprint"]
+
+
+async def echo_thrice(
+    deflate: ServerPerMessageDeflateFactory, client: str
+) -> tuple[LeanClient, list[bytes], list[str]]:
+    """A `websockets` server with `deflate` that answers each message with three
+    copies of it; what a `LeanClient` in mode `client` sent (three messages) and got."""
+    heard: list[str] = []
+
+    async def handler(ws: ServerConnection) -> None:
+        async for message in ws:
+            assert isinstance(message, str)
+            heard.append(message)
+            for i in range(3):
+                await ws.send(json.dumps({"n": i, "echo": message * 20}))
+
+    got: list[bytes] = []
+    nine = asyncio.Event()
+
+    def on_message(message: bytes, _at: float) -> None:
+        got.append(message)
+        if len(got) == 9:
+            nine.set()
+
+    async with serve(handler, "127.0.0.1", 0, extensions=[deflate]) as server:
+        port = server.sockets[0].getsockname()[1]
+        lean = await open_lean(
+            f"ws://127.0.0.1:{port}/", "http://o", on_message, client
+        )
+        for n in range(3):
+            lean.send_text(json.dumps({"type": "hello", "n": n}))
+        await asyncio.wait_for(nine.wait(), 30)
+        lean.close()
+    return lean, got, heard
+
+
+@pytest.mark.parametrize(
+    ("params", "expected"),
+    [
+        ({}, Deflate()),
+        (
+            {
+                "server_no_context_takeover": True,
+                "client_no_context_takeover": True,
+                "server_max_window_bits": 10,
+                "client_max_window_bits": 9,
+            },
+            Deflate(True, True, 10, 9),
+        ),
+    ],
+)
+def test_the_browser_client_inflates_and_deflates_as_negotiated(
+    params: dict[str, object], expected: Deflate
+) -> None:
+    factory = ServerPerMessageDeflateFactory(**params)  # type: ignore[arg-type]
+    lean, got, heard = asyncio.run(echo_thrice(factory, BROWSER))
+    assert lean.deflate == expected
+    # the server inflated the client's compressed messages ...
+    assert heard == [json.dumps({"type": "hello", "n": n}) for n in range(3)]
+    # ... and the client inflated the server's, each arriving compressed
+    assert lean.messages == lean.messages_compressed == 9
+    assert [json.loads(m)["echo"] for m in got] == [
+        h * 20 for h in heard for _ in "abc"
+    ]
+    assert lean.bytes_received < lean.message_bytes, "fewer bytes on the wire"
+
+
+def test_the_lean_client_offers_no_compression() -> None:
+    lean, got, heard = asyncio.run(echo_thrice(ServerPerMessageDeflateFactory(), LEAN))
+    assert lean.deflate is None and lean.messages_compressed == 0
+    assert len(heard) == 3 and lean.messages == len(got) == 9
+
+
+def test_the_browser_client_refuses_what_it_did_not_offer() -> None:
+    for answer in (
+        "x-webkit-deflate-frame",
+        "permessage-deflate; foo=1",
+        "permessage-deflate; server_max_window_bits=16",
+        "permessage-deflate, permessage-deflate",
+    ):
+        with pytest.raises(ConnectionError):
+            parse_deflate(answer)
