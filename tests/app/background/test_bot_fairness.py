@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -40,16 +40,6 @@ def bot_app(database_url: str, tmp_path: Path) -> FastAPI:
         rooms_per_minute=1000,
     )
     return create_app(settings)
-
-
-@pytest.fixture
-async def api(bot_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    async with bot_app.router.lifespan_context(bot_app):
-        transport = httpx.ASGITransport(app=bot_app)
-        async with httpx.AsyncClient(
-            transport=transport, base_url="http://testserver", timeout=60
-        ) as client:
-            yield client
 
 
 async def started_room(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -45,16 +44,6 @@ def bot_settings(database_url: str, tmp_path: Path, **extra: Any) -> Settings:
 @pytest.fixture
 def bot_app(database_url: str, tmp_path: Path) -> FastAPI:
     return create_app(bot_settings(database_url, tmp_path))
-
-
-@pytest.fixture
-async def api(bot_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    async with bot_app.router.lifespan_context(bot_app):
-        transport = httpx.ASGITransport(app=bot_app)
-        async with httpx.AsyncClient(
-            transport=transport, base_url="http://testserver", timeout=30
-        ) as client:
-            yield client
 
 
 async def create(api: httpx.AsyncClient, players: int, **extra: Any) -> dict[str, Any]:

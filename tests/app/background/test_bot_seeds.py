@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -47,16 +46,6 @@ KEY_A, KEY_B = b"A" * KEY_BYTES, b"B" * KEY_BYTES
 @pytest.fixture
 def bot_app(database_url: str, tmp_path: Path) -> FastAPI:
     return create_app(bot_settings(database_url, tmp_path, rooms_per_minute=1000))
-
-
-@pytest.fixture
-async def api(bot_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    async with bot_app.router.lifespan_context(bot_app):
-        transport = httpx.ASGITransport(app=bot_app)
-        async with httpx.AsyncClient(
-            transport=transport, base_url="http://testserver", timeout=30
-        ) as client:
-            yield client
 
 
 async def test_a_seed_is_keyed_and_the_key_is_never_shown() -> None:
