@@ -197,8 +197,9 @@ async def _send_queued(websocket: WebSocket, conn: Connection, hub: Hub) -> None
             # legal list (tens of KB in a place step), and a player thinks for minutes.
             del item, text
     except asyncio.CancelledError:
-        task = asyncio.current_task()
-        if conn.dropped is None or (task is not None and task.uncancel() > 0):
+        # No local holds the task here: the re-raised error keeps this frame alive from
+        # the task, and a `task` local made a cycle of task, error and connection.
+        if conn.dropped is None or _cancelled_beside_the_drop():
             raise  # cancelled by the session, not (only) by the connection's drop
         conn.writer = None
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
@@ -209,6 +210,12 @@ async def _send_queued(websocket: WebSocket, conn: Connection, hub: Hub) -> None
         log.exception("writer of a connection to room %s failed", conn.room_id)
     finally:
         conn.writer = None
+
+
+def _cancelled_beside_the_drop() -> bool:
+    """Whether the running task has a cancellation other than the connection's drop."""
+    task = asyncio.current_task()
+    return task is not None and task.uncancel() > 0
 
 
 def _rendered(item: object, conn: Connection) -> tuple[str, int | None, int | None]:
