@@ -376,6 +376,14 @@ class Settings(BaseSettings):
             "socket accepts no more bytes) before it is closed (4413) or cut off."
         ),
     )
+    ws_frame_cache_bytes: int = Field(
+        default=8 * 1024 * 1024,
+        ge=0,
+        description=(
+            "Bytes of websocket frames `ishtar serve` keeps built (a message's compressed "
+            "frame, shared by every socket it goes to; app/ops/ws_frames.py); 0: none kept."
+        ),
+    )
     ws_write_buffer_bytes: int = Field(
         default=64 * 1024,
         ge=4096,

@@ -175,7 +175,9 @@ def serve(args: argparse.Namespace) -> int:
             # A peer that stops reading holds a bounded buffer, then is cut off
             # (app/ops/ws_transport.py; docs/security.md, "Slow readers").
             bounded = bounded_websockets(
-                settings.ws_write_buffer_bytes, settings.ws_behind_s
+                settings.ws_write_buffer_bytes,
+                settings.ws_behind_s,
+                settings.ws_frame_cache_bytes,
             )
             http, ws = guarded_protocols(
                 _connection_budget(settings, limit), settings.header_timeout_s, bounded

@@ -11,6 +11,10 @@ the writer (uvicorn's `send` waits while it is passed). Two things uvicorn leave
   while paused aborts the connection (the close frame could not reach the peer anyway), and
   so does staying paused for `ISHTAR_WS_BEHIND_S` seconds.
 
+Above the bounds, what goes on the wire is this server's (app/ops/ws_frames.py):
+permessage-deflate with no context kept between messages, and each text message framed
+once for every socket that takes the same frame (`FrameCache`).
+
 uvicorn takes the protocol class as its `ws` option; `bounded_websockets` makes one.
 """
 
@@ -21,9 +25,14 @@ import logging
 from typing import Any
 
 from uvicorn._types import ASGISendEvent
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import (
     WebSocketsSansIOProtocol,
 )
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+
+from app.ops.ws_frames import FrameCache, deflate_factory
 
 log = logging.getLogger("ishtar.ws")
 
@@ -33,10 +42,19 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
 
     write_buffer_bytes = 64 * 1024
     stall_s = 30.0
+    frame_cache = FrameCache(8 * 1024 * 1024)
+    deflate = deflate_factory()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._stall: asyncio.TimerHandle | None = None
+        if self.config.ws_per_message_deflate:
+            # uvicorn's protocol keeps a compressor and an inflater for the socket's life.
+            self.conn = ServerProtocol(
+                extensions=[self.deflate],
+                max_size=self.config.ws_max_size,
+                logger=self.conn.logger,
+            )
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -56,6 +74,21 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
         super().connection_lost(exc)
 
     async def send(self, message: ASGISendEvent) -> None:
+        if message["type"] == "websocket.send" and message.get("text") is not None:
+            await self.writable.wait()
+            if self.disconnected:
+                raise ClientDisconnected()
+            if (
+                self.handshake_complete
+                and self.initial_response is None
+                and not self.close_sent
+            ):
+                if self.conn.state is not State.OPEN:
+                    raise ClientDisconnected()
+                text = message["text"]
+                assert text is not None
+                self.transport.write(self.frame_cache.frame(text, self.conn.extensions))
+                return
         if message["type"] == "websocket.close" and not self.writable.is_set():
             self.transport.abort()  # the peer reads nothing: no close frame would get out
         await super().send(message)
@@ -76,11 +109,15 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
 
 
 def bounded_websockets(
-    write_buffer_bytes: int, stall_s: float
+    write_buffer_bytes: int, stall_s: float, frame_cache_bytes: int = 8 * 1024 * 1024
 ) -> type[BoundedWebSockets]:
     """The protocol class for uvicorn's `ws` option, with these bounds."""
     return type(
         "BoundedWebSockets",
         (BoundedWebSockets,),
-        {"write_buffer_bytes": write_buffer_bytes, "stall_s": stall_s},
+        {
+            "write_buffer_bytes": write_buffer_bytes,
+            "stall_s": stall_s,
+            "frame_cache": FrameCache(frame_cache_bytes),
+        },
     )
