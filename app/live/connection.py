@@ -6,6 +6,11 @@ writer task (app/web/ws.py): texts, `Versioned` messages that bring it to a vers
 its move (sent inside the move's update when that is next), a `SYNC` marker (a fresh `sync`
 is built when its turn comes) and `Close`.
 
+An update that finds its connection's outbox empty and the writer waiting is written at
+once, from the task that fans it out, when the server's protocol offers a synchronous write
+(`direct`: app/ops/ws_transport.py): a move reaches a thousand spectators without a
+thousand writer tasks waking up one after the other (docs/benchmarks.md, "Fan-out").
+
 A client that reads slowly must not make the server hold its backlog (docs/security.md,
 "Slow readers"), so the outbox is bounded in items and bytes (`OutboxLimits`):
 
@@ -24,12 +29,13 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from app.config.settings import Settings
 from app.live.outbox import Outbox
-from app.play.protocol import Stamped
+from app.play.protocol import Stamped, later
 from app.store.rows import SeatRow
 
 SYNC = object()  # queue marker: build a fresh `sync` for this connection when sending
@@ -131,6 +137,12 @@ class Connection:
         self.dropped: int | None = None
         # Its writer task (app/web/ws.py), stopped by `drop` wherever it waits.
         self.writer: asyncio.Task[None] | None = None
+        # Writes a text to the socket at once, or says False (it cannot now): the server
+        # protocol's `write_now`, where it offers one (app/ops/ws_transport.py).
+        self.direct: Callable[[str], bool] | None = None
+        # Its client's move is being submitted: the move's update waits in the outbox for
+        # the ack it carries (app/web/ws.py), rather than being written at once.
+        self.moving = False
 
     def limit(self, limits: OutboxLimits) -> None:
         """Apply the deployment's limits (the writer does, from the settings, at its start)."""
@@ -164,9 +176,27 @@ class Connection:
             self._fell_behind()
 
     def put_version(self, version: int, text: str, update: bool = False) -> None:
-        """Queue a message that brings this client to `version`."""
+        """Queue a message that brings this client to `version` (or write it at once)."""
         self.version = version
+        if self._write_now(text):
+            self.delivered = version
+            self.shown = later(self.shown, version)
+            return
         self.put(Versioned(version, text, update))
+
+    def _write_now(self, text: str) -> bool:
+        """Write `text` to the socket now if nothing is before it: the outbox empty, its
+        writer waiting for more (not in the middle of a send), no move of its own on the
+        way, and the socket taking bytes."""
+        direct = self.direct
+        return (
+            direct is not None
+            and self.dropped is None
+            and not self.moving
+            and not self.queue
+            and self.queue.waiting
+            and direct(text)
+        )
 
     def put_replacing(self, item: Stamped) -> None:
         """Queue a `Stamped` message (app/play/protocol.py) that replaces what its client
@@ -252,3 +282,4 @@ class Connection:
         self.caught_up()
         self.queue.clear()
         self.writer = None
+        self.direct = None

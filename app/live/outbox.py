@@ -35,6 +35,11 @@ class Outbox:
     def __len__(self) -> int:
         return len(self._items)
 
+    @property
+    def waiting(self) -> bool:
+        """Whether its consumer waits for an item (and so is not busy with the last)."""
+        return self._waiter is not None
+
     def fits(self, size: int) -> bool:
         """Whether an item of `size` bytes may be put. An empty outbox takes any one item:
         a single message is bounded by what the server builds, and refusing it would lose

@@ -13,7 +13,10 @@ the writer (uvicorn's `send` waits while it is passed). Two things uvicorn leave
 
 Above the bounds, what goes on the wire is this server's (app/ops/ws_frames.py):
 permessage-deflate with no context kept between messages, and each text message framed
-once for every socket that takes the same frame (`FrameCache`).
+once for every socket that takes the same frame (`FrameCache`). And a text can be written
+at once, without a trip through a task and the ASGI send chain: the protocol offers its
+`write_now` to the app as the ASGI extension `ishtar.write_now` (the hub fans a move out
+with it, app/live/connection.py).
 
 uvicorn takes the protocol class as its `ws` option; `bounded_websockets` makes one.
 """
@@ -29,6 +32,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import (
     WebSocketsSansIOProtocol,
 )
+from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
@@ -56,6 +60,27 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
                 logger=self.conn.logger,
             )
 
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # none when the handshake was refused
+        if scope is not None:
+            scope["extensions"]["ishtar.write_now"] = self.write_now
+
+    def write_now(self, text: str) -> bool:
+        """Write a text message now if the socket is open and takes bytes; else False
+        (the caller sends it the usual way, which waits or says why it cannot)."""
+        if (
+            not self.writable.is_set()
+            or self.disconnected
+            or not self.handshake_complete
+            or self.initial_response is not None
+            or self.close_sent
+            or self.conn.state is not State.OPEN
+        ):
+            return False
+        self.transport.write(self.frame_cache.frame(text, self.conn.extensions))
+        return True
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
         self.transport.set_write_buffer_limits(high=self.write_buffer_bytes)
@@ -71,24 +96,29 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_stall()
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # the scope holds the protocol no longer: no cycle left
+            scope["extensions"].pop("ishtar.write_now", None)
         super().connection_lost(exc)
 
     async def send(self, message: ASGISendEvent) -> None:
         if message["type"] == "websocket.send" and message.get("text") is not None:
-            await self.writable.wait()
-            if self.disconnected:
-                raise ClientDisconnected()
-            if (
-                self.handshake_complete
-                and self.initial_response is None
-                and not self.close_sent
-            ):
-                if self.conn.state is not State.OPEN:
+            text = message["text"]
+            assert text is not None
+            while True:
+                await self.writable.wait()
+                if self.disconnected:
                     raise ClientDisconnected()
-                text = message["text"]
-                assert text is not None
-                self.transport.write(self.frame_cache.frame(text, self.conn.extensions))
-                return
+                if not (
+                    self.handshake_complete
+                    and self.initial_response is None
+                    and not self.close_sent
+                ):
+                    break  # uvicorn's own send says what is wrong
+                if self.write_now(text):
+                    return
+                if self.writable.is_set():  # closing: uvicorn's InvalidState case
+                    raise ClientDisconnected()
         if message["type"] == "websocket.close" and not self.writable.is_set():
             self.transport.abort()  # the peer reads nothing: no close frame would get out
         await super().send(message)

@@ -53,7 +53,8 @@ FLOOD_CLOSE_AFTER = (
     50  # consecutive rate-limited frames before the connection is closed
 )
 CLOSE_CODES = {"bad_token": 4401, "unknown_room": 4404}
-CLOSE_RETRY = 1013  # RFC 6455 "try again later": a hello that failed after its welcome
+CLOSE_RETRY = 1013
+DIRECT_WRITE = "ishtar.write_now"  # the ASGI extension of app/ops/ws_transport.py  # RFC 6455 "try again later": a hello that failed after its welcome
 # Accepted frames waiting for the handler: a client that waits for its answers has one or
 # two; more means it sends faster than the server answers, and the excess is refused.
 INBOX_FRAMES = 32
@@ -124,6 +125,8 @@ async def room_socket(websocket: WebSocket) -> None:
     try:
         await websocket.accept()
         conn = Connection(room_id)
+        # `ishtar serve`'s protocol writes a text at once when it can (ws_transport.py).
+        conn.direct = websocket.scope.get("extensions", {}).get(DIRECT_WRITE)
         writer = asyncio.get_running_loop().create_task(
             _send_queued(websocket, conn, hub)
         )
@@ -481,9 +484,13 @@ class Session:
                 "Spectators cannot move: take a seat first.",
                 message=msg("error.forbidden.spectator_move"),
             )
-        accepted = await self.service.moves.submit(
-            self.conn.room_id, self.conn.seat, message
-        )
+        self.conn.moving = True  # its update waits for the ack it will carry
+        try:
+            accepted = await self.service.moves.submit(
+                self.conn.room_id, self.conn.seat, message
+            )
+        finally:
+            self.conn.moving = False
         known = self.conn.version
         self.conn.put(Ack(accepted.version, message.move_id, accepted.duplicate))
         if (
