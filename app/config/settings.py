@@ -377,11 +377,12 @@ class Settings(BaseSettings):
         ),
     )
     ws_frame_cache_bytes: int = Field(
-        default=8 * 1024 * 1024,
+        default=1024 * 1024,
         ge=0,
         description=(
-            "Bytes of websocket frames `ishtar serve` keeps built (a message's compressed "
-            "frame, shared by every socket it goes to; app/ops/ws_frames.py); 0: none kept."
+            "Bytes of websocket frames `ishtar serve` keeps built (an update's compressed "
+            "frame, shared by every socket of its audience; app/ops/ws_frames.py); 0: "
+            "none kept."
         ),
     )
     ws_write_buffer_bytes: int = Field(

@@ -25,20 +25,62 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from uvicorn._types import ASGISendEvent
+from uvicorn._types import ASGIReceiveEvent, ASGISendEvent
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import (
     WebSocketsSansIOProtocol,
 )
+from websockets.extensions.base import Extension
 from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from app.ops.ws_frames import FrameCache, deflate_factory
+from app.ops.ws_frames import FrameCache, build_frame, deflate_factory
+
+Framing = Callable[[str, Sequence[Extension]], bytes]
 
 log = logging.getLogger("ishtar.ws")
+
+
+class Events:
+    """What the protocol hands the app (connect, each message, disconnect), for its one
+    reader. uvicorn uses an `asyncio.Queue`: three deques and an `Event`, about 3 KB a
+    socket, for what is at most a few items (uvicorn stops reading the socket while a
+    message waits)."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[ASGIReceiveEvent] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: ASGIReceiveEvent) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    async def get(self) -> ASGIReceiveEvent:
+        while not self._items:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiter = waiter
+            try:
+                await waiter
+            finally:
+                if self._waiter is waiter:
+                    self._waiter = None
+        return self._items.pop(0)
 
 
 class BoundedWebSockets(WebSocketsSansIOProtocol):
@@ -46,12 +88,13 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
 
     write_buffer_bytes = 64 * 1024
     stall_s = 30.0
-    frame_cache = FrameCache(8 * 1024 * 1024)
+    frame_cache = FrameCache(1024 * 1024)
     deflate = deflate_factory()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._stall: asyncio.TimerHandle | None = None
+        self.queue = Events()  # type: ignore[assignment]
         if self.config.ws_per_message_deflate:
             # uvicorn's protocol keeps a compressor and an inflater for the socket's life.
             self.conn = ServerProtocol(
@@ -67,8 +110,12 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
             scope["extensions"]["ishtar.write_now"] = self.write_now
 
     def write_now(self, text: str) -> bool:
-        """Write a text message now if the socket is open and takes bytes; else False
-        (the caller sends it the usual way, which waits or says why it cannot)."""
+        """Write a text message shared by many sockets (an update fanned out) now if the
+        socket is open and takes bytes, its frame taken from the cache; else False (the
+        caller sends it the usual way, which waits or says why it cannot)."""
+        return self._write(self.frame_cache.frame, text)
+
+    def _write(self, framed: Framing, text: str) -> bool:
         if (
             not self.writable.is_set()
             or self.disconnected
@@ -78,7 +125,7 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
             or self.conn.state is not State.OPEN
         ):
             return False
-        self.transport.write(self.frame_cache.frame(text, self.conn.extensions))
+        self.transport.write(framed(text, self.conn.extensions))
         return True
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -115,13 +162,18 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
                     and not self.close_sent
                 ):
                     break  # uvicorn's own send says what is wrong
-                if self.write_now(text):
+                if self._write(build_frame, text):
                     return
                 if self.writable.is_set():  # closing: uvicorn's InvalidState case
                     raise ClientDisconnected()
         if message["type"] == "websocket.close" and not self.writable.is_set():
             self.transport.abort()  # the peer reads nothing: no close frame would get out
         await super().send(message)
+        if message["type"] == "websocket.accept" and self.handshake_complete:
+            # The handshake's request and response (their headers: about 4 KB a socket
+            # from a browser) are not needed again; the scope keeps what the app reads.
+            self.__dict__.pop("request", None)
+            self.__dict__.pop("response", None)
 
     def _stalled(self) -> None:
         self._stall = None
@@ -139,7 +191,7 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
 
 
 def bounded_websockets(
-    write_buffer_bytes: int, stall_s: float, frame_cache_bytes: int = 8 * 1024 * 1024
+    write_buffer_bytes: int, stall_s: float, frame_cache_bytes: int = 1024 * 1024
 ) -> type[BoundedWebSockets]:
     """The protocol class for uvicorn's `ws` option, with these bounds."""
     return type(

@@ -88,16 +88,20 @@ class SendWindow:
 
     def __init__(self, count: int = PER_WINDOW, seconds: float = WINDOW_S) -> None:
         self.count, self.seconds = count, seconds
-        self.times: deque[float] = deque(maxlen=count)
+        # Made at the first message: every websocket has a window, few of them chat (an
+        # empty deque is 760 bytes).
+        self.times: deque[float] | None = None
 
     def wait(self, now: float | None = None) -> float:
         """Seconds until a message is allowed (0: now)."""
-        if len(self.times) < self.count:
+        if self.times is None or len(self.times) < self.count:
             return 0.0
         now = time.monotonic() if now is None else now
         return max(0.0, self.times[0] + self.seconds - now)
 
     def record(self, now: float | None = None) -> None:
+        if self.times is None:
+            self.times = deque(maxlen=self.count)
         self.times.append(time.monotonic() if now is None else now)
 
 

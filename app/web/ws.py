@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import deque
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket
@@ -194,7 +193,8 @@ async def _send_queued(websocket: WebSocket, conn: Connection, hub: Hub) -> None
                 delivered, shown = conn.version, later(conn.shown, conn.version)
             else:
                 text, delivered, shown = _rendered(item, conn)
-            await websocket.send_text(text)
+            if not (_shared(item, text) and conn.direct and conn.direct(text)):
+                await websocket.send_text(text)
             conn.delivered, conn.shown = delivered, shown
             # Not kept while waiting for the next: the seat to act's update carries its
             # legal list (tens of KB in a place step), and a player thinks for minutes.
@@ -213,6 +213,12 @@ async def _send_queued(websocket: WebSocket, conn: Connection, hub: Hub) -> None
         log.exception("writer of a connection to room %s failed", conn.room_id)
     finally:
         conn.writer = None
+
+
+def _shared(item: object, text: str) -> bool:
+    """Whether `text` is an update as fanned out, the same for its whole audience (its
+    frame is then built once: app/ops/ws_frames.py), not one that carries an ack."""
+    return isinstance(item, Versioned) and item.update and text is item.text
 
 
 def _cancelled_beside_the_drop() -> bool:
@@ -284,7 +290,9 @@ class Session:
         self.hellos = TokenBucket(
             settings.ws_hellos_per_minute / 60, settings.ws_hello_burst
         )
-        self.inbox: deque[tuple[ClientMessage, int]] = deque()
+        # A list, not a deque: at most INBOX_FRAMES items, mostly none (an empty deque
+        # is 760 bytes on every socket).
+        self.inbox: list[tuple[ClientMessage, int]] = []
         self.inbox_bytes = 0
         self.inbox_bytes_limit = max(INBOX_BYTES, 2 * self.max_bytes)
         self.wake = asyncio.Event()
@@ -420,7 +428,7 @@ class Session:
                 self.wake.clear()
                 await self.wake.wait()
                 continue
-            message, size = self.inbox.popleft()
+            message, size = self.inbox.pop(0)
             self.inbox_bytes -= size
             await self.handle(message)
 

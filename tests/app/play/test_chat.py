@@ -123,7 +123,7 @@ def test_windows_keep_a_bounded_number_of_addresses() -> None:
         windows.of(f"192.0.2.{n}").record(now=0.0)
     assert len(windows) == 3
     first = windows.of("192.0.2.0")  # forgotten: a fresh window
-    assert first.wait(now=0.0) == 0 and len(first.times) == 0
+    assert first.wait(now=0.0) == 0 and not first.times
 
 
 # --- over HTTP --------------------------------------------------------------------------
