@@ -65,6 +65,7 @@ class Channel:
     conns: set[Connection] = field(default_factory=set)
     game_id: int | None = None
     status: str = "open"
+    revision: int = -1  # the room's revision last read here (rooms.revision)
     published: int = -1  # last version published here; -1 until known
     target: int = -1  # highest version announced
     room_dirty: bool = False
@@ -174,7 +175,9 @@ class Hub:
     def _channel(self, room: RoomRow) -> Channel:
         channel = self.channels.get(room.id)
         if channel is None:
-            channel = self.channels[room.id] = Channel(room.id, status=room.status)
+            channel = self.channels[room.id] = Channel(
+                room.id, status=room.status, revision=room.revision
+            )
             if room.started is not None:
                 channel.game_id = room.started.id
             channel.task = asyncio.get_running_loop().create_task(self._run(channel))
@@ -274,33 +277,50 @@ class Hub:
             channel.wake.set()
 
     async def catch_up(self) -> list[Channel]:
-        """Read the versions and chat counts of every room served here (one query each,
-        whatever the number of rooms) and wake only the rooms that are behind them: the
-        heartbeat's check for lost move and chat notices. Returns the rooms checked."""
+        """Read the versions, revisions and chat counts of every room served here (one
+        query each, whatever the number of rooms) and wake only the rooms that are behind
+        them: the heartbeat's check for lost move, room and chat notices. Returns the rooms
+        checked."""
         channels = list(self.channels.values())
         games = [channel.game_id for channel in channels if channel.game_id is not None]
-        versions = await self.service.store.game_versions(games) if games else {}
+        store = self.service.store
+        versions = await store.game_versions(games) if games else {}
         rooms = [channel.room_id for channel in channels]
-        chats = await self.service.store.chat.last_seqs(rooms) if rooms else {}
+        revisions = await store.revisions(rooms) if rooms else {}
+        chats = await store.chat.last_seqs(rooms) if rooms else {}
         for channel in channels:
             channel.chat.announced(chats.get(channel.room_id, 0))
             version = versions.get(channel.game_id) if channel.game_id else None
             if version is not None and version > channel.target:
                 channel.target = version
-            if channel.chat.behind or channel.target > channel.published >= 0:
+            if revisions.get(channel.room_id, -1) > channel.revision:
+                channel.room_dirty = True
+            if (
+                channel.room_dirty
+                or channel.chat.behind
+                or channel.target > channel.published >= 0
+            ):
                 channel.wake.set()
         return channels
 
     async def refresh(self, period: float, slices: int = REFRESH_SLICES) -> None:
-        """Re-read each room's status and presence once over `period` seconds, a slice of
-        the rooms at a time (lost room and presence notices): spread out, so the re-reads
-        never queue up in front of the moves. What did not change is not sent."""
-        channels = list(self.channels.values())
+        """Re-read the presence of the rooms that other instances also serve, once over
+        `period` seconds, a slice at a time: their rows age out with no notice when their
+        instance dies. What did not change is not sent. A room served by this instance
+        alone is not re-read: its presence is this instance's own, and a lost room notice
+        shows in its revision (`catch_up`)."""
+        rooms = list(self.channels)
+        shared = (
+            await self.presence.store.shared_rooms(rooms, self.presence.instance)
+            if rooms
+            else set()
+        )
+        channels = [self.channels[room] for room in rooms if room in shared]
         step = max(1, -(-len(channels) // slices))
         for start in range(0, slices * step, step):
             for channel in channels[start : start + step]:
                 if self.channels.get(channel.room_id) is channel:
-                    channel.room_dirty = channel.presence_dirty = True
+                    channel.presence_dirty = True
                     channel.wake.set()
             await asyncio.sleep(period / slices)
 
@@ -348,6 +368,7 @@ class Hub:
 
     async def _publish_room(self, channel: Channel) -> None:
         room = await self.service.rooms.room(channel.room_id)
+        channel.revision = max(channel.revision, room.revision)
         started = channel.status == "open" and room.status != "open"
         channel.status = room.status
         if room.status == "finished":

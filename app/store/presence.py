@@ -56,6 +56,18 @@ class PresenceStore(Pools):
             seats.update(row["seats"])
         return seats, sum(row["spectators"] for row in rows)
 
+    async def shared_rooms(self, room_ids: list[str], instance: str) -> set[str]:
+        """Which of these rooms other instances have presence rows for (rows that may age
+        out with no notice, when their instance dies)."""
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "SELECT DISTINCT room_id FROM room_presence"
+                " WHERE room_id = ANY($1::text[]) AND instance <> $2",
+                room_ids,
+                instance,
+            )
+        return {row["room_id"] for row in rows}
+
     async def refresh_presence(self, instance: str, forget_after_s: float) -> None:
         """Heartbeat: keep this instance's rows fresh and drop long-dead rows of any instance."""
         async with self._conn() as conn:

@@ -42,6 +42,14 @@ _SEAT_COLUMNS = "id, seat, name, bot_level, is_host, token_hash"
 class RoomStore(Pools):
     """Rooms and seats (a part of `Store`)."""
 
+    async def revisions(self, room_ids: list[str]) -> dict[str, int]:
+        """The revision of each of these rooms (the heartbeat's check for lost notices)."""
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "SELECT id, revision FROM rooms WHERE id = ANY($1::text[])", room_ids
+            )
+        return {row["id"]: row["revision"] for row in rows}
+
     async def create_room(
         self,
         *,

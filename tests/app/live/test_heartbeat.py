@@ -1,8 +1,9 @@
 """The heartbeat (app/ops/runtime.py): its cost does not bunch up with the rooms served.
 
-Each beat reads every served room's version in one query and wakes only the rooms behind
-it (a lost notice); the rooms' status and presence are re-read a slice at a time over the
-period. No `sync` reaches a client while nothing went wrong (SYNC_REASONS counts them).
+Each beat reads every served room's version, revision and chat count in one query each and
+wakes only the rooms behind them (a lost notice); the presence of the rooms other instances
+also serve is re-read a slice at a time over the period. No `sync` reaches a client while
+nothing went wrong (SYNC_REASONS counts them).
 """
 
 from __future__ import annotations
@@ -52,14 +53,13 @@ async def test_a_beat_wakes_only_the_rooms_behind_and_sends_no_sync(
         assert not hub.channels[quiet_id].wake.is_set(), "a room up to date sleeps"
         await idle(hub, behind_id)
         assert behind.published == version + 1
-        # A spectator joined since the player's welcome: the first refresh tells it.
         await hub.refresh(0.0, slices=2)
         await idle(hub, behind_id)
         for client in (mover, watcher, quiet):  # what was on its way has arrived
             await client.send({"type": "ping"})
             await client.expect("pong")
         rooms = [len(c.of_type("room")) for c in (mover, watcher, quiet)]
-        await hub.refresh(0.0, slices=2)  # status and presence: nothing changed
+        await hub.refresh(0.0, slices=2)  # no other instance: nothing is re-read
         await idle(hub, behind_id)
         await idle(hub, quiet_id)
         for client, seen in zip((mover, watcher, quiet), rooms, strict=True):
@@ -82,3 +82,68 @@ async def test_a_sync_is_counted_under_its_reason(room_app, web) -> None:
         conn.want_sync("test")
         assert SYNC_REASONS["test"] == before + 1
         await player.expect("sync")
+
+
+async def test_a_lost_room_notice_shows_in_the_revision(
+    room_app, web, monkeypatch
+) -> None:
+    url, http = web
+    hub: Hub = room_app.state.hub
+    room_id, _host, tokens = await open_room(http, 2, seat_order="fixed")
+    async with WsClient(url, room_id, tokens[0]) as host, WsClient(url, room_id) as fan:
+        await idle(hub, room_id)
+        heard = hub.notice
+
+        def deaf_to_rooms(room: str, kind: str, number: int) -> None:
+            if kind != "r":
+                heard(room, kind, number)
+
+        monkeypatch.setattr(hub, "notice", deaf_to_rooms)
+        revision = hub.channels[room_id].revision
+        await host.send({"type": "chat_settings", "spectators": False})  # a bump
+        for _ in range(500):  # a hang guard of 10 s, not a timing assertion
+            if (await room_app.state.rooms.store.revisions([room_id]))[
+                room_id
+            ] > revision:
+                break
+            await asyncio.sleep(0.02)
+        await idle(hub, room_id)
+        assert hub.channels[room_id].revision == revision, "the notice was lost"
+        await hub.catch_up()
+        await idle(hub, room_id)
+        assert hub.channels[room_id].revision == revision + 1
+        for client in (host, fan):
+            await client.send({"type": "ping"})
+            await client.expect("pong")
+            assert client.of_type("room")[-1]["room"]["revision"] == revision + 1
+
+
+async def test_only_rooms_other_instances_serve_have_their_presence_re_read(
+    room_app, web, monkeypatch
+) -> None:
+    url, http = web
+    hub: Hub = room_app.state.hub
+    shared_id, _host, _tokens = await open_room(http, 2)
+    alone_id, _host, _tokens = await open_room(http, 2)
+    async with WsClient(url, shared_id), WsClient(url, alone_id):
+        await idle(hub, shared_id)
+        await idle(hub, alone_id)
+        reread: list[str] = []
+        publish = hub._publish_presence
+
+        async def counted(channel):  # type: ignore[no-untyped-def]
+            reread.append(channel.room_id)
+            await publish(channel)
+
+        monkeypatch.setattr(hub, "_publish_presence", counted)
+        # Another instance serves a spectator of one of them.
+        await hub.presence.store.put_presence(shared_id, "elsewhere", [], 1)
+        async with asyncio.timeout(10):  # the row's own notice (a hang guard)
+            while not reread:  # noqa: ASYNC110
+                await asyncio.sleep(0.01)
+        await idle(hub, shared_id)
+        reread.clear()
+        await hub.refresh(0.0, slices=2)
+        await idle(hub, shared_id)
+        await idle(hub, alone_id)
+        assert reread == [shared_id]
