@@ -376,6 +376,15 @@ class Settings(BaseSettings):
             "socket accepts no more bytes) before it is closed (4413) or cut off."
         ),
     )
+    workers: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description=(
+            "Server processes `ishtar serve` runs on one port (SO_REUSEPORT), each an "
+            "instance of its own against the one database. Same as --workers."
+        ),
+    )
     ws_frame_cache_bytes: int = Field(
         default=1024 * 1024,
         ge=0,

@@ -111,11 +111,19 @@ def register_serve(subparsers: Subparsers) -> None:
         type=Path,
         help="once listening, write the port there (useful with --port 0)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="server processes sharing the port, each an instance of its own "
+        "(default: ISHTAR_WORKERS or 1)",
+    )
+    # A worker's listening socket, handed over by `--workers`' supervisor (app/ops/workers.py).
+    parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)
     _add_data_dir(parser)
     parser.set_defaults(handler=serve)
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def _listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     """A TCP socket bound to (host, port), as uvicorn would bind it; port 0: any free one.
 
     Bound here rather than by uvicorn so that the port is known (and held) before the
@@ -130,6 +138,8 @@ def _listen(host: str, port: int) -> socket.socket:
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:  # one of several workers' sockets on one port
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind((host, port))
     except OSError:
         sock.close()
@@ -157,6 +167,10 @@ def serve(args: argparse.Namespace) -> int:
         if (value := getattr(args, key)) is not None
     }
     settings = _settings(args, **overrides)
+    workers = args.workers if args.workers is not None else settings.workers
+    if workers < 1:
+        log.error("--workers must be at least 1 (got %d)", workers)
+        return 2
     _interrupt_on_sigterm()
     signals.ignore_unused()  # SIGHUP, SIGUSR1, SIGUSR2, ...: logged, never fatal
     # Before PostgreSQL starts, so that it inherits the raised limit too.
@@ -171,6 +185,8 @@ def serve(args: argparse.Namespace) -> int:
         with database(settings, on_give_up=give_up) as url:
             if not migrate.at_head(url):
                 migrate.upgrade(url)
+            if workers > 1 and args.fd is None:
+                return _supervise(settings, url, workers, args.port_file)
             app = create_app(settings.model_copy(update={"database_url": url}))
             # A peer that stops reading holds a bounded buffer, then is cut off
             # (app/ops/ws_transport.py; docs/security.md, "Slow readers").
@@ -182,11 +198,15 @@ def serve(args: argparse.Namespace) -> int:
             http, ws = guarded_protocols(
                 _connection_budget(settings, limit), settings.header_timeout_s, bounded
             )
-            listener = _listen(settings.host, settings.port)
-            port = listener.getsockname()[1]
-            log.info("bound to %s port %d", settings.host, port)
-            if args.port_file is not None:
-                _write_port_file(args.port_file, port)
+            if args.fd is not None:  # a worker: its supervisor bound the socket
+                listener = socket.socket(fileno=args.fd)
+                port = listener.getsockname()[1]
+            else:
+                listener = _listen(settings.host, settings.port)
+                port = listener.getsockname()[1]
+                log.info("bound to %s port %d", settings.host, port)
+                if args.port_file is not None:
+                    _write_port_file(args.port_file, port)
             config = uvicorn.Config(
                 app,
                 host=settings.host,
@@ -215,6 +235,30 @@ def serve(args: argparse.Namespace) -> int:
         if not lost_database.is_set():
             raise
     return 1 if lost_database.is_set() else 0
+
+
+def _supervise(
+    settings: Settings, url: str, workers: int, port_file: Path | None
+) -> int:
+    """Run `workers` server processes on one port until stopped (app/ops/workers.py)."""
+    from app.ops.workers import Supervisor
+
+    def listen(host: str, port: int) -> socket.socket:
+        return _listen(host, port, reuse_port=True)
+
+    supervisor = Supervisor(workers, settings.host, listen, url, [])
+    sockets = supervisor.bind(settings.port)
+    log.info(
+        "bound to %s port %d for %d workers", settings.host, supervisor.port, workers
+    )
+    if port_file is not None:
+        _write_port_file(port_file, supervisor.port)
+    try:
+        supervisor.start(sockets)
+        return supervisor.run()
+    except KeyboardInterrupt:  # SIGTERM or Ctrl-C: every worker stops gracefully
+        supervisor.stop()
+        raise
 
 
 def _connection_budget(settings: Settings, limit: int) -> ConnectionBudget:
