@@ -116,6 +116,8 @@ class Plan:
     floor_pad: int = 0
     # with idle > 0: that many sockets connected and left idle, instead of play
     idle: int = 0
+    # ours served by `ishtar serve --workers N` (memory and CPU summed over the processes)
+    workers: int = 1
 
 
 def say(text: str) -> None:
@@ -404,15 +406,21 @@ class Meter:
         written.replace(self.heap_dir / f"{name}.snap")
         say(f"heap snapshot {name}")
 
+    def tree(self) -> list[psutil.Process]:
+        """The server process and, under `--workers`, its worker processes."""
+        return [self.process, *self.process.children(recursive=True)]
+
     def rss(self) -> int:
-        return int(self.process.memory_info().rss)
+        return sum(_each(self.tree(), lambda p: int(p.memory_info().rss)))
 
     def fds(self) -> int:
-        return int(self.process.num_fds())
+        return sum(_each(self.tree(), lambda p: int(p.num_fds())))
 
     def cpu(self) -> float:
-        t = self.process.cpu_times()
-        return float(t.user + t.system)
+        """CPU seconds of the server and its live workers (a worker that ended takes its
+        seconds with it: the benchmark's workers do not end)."""
+        times = _each(self.tree(), lambda p: p.cpu_times())
+        return float(sum(t.user + t.system for t in times))
 
     async def settle_fds(self, at_most: int, within: float) -> int:
         """Wait until the server holds at most `at_most` files (its sockets closed)."""
@@ -422,6 +430,17 @@ class Meter:
                 break
             await asyncio.sleep(0.25)
         return self.fds()
+
+
+def _each(
+    processes: list[psutil.Process], read: Callable[[psutil.Process], Any]
+) -> list[Any]:
+    """`read` of each process still there (one may end between the listing and the read)."""
+    values = []
+    for process in processes:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            values.append(read(process))
+    return values
 
 
 async def peak_rss(meter: Meter, into: list[int], every: float = 0.25) -> None:
@@ -715,6 +734,8 @@ async def serve_and_measure(
         app_dir = Path(plan.server_dir) if plan.server_dir else None
         server = procs.ishtar_server(db, app_dir)
         server.env.update(plan.server_env)
+        if plan.workers > 1:
+            server.env["ISHTAR_WORKERS"] = str(plan.workers)
         ready = "/readyz"
         if plan.heap_dir:  # the floor has no heap dump: only ours is traced
             heap_dir = plan.heap_dir
@@ -724,6 +745,8 @@ async def serve_and_measure(
     results: list[dict[str, Any]] = []
     try:
         await server.wait_ready(ready)
+        if kind != "floor" and plan.workers > 1:
+            await server.wait_listening(plan.workers)
         assert server.proc is not None
         meter = Meter(server.proc.pid, heap_dir)
         if plan.idle:
@@ -1112,6 +1135,12 @@ def main(argv: list[str] | None = None) -> None:
         help="instead of play: this many sockets (rooms of 2 players + the spectators)"
         " connected and left idle; the server's RSS per socket and CPU over --seconds",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=default.workers,
+        help="serve ours with `ishtar serve --workers N` (RSS and CPU summed over them)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     server_env = dict(item.split("=", 1) for item in args.server_env)
@@ -1136,6 +1165,7 @@ def main(argv: list[str] | None = None) -> None:
         floor_ws=args.floor_ws,
         floor_pad=args.floor_pad,
         idle=args.idle,
+        workers=args.workers,
     )
 
     def progress(run: dict[str, Any]) -> None:
