@@ -414,7 +414,8 @@ class Settings(BaseSettings):
         ge=1.1,
         description=(
             "Growth of the process's peak memory since the last full collection of cyclic "
-            "garbage that makes the next one due (app/ops/collector.py)."
+            "garbage that makes the next one due, once a tenth of "
+            "ISHTAR_GC_FULL_AFTER_CLOSED connections closed (app/ops/collector.py)."
         ),
     )
     gc_full_after_closed: int = Field(

@@ -33,6 +33,7 @@ from websockets.frames import Frame, Opcode
 from websockets.typing import ExtensionParameter
 
 MIN_COMPRESSED = 512  # bytes: shorter messages go uncompressed
+COMPRESS_LEVEL = 3
 ENTRY_OVERHEAD = 200  # bytes an entry keeps beyond its text and frame (key, dict slot)
 
 
@@ -59,7 +60,9 @@ class ContextFreeDeflateFactory(ServerPerMessageDeflateFactory):
         super().__init__(
             server_no_context_takeover=True,
             client_no_context_takeover=True,
-            compress_settings={"memLevel": 8},
+            # Level 3, not zlib's default 6: on a seat's update with its legal actions
+            # (29 KB of JSON) 49 us instead of 254, for 1,622 bytes instead of 1,358.
+            compress_settings={"level": COMPRESS_LEVEL, "memLevel": 8},
         )
 
     def process_request_params(

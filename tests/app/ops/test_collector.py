@@ -1,5 +1,6 @@
 """The collector policy: survivors frozen, and a full collection on a schedule or once memory
-grew by half, or once enough client connections closed."""
+grew by half (when connections came and went since the last), or once enough client
+connections closed."""
 
 from __future__ import annotations
 
@@ -24,8 +25,14 @@ def cycle() -> weakref.ref[Node]:
 
 async def test_survivors_are_frozen_and_a_grown_process_is_collected_whole() -> None:
     memory = [1000]
+    closed = [0]
     collector = Collector(
-        every_s=3600.0, growth=1.5, size=lambda: memory[0], full_every_s=1e9
+        every_s=3600.0,
+        growth=1.5,
+        size=lambda: memory[0],
+        full_every_s=1e9,
+        full_after_closed=100,
+        closed=lambda: closed[0],
     )
     collector.start()
     try:
@@ -43,6 +50,10 @@ async def test_survivors_are_frozen_and_a_grown_process_is_collected_whole() -> 
         assert collector.full_collections == 0
 
         memory[0] = 1600
+        closed[0] = 9
+        collector.step()
+        assert collector.full_collections == 0, "grown by live rooms: no garbage"
+        closed[0] = 10  # a tenth of `full_after_closed`: sockets came and went
         collector.step()
         assert collector.full_collections == 1
         assert garbage() is None, "the full collection freed the cycle"
@@ -62,13 +73,19 @@ async def test_frozen_garbage_is_collected_on_schedule_though_memory_did_not_gro
 ):
     """Growth alone let frozen garbage pile up ever higher (docs/security.md, "Reconnects")."""
     now = [0.0]
+    closed = [0]
     collector = Collector(
-        every_s=3600.0, size=lambda: 1000, full_every_s=60.0, clock=lambda: now[0]
+        every_s=3600.0,
+        size=lambda: 1000,
+        full_every_s=60.0,
+        clock=lambda: now[0],
+        closed=lambda: closed[0],
     )
     collector.start()
     try:
         garbage = cycle()
         now[0] = 59.0
+        closed[0] = 1
         collector.step()
         gc.collect()
         assert garbage() is not None, "frozen, and not yet time"
@@ -79,12 +96,20 @@ async def test_frozen_garbage_is_collected_on_schedule_though_memory_did_not_gro
         assert garbage() is None, "collected on schedule"
         later = cycle()
         now[0] = 100.0
+        closed[0] = 2
         collector.step()
         gc.collect()
         assert later() is not None, "the next one a full period after the last"
         now[0] = 120.0
         collector.step()
         assert later() is None and collector.full_collections == 2
+        idle = cycle()
+        now[0] = 200.0
+        collector.step()
+        assert collector.full_collections == 2, "nothing closed since: not walked"
+        closed[0] = 3
+        collector.step()
+        assert idle() is None and collector.full_collections == 3
     finally:
         await collector.stop()
 
