@@ -198,7 +198,10 @@ SCALE_SMOKE = (
 
 
 def test_the_scale_benchmark_plays_ours_and_the_floor_with_browser_sockets() -> None:
-    result = run_json(*SCALE_SMOKE)
+    """Ours as two worker processes (`ishtar serve --workers 2`), measured as one."""
+    result = run_json(*SCALE_SMOKE, "--workers", "2")
+    plan = result["plan"]
+    assert isinstance(plan, dict) and plan["workers"] == 2
     runs = result["runs"]
     assert isinstance(runs, list)
     assert [(r["target"], r["client"]) for r in runs] == [
