@@ -164,6 +164,7 @@ def summarise(
     out: dict[str, Any] = {
         "moves": stats.moves,
         "games_over": stats.games_over,
+        "syncs": stats.syncs,
         "moves_per_game": round(stats.moves / plan.rooms, 1),
         "moves_per_s": round(stats.moves / span, 1) if span > 0 else 0.0,
         "p50_ms": round(percentile(ms, 50), 2),

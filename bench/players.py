@@ -35,6 +35,7 @@ class Update:
     actions: list[Any] | None = None  # legal actions when this seat must act now
     over: bool = False
     error: str | None = None
+    sync: bool = False  # a `sync`: a full state sent instead of updates (ours only)
 
 
 class Target(Protocol):
@@ -75,6 +76,9 @@ class Stats:
     extensions: Counter[str] = field(default_factory=Counter)
     messages: int = 0  # received by the spectators' sockets (players' are not counted)
     messages_compressed: int = 0  # of which came compressed (RSV1), and were inflated
+    syncs: int = (
+        0  # `sync` messages received during play (none while nothing went wrong)
+    )
 
 
 class Room:
@@ -155,6 +159,7 @@ async def play(
             update = target.parse(text, seat)
             if update.error is not None:
                 stats.errors[update.error] += 1
+            stats.syncs += update.sync
             if update.version is not None:
                 room.arrived(update.version, at)
             if update.over:
@@ -196,6 +201,7 @@ class Watcher:
         update = self.target.peek(data)
         if update.error is not None:
             self.room.stats.errors[update.error] += 1
+        self.room.stats.syncs += update.sync
         if update.version is not None:
             self.room.arrived(update.version, at)
         if update.over:

@@ -55,6 +55,7 @@ import itertools
 import json
 import os
 import random
+import re
 import resource
 import signal
 import statistics
@@ -204,6 +205,8 @@ class Member:
     def count(self, update: Update, at: float) -> None:
         if update.error is not None:
             self.run.error(update.error)
+        if update.sync and self.run.playing:
+            self.run.stats.syncs += 1
         if update.version is not None:
             self.room.arrived(update.version, at)
 
@@ -611,6 +614,7 @@ async def measure_n(
         "max_ms": round(max(ms), 2) if ms else float("nan"),
         "mean_ms": round(statistics.fmean(ms), 2) if ms else float("nan"),
         "undelivered": lost,
+        "syncs": stats.syncs,
         "errors": sum(stats.errors.values()),
         "error_kinds": dict(stats.errors),
         "rss_ready_mb": mib(rss_ready),
@@ -720,6 +724,27 @@ def postgres() -> Iterator[tuple[str, int | None]]:
         yield embedded, pid
 
 
+SYNC_LINE = re.compile(r"syncs sent by reason: (.*)$")
+
+
+def sync_reasons(log: Path | None) -> dict[str, int]:
+    """Every `sync` ours sent, by reason, as of its last heartbeat (its log's last
+    `syncs sent by reason` line: app/ops/runtime.py); the floor sends none."""
+    found: dict[str, int] = {}
+    if log is None or not log.exists():
+        return found
+    for line in log.read_text(errors="replace").splitlines():
+        match = SYNC_LINE.search(line)
+        if match:
+            found = {
+                reason: int(count)
+                for reason, _, count in (
+                    item.partition("=") for item in match.group(1).split()
+                )
+            }
+    return found
+
+
 async def serve_and_measure(
     plan: Plan, kind: str, n: int, url: str, pg: PgCpu, repeat: int
 ) -> list[dict[str, Any]]:
@@ -761,6 +786,9 @@ async def serve_and_measure(
         server.stop()
         raise
     server.stop()
+    reasons = sync_reasons(server.log)
+    for result in results:
+        result["sync_reasons"] = reasons
     if server.log is not None and not any(r["errors"] for r in results):
         server.log.unlink(missing_ok=True)
     for result in results:

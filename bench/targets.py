@@ -132,6 +132,7 @@ class IshtarTarget:
             ready=msg["version"],
             actions=legal or None,
             over=view.get("phase") == "over",
+            sync=kind == "sync",
         )
 
     def peek(self, data: bytes) -> Update:
@@ -140,7 +141,7 @@ class IshtarTarget:
         if head is None:
             return self.parse(data, None)
         kind, version = head.group(1), int(head.group(2))
-        if kind == b"error":
+        if kind in (b"error", b"sync"):
             return self.parse(data, None)
         if kind != b"update":
             return Update()

@@ -212,6 +212,10 @@ def test_the_scale_benchmark_plays_ours_and_the_floor_with_browser_sockets() -> 
         assert run["errors"] == 0, (run["target"], run["error_kinds"])
         assert run["undelivered"] == 0, run["target"]
         assert run["moves"] > 0, run["target"]
+        # nothing went wrong, so no move reached a client by `sync`; the server's
+        # reasons are reported (none counted at its last heartbeat, if it beat)
+        assert run["syncs"] == 0, (run["target"], run["sync_reasons"])
+        assert isinstance(run["sync_reasons"], dict)
         # every socket negotiated permessage-deflate, and what came compressed was
         # inflated into messages the players and spectators understood (moves counted)
         assert run["deflate_sockets"] == run["connections"] == 8, run["target"]
