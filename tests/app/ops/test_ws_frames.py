@@ -9,6 +9,7 @@ browser-like raw client (bench/rawws.py, which sees each frame's RSV1 bit) and t
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import zlib
 from collections.abc import AsyncIterator
@@ -21,6 +22,7 @@ from websockets.asyncio.client import connect
 from websockets.frames import Frame, Opcode
 
 from app.config.settings import Settings
+from app.ops.connection_guard import ConnectionBudget, guarded_protocols
 from app.ops.ws_frames import (
     MIN_COMPRESSED,
     ContextFreeDeflate,
@@ -242,3 +244,38 @@ async def test_the_websockets_librarys_client_plays_with_compression(
             await ws.send(json.dumps({"type": "ping"}))
             while (answer := json.loads(await ws.recv()))["type"] != "pong":
                 assert answer["type"] in ("chat", "presence", "room"), answer
+
+
+async def test_the_http_protocol_that_upgraded_a_socket_is_freed_at_once(
+    room_app: FastAPI, room_settings: Settings
+) -> None:
+    """uvicorn's HTTP protocol and its parser made a cycle that only a full collection
+    freed, for every websocket (app/ops/connection_guard.py breaks it at the upgrade)."""
+    budget = ConnectionBudget(limit=10_000, reserved=0, per_address=0)
+    http, ws = guarded_protocols(budget, 10.0, bounded_websockets(1 << 16, 3600.0))
+    async with uvicorn_serving(
+        room_app, log_level="warning", timeout_graceful_shutdown=10, http=http, ws=ws
+    ) as served:
+        base = f"http://127.0.0.1:{served.config.port}"
+        async with httpx.AsyncClient(base_url=base) as web:
+            room_id, _host, _tokens = await open_room(web, 2)
+        gc.collect()
+        gc.disable()
+        try:
+            sockets = [
+                await connect(ws_url(base, room_id), compression=None) for _ in range(3)
+            ]
+            for socket in sockets:
+                await socket.send(json.dumps({"type": "hello", "token": None}))
+                assert json.loads(await socket.recv())["type"] == "welcome"
+            # An HTTP protocol whose transport went to a websocket protocol upgraded it.
+            upgraded = [
+                o
+                for o in gc.get_objects()
+                if isinstance(o, http) and isinstance(o.transport.get_protocol(), ws)
+            ]
+            assert upgraded == [], "each upgrade's HTTP protocol is gone without a walk"
+            for socket in sockets:
+                await socket.close()
+        finally:
+            gc.enable()
