@@ -10,7 +10,7 @@ of instances share it, and an instance that stops or dies leaves nothing undone.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
 
@@ -20,8 +20,9 @@ from app.background.webhooks import WebhookCourier
 from app.config.settings import Settings
 from app.play.limits import RateLimits
 from app.play.listeners import Unsubscribe
+from app.play.rooms import StatusFacts
 from app.play.service import RoomService
-from app.store.rows import Event
+from app.store.rows import Event, RoomRow
 
 if TYPE_CHECKING:  # types only: the registry and presence are handed in, not imported
     from app.ops.runtime import RoomsRuntime
@@ -48,6 +49,16 @@ class AsyncPlay:
         await self.deadlines.stop()
         await self.left_seats.stop()
         await self.courier.stop()
+
+
+def left_seat_fact(after_s: float) -> StatusFacts:
+    """The room status says after how long a left seat goes to a bot by itself (null:
+    never), so the host's page can say it; a room with a time control follows its clock."""
+
+    async def fact(room: RoomRow) -> dict[str, Any]:
+        return {"left_seat_bot_s": after_s or None}
+
+    return fact
 
 
 def start_async_play(
@@ -78,6 +89,7 @@ def start_async_play(
         allow_private=settings.webhook_allow_private,
     )
     app.state.rate_limits["my_games"] = RateLimits(5.0, 20.0)
+    rooms.service.rooms.add_status_facts(left_seat_fact(settings.left_seat_bot_s))
     deadlines.start()
     left_seats.start()
     courier.start()
