@@ -56,6 +56,7 @@ _LEFT_DUE = (
 
 _HELD_ROOMS = (
     "SELECT r.id, r.status, r.players, r.host_token_hash, r.created_at, g.version,"
+    " g.id AS game_id,"
     " g.current_seat, last.created_at AS last_move_at, d.due_at, d.overdue"
     " FROM rooms r LEFT JOIN games g ON g.room_id = r.id"
     " LEFT JOIN LATERAL (SELECT created_at FROM moves m WHERE m.game_id = g.id"

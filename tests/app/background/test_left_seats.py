@@ -222,3 +222,41 @@ async def test_the_rematch_frees_a_seat_a_bot_took_over_and_keeps_bots_from_the_
         (None, None, False),  # Björn left: his seat is free for whoever comes
         (bot.json()["room"]["seats"][2]["name"], "easy", True),
     ]
+
+
+async def test_your_games_names_the_winner_of_a_finished_game(
+    http: httpx.AsyncClient,
+) -> None:
+    """Issue 36, point 8: "your games" says who won a finished game (here a bot that
+    finished it for a person who left is the one named, under its own name)."""
+    created = (
+        await http.post(
+            "/api/rooms", json={"players": 2, "name": "Ana", "seat_order": "fixed"}
+        )
+    ).json()
+    room_id, host = created["room_id"], created["host_token"]
+    bjorn = (
+        await http.post(f"/api/rooms/{room_id}/seats", json={"name": "Björn"})
+    ).json()
+    started = await http.post(f"/api/rooms/{room_id}/start", headers=bearer(host))
+    assert started.status_code == 200, started.text
+    playing = await http.post(
+        "/api/my-games", json={"rooms": [{"room_id": room_id, "token": bjorn["token"]}]}
+    )
+    assert "winners" not in playing.json()["games"][0]
+    await http.post(
+        f"/api/rooms/{room_id}/seats/1/bot",
+        headers=bearer(host),
+        json={"level": "easy"},
+    )
+    await play_to_the_end(http, room_id, {0: created["token"]})
+    view = (await http.get(f"/api/rooms/{room_id}/view")).json()["view"]
+    names = {0: "Ana", 1: "Nabu (easy)"}
+    expected = [{"seat": s, "name": names[s]} for s in view["scores"]["winners"]]
+    answer = await http.post(
+        "/api/my-games",
+        json={"rooms": [{"room_id": room_id, "token": created["token"]}]},
+    )
+    assert answer.status_code == 200, answer.text
+    game = answer.json()["games"][0]
+    assert game["status"] == "finished" and game["winners"] == expected
