@@ -393,12 +393,29 @@ export class GameScreen {
     choices.append(this.button(t("ishtar.ui.back"), () => { this.ui.token = null; this.ui.bloomPicked = []; this.ui.pending = null; this.renderAll(); }, "cancel", { kbd: t("ishtar.ui.key.esc") }));
   }
 
+  /**
+   * The warning before a step that can never be taken back (the engine's `final` in its
+   * preview: a new tree card is turned face up), as a line in the bar.
+   */
+  finalNote(entries, key) {
+    if (!entries.some((e) => e?.preview?.final)) return null;
+    const note = el("span", "final-note");
+    note.dataset.final = key;
+    note.setAttribute("role", "note");
+    note.textContent = t(`ishtar.ui.final.${key}`);
+    return note;
+  }
+
   barReserve(say, choices) {
     say(t("ishtar.ui.reserve"), t("ishtar.ui.reserve.sub"));
     for (const [card, entry] of this.ix.reserve) {
       const c = this.view.market.find((m) => m.card === card);
-      choices.append(this.button(c ? treeName(c) : `#${card}`, () => this.send(entry), `reserve-${card}`));
+      const b = this.button(c ? treeName(c) : `#${card}`, () => this.send(entry), `reserve-${card}`);
+      if (entry.preview?.final) b.setAttribute("aria-description", t("ishtar.ui.final.reserve"));
+      choices.append(b);
     }
+    const note = this.finalNote([...this.ix.reserve.values()], "reserve");
+    if (note) choices.append(note);
   }
 
   barPlant(say, choices) {
@@ -409,6 +426,8 @@ export class GameScreen {
       if (here) choices.append(here);
       choices.append(this.button(t("ishtar.ui.back"), () => { this.ui.card = null; this.ui.pending = null; this.renderAll(); }, "cancel", { kbd: t("ishtar.ui.key.esc") }));
       choices.append(this.button(t("ishtar.ui.end"), () => this.send(this.ix.end), "end", { kbd: "E" }));
+      const note = this.finalNote(this.ix.plant.get(this.ui.card) || [], "plant");
+      if (note) choices.append(note);
       return;
     }
     say(
@@ -418,7 +437,9 @@ export class GameScreen {
     for (const card of this.ix.plant.keys()) {
       const c = this.cardInfo(card);
       const lab = el("span", "", esc(t("ishtar.ui.plant.button", { name: c ? treeName(c) : `#${card}`, vp: c ? c.vp : "?" })));
-      choices.append(this.button(lab, () => this.pickCard(card), `plant-${card}`));
+      const b = this.button(lab, () => this.pickCard(card), `plant-${card}`);
+      if ((this.ix.plant.get(card) || []).some((e) => e.preview?.final)) b.setAttribute("aria-description", t("ishtar.ui.final.plant"));
+      choices.append(b);
     }
     if (this.ix.end) choices.append(this.button(t("ishtar.ui.end"), () => this.send(this.ix.end), "end", { kbd: "E", primary: true }));
   }
