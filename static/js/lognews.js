@@ -39,7 +39,8 @@ export function markSeat(box, text, after = null) {
   }
   const move = after === 0 ? null : box.querySelector(`li[data-seq="${after}"]`);
   if (after !== 0 && !move) return null; // before the moves shown: not placed
-  let at = move ? move.nextSibling : box.querySelector(".log-start")?.nextSibling ?? box.firstChild;
+  const start = box.querySelector(".log-start");
+  let at = move ? move.nextSibling : start ? start.nextSibling : box.firstChild;
   while (at && at.classList?.contains("log-seat")) at = at.nextSibling; // after the others there
   box.insertBefore(li, at);
   return li;

@@ -53,11 +53,11 @@ export class SeatMenu {
       if (this.menu.open) this.opened();
     });
     // a menu closes as menus do: on Esc (focus back on its button) and on a click outside
-    this.menu.addEventListener("keydown", (ev) => {
+    document.addEventListener("keydown", (ev) => {
       if (ev.key !== "Escape" || !this.menu.open) return;
-      ev.stopPropagation();
+      const inside = this.menu.contains(document.activeElement);
       this.menu.open = false;
-      summary.focus();
+      if (inside) summary.focus();
     });
     document.addEventListener("pointerdown", (ev) => {
       if (this.menu.open && !this.menu.contains(ev.target)) this.menu.open = false;

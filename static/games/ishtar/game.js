@@ -402,7 +402,7 @@ export class GameScreen {
     const note = el("span", "final-note");
     note.dataset.final = key;
     note.setAttribute("role", "note");
-    note.textContent = t(`ishtar.ui.final.${key}`);
+    note.textContent = key === "plant" ? t("ishtar.ui.final.plant") : t("ishtar.ui.final.reserve");
     return note;
   }
 
