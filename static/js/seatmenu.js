@@ -75,7 +75,8 @@ export class SeatMenu {
     if (you) this.you = you;
     const player = this.you?.role === "player";
     this.menu.hidden = !(player || this.hostToken()) || !this.room;
-    if (this.menu.open) this.render();
+    // a question being answered (a bot's level, a new person's name) is not redrawn away
+    if (this.menu.open && !this.body.querySelector(".handover-confirm, .handover-name")) this.render();
     this.tick();
   }
 
