@@ -8,6 +8,7 @@ English, French and Dutch go to test-artifacts/e2e (table-news-*.png)."""
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -356,3 +357,65 @@ def test_the_log_tells_the_start_and_the_winner_and_leads_to_the_rematch(
         expect(item).to_have_text(f"{names[winners[0]]} won")
     home.locator(f".my-game[data-room='{t['room']}']").scroll_into_view_if_needed()
     home.screenshot(path=str(artifacts / f"table-news-your-games-{lang}-phone.png"))
+
+
+def play_with_a_bot(base: str, room: str, token: str, seat: int) -> None:
+    """`seat` plays its first legal action (never an undo) while a bot plays the other
+    seat, to the end of the game."""
+    with httpx.Client(base_url=base, timeout=10) as http:
+        while True:
+            view = http.get(f"/api/rooms/{room}/view", headers=bearer(token)).json()
+            if view["view"]["phase"] == "over":
+                return
+            if view["view"]["current"] != seat or not view["legal"]:
+                wait_version(http, room, view["version"])
+                continue
+            move = next(
+                e["action"] for e in view["legal"] if e["action"]["type"] != "undo"
+            )
+            answer = http.post(
+                f"/api/rooms/{room}/moves",
+                json={
+                    "move": move,
+                    "expected_version": view["version"],
+                    "move_id": uuid.uuid4().hex,
+                },
+                headers=bearer(token),
+            )
+            assert answer.status_code in (200, 409), answer.text
+
+
+def wait_version(http: httpx.Client, room: str, version: int) -> None:
+    """Poll until the game has moved past `version` (the bot's turn)."""
+    deadline = time.monotonic() + 30
+    while http.get(f"/api/rooms/{room}").json()["version"] == version:
+        if time.monotonic() > deadline:
+            raise AssertionError("the bot did not move")
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl"])
+def test_the_final_table_names_the_bot_that_finished_a_seat_not_the_person(
+    new_page: Callable[..., Page], live_server: str, artifacts: Path, lang: str
+) -> None:
+    t = table(live_server)
+    with httpx.Client(base_url=live_server) as http:
+        left = http.post(f"/api/rooms/{t['room']}/leave", headers=bearer(t["bjorn"]))
+        assert left.status_code == 200, left.text
+        handed = http.post(
+            f"/api/rooms/{t['room']}/seats/1/bot",
+            headers=bearer(t["host"]),
+            json={"level": "easy"},
+        )
+        assert handed.status_code == 200, handed.text
+    play_with_a_bot(live_server, t["room"], t["ana"], 0)
+    for size, name in ((WIDE, "wide"), (PHONE, "phone")):
+        ana = new_page(**size, locale=LOCALE[lang])
+        hold(ana, live_server, t["room"], seat=t["ana"], host=t["host"])
+        open_room(ana, live_server, t["room"])
+        scores = ana.locator("#scores")
+        expect(scores).to_be_visible()
+        expect(scores).to_contain_text("Nabu (easy)")
+        assert "Björn" not in scores.inner_text()
+        expect(ana.locator("#log li.log-win")).to_be_visible()
+        ana.screenshot(path=str(artifacts / f"table-news-final-{lang}-{name}.png"))
