@@ -720,6 +720,9 @@ export class GameScreen {
     this.ui.cursor = hex.tileCells(hand.shape, next.at, next.rotation)[grip];
     this.ui.hover = null;
     this.ui.pending = null;
+    // on a touch screen the spot shown is a preview like a tap's: its tip sits by it and
+    // says a tap (or "Place here") places it
+    if (COARSE) this.touchPreview = true;
     // zoomed in, the next spot may lie outside the view: bring it into sight
     this.renderer.reveal(hex.tileCells(hand.shape, next.at, next.rotation));
     this.renderActionBar();
