@@ -1,7 +1,8 @@
 """The background work of play between sessions, in one server process.
 
 `start_async_play` starts, in the app's lifespan, this instance's `DeadlineWatch` (passed
-deadlines) and `WebhookCourier` (turn webhooks). Neither keeps anything that matters in
+deadlines), `LeftSeatWatch` (seats left long enough ago go to bots) and `WebhookCourier`
+(turn webhooks). None keeps anything that matters in
 memory: both claim their work from PostgreSQL with FOR UPDATE SKIP LOCKED, so any number
 of instances share it, and an instance that stops or dies leaves nothing undone.
 """
@@ -9,17 +10,19 @@ of instances share it, and an instance that stops or dies leaves nothing undone.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI
 
 from app.background.deadlines import DeadlineWatch
+from app.background.left_seats import LeftSeatWatch
 from app.background.webhooks import WebhookCourier
 from app.config.settings import Settings
 from app.play.limits import RateLimits
 from app.play.listeners import Unsubscribe
+from app.play.rooms import StatusFacts
 from app.play.service import RoomService
-from app.store.rows import Event
+from app.store.rows import Event, RoomRow
 
 if TYPE_CHECKING:  # types only: the registry and presence are handed in, not imported
     from app.ops.runtime import RoomsRuntime
@@ -30,6 +33,7 @@ class AsyncPlay:
     service: RoomService
     deadlines: DeadlineWatch
     courier: WebhookCourier
+    left_seats: LeftSeatWatch
     unsubscribe: Unsubscribe = lambda: None
 
     def committed(self, room_id: str, event: Event) -> None:
@@ -43,13 +47,25 @@ class AsyncPlay:
     async def stop(self) -> None:
         self.unsubscribe()
         await self.deadlines.stop()
+        await self.left_seats.stop()
         await self.courier.stop()
+
+
+def left_seat_fact(after_s: float) -> StatusFacts:
+    """The room status says after how long a left seat goes to a bot by itself (null:
+    never), so the host's page can say it; a room with a time control follows its clock."""
+
+    async def fact(room: RoomRow) -> dict[str, Any]:
+        return {"left_seat_bot_s": after_s or None}
+
+    return fact
 
 
 def start_async_play(
     app: FastAPI, settings: Settings, rooms: RoomsRuntime
 ) -> AsyncPlay:
-    """Start the deadline watch and the webhook courier of this instance."""
+    """Start the deadline watch, the left seat watch and the webhook courier of this
+    instance."""
     deadlines = DeadlineWatch(
         rooms.service,
         rooms.instance,
@@ -57,6 +73,11 @@ def start_async_play(
         poll_s=settings.deadline_poll_s,
         lease_s=settings.deadline_lease_s,
         think_s=settings.bot_think_s,
+    )
+    left_seats = LeftSeatWatch(
+        rooms.service,
+        after_s=settings.left_seat_bot_s,
+        poll_s=settings.left_seat_poll_s,
     )
     courier = WebhookCourier(
         rooms.service.store.webhooks,
@@ -68,9 +89,11 @@ def start_async_play(
         allow_private=settings.webhook_allow_private,
     )
     app.state.rate_limits["my_games"] = RateLimits(5.0, 20.0)
+    rooms.service.rooms.add_status_facts(left_seat_fact(settings.left_seat_bot_s))
     deadlines.start()
+    left_seats.start()
     courier.start()
-    background = AsyncPlay(rooms.service, deadlines, courier)
+    background = AsyncPlay(rooms.service, deadlines, courier, left_seats)
     background.unsubscribe = rooms.service.subscribe(background.committed)
     app.state.async_play = background
     return background

@@ -162,6 +162,21 @@ class Settings(BaseSettings):
         gt=0,
         description="Seconds an instance holds a deadline it plays a bot on before another may.",
     )
+    left_seat_bot_s: float = Field(
+        default=300.0,
+        ge=0,
+        description=(
+            "Seconds after a player leaves a game in play (a room without a time "
+            "control) before a bot of the game's middle level takes their seat, if the "
+            "host has not handed it on. 0: never by itself, the host decides. In a room "
+            "with a time control the seat follows the clock's policy instead."
+        ),
+    )
+    left_seat_poll_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="Seconds between looks for left seats to hand on.",
+    )
     webhook_poll_s: float = Field(
         default=1.0,
         gt=0,

@@ -149,11 +149,14 @@ class ChatRelay:
             return  # gone meanwhile (or not welcomed): nothing to start
         lines = list(page.lines)
         last = page.last_seq
+        hidden = page.hidden
         if room.published > last:
             # Published here while we read: those went past this connection, which had
             # no cursor yet.
             later = await self.chat.store.after(room_id, last, READ_BATCH)
-            lines += [ln for ln in later if visible(ln, conn, room.finished)]
+            shown = [ln for ln in later if visible(ln, conn, room.finished)]
+            hidden += len(later) - len(shown)
+            lines += shown
             last = max([last, *(ln.seq for ln in later)])
         room.cursors[conn] = last
         if room.published < 0:
@@ -167,6 +170,7 @@ class ChatRelay:
                 conn.version,
                 recent=True,
                 earlier=page.earlier,
+                hidden=hidden,
             )
         )
 
@@ -215,19 +219,17 @@ class ChatRelay:
         for conn, cursor in list(room.cursors.items()):
             if conn not in conns:
                 continue
-            share = [
-                line
-                for line in lines
-                if line.seq > cursor and visible(line, conn, room.finished)
-            ]
+            fresh = [line for line in lines if line.seq > cursor]
+            share = [line for line in fresh if visible(line, conn, room.finished)]
+            hidden = len(fresh) - len(share)  # the spectators', kept from a player
             room.cursors[conn] = max(cursor, last)
-            if not share:
+            if not share and not hidden:
                 continue
-            key = tuple(line.seq for line in share)
+            key = (hidden, *(line.seq for line in share))
             message = texts.get(key)
             if message is None:
                 message = texts[key] = chat_message(
-                    [line.as_dict() for line in share], version
+                    [line.as_dict() for line in share], version, hidden=hidden
                 )
             conn.put(message)
 

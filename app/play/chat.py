@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import time
 from collections import OrderedDict, deque
+from dataclasses import replace
 from typing import Any
 
 from app.play import tokens
@@ -219,8 +220,13 @@ class Chat:
         return appended
 
     async def recent(self, room_id: str, channels: tuple[str, ...]) -> Page:
-        """The latest messages of `channels`, as a client gets them on connecting."""
-        return await self.store.page(room_id, channels, RECENT)
+        """The latest messages of `channels`, as a client gets them on connecting; a
+        reader kept from the spectators' channel is told how many it holds (players know
+        that spectators are chatting, and that it opens at the end, never what they say)."""
+        page = await self.store.page(room_id, channels, RECENT)
+        if SPECTATORS in channels:
+            return page
+        return replace(page, hidden=await self.store.count(room_id, SPECTATORS))
 
     async def page(
         self, room_id: str, token: str | None, before: int | None, limit: int = RECENT

@@ -457,12 +457,17 @@ def chat_message(
     *,
     recent: bool = False,
     earlier: bool = False,
+    hidden: int = 0,
 ) -> Stamped:
     """A `chat` message: new messages, or (`recent`) the latest a connection may see, which
-    replace what it holds; `earlier`: older ones exist (GET /api/rooms/{id}/chat)."""
+    replace what it holds; `earlier`: older ones exist (GET /api/rooms/{id}/chat);
+    `hidden`: messages of the spectators' channel kept from this player until the end
+    (with `recent`, how many the room holds; else, how many more came)."""
     fields: dict[str, Any] = {"type": "chat", "messages": list(lines)}
     if recent:
         fields |= {"recent": True, "earlier": earlier}
+    if hidden:
+        fields["spectators_hidden"] = hidden
     return stamped(fields, version)
 
 

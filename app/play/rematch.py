@@ -2,7 +2,10 @@
 
 The first player to ask creates the rematch room: the same game, number of players, options,
 seat order and time control, every seat given to the same person (names kept)
-or the same bot, the asker as host. The old room's status then points to it (`rematch`), so
+or the same bot, the asker as host. A seat whose person left during the game stays free in
+the rematch, whether a bot finished the game for them or nobody did: the bot stood in for
+someone who went, not for a player the table chose, so the room link fills it (or the host
+seats a bot there again). Only the bots seated from the start come back. The old room's status then points to it (`rematch`), so
 every browser in the old room hears of it. Each person's seat in the rematch is claimed by
 an authenticated call with their old seat token, which is exchanged for a new seat token:
 the new token is derived from the old one (HMAC-SHA256 keyed with the old token over the new
@@ -56,6 +59,8 @@ class Rematches:
             )
         new_id = await self.store.rematch_of(room.id)
         if new_id is None:
+            past, _since = await self.rooms.store.seat_history(room.id)
+            stood_in = {row["seat_id"] for row in past if row["bot_level"] is None}
             seats = [
                 RematchSeat(
                     old_seat_id=s.id,
@@ -65,6 +70,8 @@ class Rematches:
                     is_host=s.id == seat.id,
                 )
                 for s in room.seats
+                if (s.bot_level is None and s.token_hash is not None)
+                or (s.bot_level is not None and s.id not in stood_in)
             ]
             new_id = await self.store.create_rematch(
                 old_room_id=room.id,

@@ -67,6 +67,16 @@ def has_bots(game: Game) -> bool:
     return bool(game.bots) and game.think is not None
 
 
+def middle_bot(levels: tuple[str, ...]) -> str:
+    """The level a seat gets when nobody chose one: the middle of the game's levels (the
+    lower middle of an even count), as the page's default (static/js/games.js).
+
+    >>> middle_bot(("easy", "medium", "hard")), middle_bot(("easy", "hard"))
+    ('medium', 'easy')
+    """
+    return levels[(len(levels) - 1) // 2]
+
+
 def check_bot_level(game: Game, level: str) -> None:
     """`no_bots` (400) in a game without bots; `malformed` (400) for a level it lacks."""
     if not has_bots(game):

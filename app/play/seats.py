@@ -39,7 +39,9 @@ from app.play.seat_checks import (
     check_bot_level,
     check_name,
     every_seat_taken,
+    has_bots,
     is_host,
+    middle_bot,
     require_free,
     require_full,
     require_host,
@@ -322,9 +324,40 @@ class Seats:
         require_not_over(room)
         seat = require_taken(room, number, "seat a bot in it instead")
         await quota.admit(room, address, handing=seat.id)
-        await self.store.hand_to_bot(room_id, seat.id, level)
+        # the seat takes the bot's name: its panel, the log and the final table say who
+        # plays it now (the person stays in the seat's history)
+        name = bot_name(level, (s.name for s in room.seats if s.id != seat.id))
+        await self.store.hand_to_bot(room_id, seat.id, level, name)
+        self.reading.forget(room_id)
         self.bot_seated(room_id)
-        return await self._answer(room_id, {"seat": number})
+        return await self._answer(room_id, {"seat": number, "name": name})
+
+    async def hand_left_seat_to_bot(self, room_id: str, number: int) -> str | None:
+        """A seat whose person left long enough ago goes to a bot of the game's middle
+        level (app/background/left_seats.py says when): only in a game in play with bots,
+        while the seat is still left and another seat is still held by a person (a room
+        everyone left is not played on by bots alone). The bot's name, or None."""
+        room = await self.rooms.room(room_id)
+        game = self.registry.get(room.game)
+        seat = room.seat(number)
+        if (
+            room.status != "playing"
+            or not has_bots(game)
+            or seat is None
+            or seat.token_hash is not None
+            or seat.bot_level is not None
+            or not any(s.token_hash is not None for s in room.seats if s.id != seat.id)
+        ):
+            return None
+        level = middle_bot(game.bots)
+        name = bot_name(level, (s.name for s in room.seats if s.id != seat.id))
+        try:
+            await self.store.hand_to_bot(room_id, seat.id, level, name, left=True)
+        except SeatGone:  # handed on (or taken by another instance) meanwhile
+            return None
+        self.reading.forget(room_id)
+        self.bot_seated(room_id)
+        return name
 
     # --- history ----------------------------------------------------------------------------
 

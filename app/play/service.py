@@ -95,7 +95,7 @@ class RoomService:
             snapshots=self.snapshots,
             others_listen=others_listen,
         )
-        self.your_games = YourGames(store)
+        self.your_games = YourGames(store, self.reading)
         self.chat = Chat(store.chat, self.rooms)
         self.rooms.add_status_facts(self.chat.facts)
 

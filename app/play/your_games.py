@@ -11,6 +11,7 @@ from typing import Any
 
 from app.play import tokens
 from app.play.protocol import ServiceError, msg
+from app.play.reading import Reading
 from app.store.rows import iso
 from app.store.store import Store
 
@@ -20,8 +21,9 @@ MAX_ROOMS = 100
 class YourGames:
     """The rooms a browser holds tokens for (`service.your_games`)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, reading: Reading) -> None:
         self.store = store
+        self.reading = reading
 
     async def status(self, held: list[tuple[str, str]]) -> list[dict[str, Any]]:
         """The status of each (room id, token) pair, in the order given."""
@@ -37,10 +39,27 @@ class YourGames:
             {r for r, _ in held if len(r) <= 16 and r.isascii() and r.isprintable()}
         )
         rooms, seats = await self.store.held_rooms(ids)
-        return [
+        entries = [
             _entry(rooms.get(room_id), seats.get(room_id, []), room_id, token)
             for room_id, token in held
         ]
+        for entry in entries:
+            if entry.get("status") == "finished":
+                room = rooms[entry["room_id"]]
+                entry["winners"] = await self._winners(room["game_id"], entry["seats"])
+        return entries
+
+    async def _winners(
+        self, game_id: int | None, seats: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """Who won a finished game, as its final view says (the names its seats have now:
+        a bot that finished a game for someone is the one named)."""
+        if game_id is None:
+            return []
+        view = (await self.reading.position(game_id)).view(None)
+        names = {s["seat"]: s["name"] for s in seats}
+        won = (view.get("scores") or {}).get("winners") or []
+        return [{"seat": seat, "name": names.get(seat)} for seat in won]
 
 
 def _entry(room: Any, seats: list[Any], room_id: str, token: str) -> dict[str, Any]:

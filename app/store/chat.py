@@ -68,6 +68,9 @@ class Page:
     lines: tuple[ChatLine, ...]
     earlier: bool
     last_seq: int
+    hidden: int = 0
+    """Messages of the spectators' channel kept from this reader (a player during the
+    game): how many, never what."""
 
 
 # Locks the room's counter row (creating it on a room's first message).
@@ -186,6 +189,16 @@ class ChatStore(Pools):
         lines = [_line(row) for row in rows if row["seq"] is not None]
         earlier = len(lines) > limit
         return Page(tuple(reversed(lines[:limit])), earlier, last_seq)
+
+    async def count(self, room_id: str, channel: str) -> int:
+        """How many messages of `channel` the room keeps."""
+        async with self._conn() as conn:
+            n = await conn.fetchval(
+                "SELECT count(*) FROM chat_messages WHERE room_id = $1 AND channel = $2",
+                room_id,
+                channel,
+            )
+        return int(n or 0)
 
     async def after(self, room_id: str, seq: int, limit: int) -> list[ChatLine]:
         """Messages of every channel numbered after `seq`, oldest first, at most `limit`."""

@@ -15,6 +15,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
+from app.config.timesource import sql_now
 from app.store.pool import Pools
 from app.store.revision import bump_revision
 
@@ -42,8 +43,20 @@ _HISTORY = (
     " FROM seat_history WHERE room_id = $1 ORDER BY held_until, id"
 )
 
+# Seats of games in play whose person left at least $1 seconds ago (``joined_at`` is when
+# the seat last changed hands: the trigger seats_holder_changed sets it), in rooms without
+# a time control (there the seat follows the clock's policy), oldest first.
+_LEFT_DUE = (
+    "SELECT s.room_id, s.seat FROM seats s JOIN rooms r ON r.id = s.room_id"
+    " WHERE r.status = 'playing' AND s.token_hash IS NULL AND s.bot_level IS NULL"
+    f" AND s.joined_at <= {sql_now('$2')} - make_interval(secs => $1)"
+    " AND NOT EXISTS (SELECT 1 FROM time_controls t WHERE t.room_id = r.id)"
+    " ORDER BY s.joined_at LIMIT $3"
+)
+
 _HELD_ROOMS = (
     "SELECT r.id, r.status, r.players, r.host_token_hash, r.created_at, g.version,"
+    " g.id AS game_id,"
     " g.current_seat, last.created_at AS last_move_at, d.due_at, d.overdue"
     " FROM rooms r LEFT JOIN games g ON g.room_id = r.id"
     " LEFT JOIN LATERAL (SELECT created_at FROM moves m WHERE m.game_id = g.id"
@@ -107,16 +120,34 @@ class SeatStore(Pools):
                 seat_id,
             )
 
-    async def hand_to_bot(self, room_id: str, seat_id: int, level: str) -> None:
-        """Give a taken seat to a bot of `level`: its token stops working."""
+    async def hand_to_bot(
+        self, room_id: str, seat_id: int, level: str, name: str, *, left: bool = False
+    ) -> None:
+        """Give a taken seat to a bot of `level` named `name`: its token stops working.
+        With `left`, only if the seat is still without a holder (its person left and
+        nobody handed it on meanwhile), else raises `SeatGone`."""
+        only_left = " AND token_hash IS NULL AND bot_level IS NULL" if left else ""
         async with self._transaction() as conn:
             await bump_revision(conn, room_id)
             await _hand_on_host(conn, seat_id)
-            await conn.execute(
-                "UPDATE seats SET bot_level = $1, token_hash = NULL WHERE id = $2",
+            done = await conn.execute(
+                "UPDATE seats SET bot_level = $1, token_hash = NULL, name = $2"
+                f" WHERE id = $3{only_left}",
                 level,
+                name,
                 seat_id,
             )
+            if not _changed(done):
+                raise SeatGone(seat_id)  # rolled back: no bump, no notice
+
+    async def left_seats_due(
+        self, after_s: float, ahead_s: float, limit: int
+    ) -> list[tuple[str, int]]:
+        """(room id, seat) of seats left at least `after_s` seconds ago in games in play
+        without a time control, oldest first (`ahead_s`: the caller's time source)."""
+        async with self._conn() as conn:
+            rows = await conn.fetch(_LEFT_DUE, after_s, ahead_s, limit)
+        return [(row["room_id"], row["seat"]) for row in rows]
 
     async def seat_history(
         self, room_id: str

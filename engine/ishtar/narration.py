@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ishtar.codec import encode_action
+from engine.ishtar.errors import IllegalAction
 from engine.ishtar.game import apply
 from engine.ishtar.rules import choose, place, special, undo
 from engine.ishtar.rules.gems import as_counts
@@ -21,7 +22,29 @@ from engine.messages import Message, seat
 
 
 def preview(state: State, action: Action) -> dict[str, Any]:
-    """What a legal action would do, for a client to show before it is played."""
+    """What a legal action would do, for a client to show before it is played; with
+    ``"final": true`` when it can never be taken back (`is_final`)."""
+    shown = _preview(state, action)
+    if action.type not in ("place", "undo") and is_final(state, action):
+        return {**shown, "final": True}
+    return shown
+
+
+def is_final(state: State, action: Action) -> bool:
+    """Whether ``action`` can never be undone: it reveals hidden information (a choice
+    turns the next tile of a pile face up; planting or reserving a market card draws a new
+    card while the draw pile has one) or it ends the turn (engine.ishtar.rules.undo). A
+    placement never is (the special step follows it), nor an undo, nor an illegal action."""
+    try:
+        after = apply(state, action)
+    except IllegalAction:
+        return False
+    return (
+        after.turn != state.turn or after.phase == "over" or undo.reveals(state, after)
+    )
+
+
+def _preview(state: State, action: Action) -> dict[str, Any]:
     if action.type == "choose" and action.pile is not None:
         top = face_up_top(state, action.pile)
         return {

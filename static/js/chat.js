@@ -15,6 +15,13 @@
  * "Since you last looked": the highest message number this browser showed is kept in
  * localStorage (`ishtar.chatseen.<room>`); newer messages are marked until the tab goes to
  * the background, and counted on the collapsed panel.
+ *
+ * Never unread: a message that comes while the chat is out of sight (folded, scrolled
+ * away below the fold, or the tab in the background) is counted on the "Chat" button of
+ * the top bar and in the tab's title, and pops up as a notice while the page is in front;
+ * the button (or the notice's "Reply") brings the chat into sight, open, with the cursor
+ * in its box. During the game a player is told that spectators are chatting (how many
+ * messages: the server's count, never their words) and that it opens at the end.
  */
 
 import { request } from "./api.js";
@@ -22,6 +29,8 @@ import { playerColour } from "./colours.js";
 import { el } from "./dom.js";
 import { errorText } from "./errors.js";
 import { t } from "./i18n.js";
+import { setUnread } from "./title.js";
+import { toast } from "./toasts.js";
 
 const KEPT = 500; // messages kept in the page
 const MAX_TEXT = 500;
@@ -69,8 +78,19 @@ export class ChatPanel {
     const phone = window.matchMedia?.("(max-width: 820px)").matches;
     const kept = stored(COLLAPSED);
     this.collapsed = kept === null ? !!phone : kept === "1";
+    this.unread = 0; // messages that came while the chat was out of sight
+    this.spectatorsHidden = 0; // the spectators' messages kept from this player until the end
+    this.inView = false;
     this.build();
     document.addEventListener("visibilitychange", () => this.visibility());
+    if ("IntersectionObserver" in window) {
+      new IntersectionObserver((entries) => {
+        this.inView = entries.some((e) => e.isIntersecting);
+        if (this.watched()) this.readAll();
+      }, { threshold: 0.35 }).observe(this.list);
+    } else {
+      this.inView = true;
+    }
     window.__ishtarChat = this; // for the browser tests
   }
 
@@ -111,6 +131,9 @@ export class ChatPanel {
     });
     this.hostSwitch.append(this.hostBox, document.createTextNode(` ${t("chat.spectators_may")}`));
     head.append(this.toggle, this.tabs, this.hostSwitch);
+    this.buildJump();
+    this.spectatorsNote = el("p", "chat-spectators-note small");
+    this.spectatorsNote.hidden = true;
 
     this.body = el("div", "chat-body");
     this.more = el("button", "chat-earlier btn small");
@@ -142,9 +165,47 @@ export class ChatPanel {
     });
     this.note = el("p", "chat-note small");
     this.note.setAttribute("role", "status");
-    this.body.append(this.more, this.list, this.form, this.note);
+    this.body.append(this.more, this.list, this.form, this.note, this.spectatorsNote);
     root.append(head, this.body);
     this.setCollapsed(this.collapsed, { keep: false });
+  }
+
+  /** The "Chat" button of the top bar: how many messages wait, and a way to the chat. */
+  buildJump() {
+    const jump = (this.jump = el("button", "chat-jump"));
+    jump.type = "button";
+    jump.id = "chat-jump";
+    jump.innerHTML =
+      '<svg viewBox="0 0 20 18" width="18" height="16" aria-hidden="true"><path d="M3 1h14a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H8l-4 4v-4H3a2 2 0 0 1-2-2V3a2 2 0 0 1 2-2z" fill="currentColor"/></svg>';
+    const label = el("span", "chat-jump-label");
+    label.textContent = t("chat.title");
+    this.jumpCount = el("span", "chat-unread chat-jump-count");
+    this.jumpCount.hidden = true;
+    jump.append(label, this.jumpCount);
+    jump.addEventListener("click", () => this.bringIntoSight());
+    const status = document.getElementById("status");
+    if (status) status.prepend(jump);
+  }
+
+  /** Open the chat, scroll it into sight and put the cursor in its box. */
+  bringIntoSight() {
+    if (this.collapsed) this.setCollapsed(false);
+    this.element.scrollIntoView({ block: "end", behavior: "smooth" });
+    this.inView = true;
+    this.readAll();
+    if (!this.input.disabled) this.input.focus({ preventScroll: true });
+  }
+
+  /** The chat is read as it comes: open, in sight, the page in front. */
+  watched() {
+    return visible() && !this.collapsed && this.inView;
+  }
+
+  readAll() {
+    if (this.unread) {
+      this.unread = 0;
+      this.renderCounts();
+    }
   }
 
   /** Put the panel in `parent` (the lobby, or the game's side column). */
@@ -159,6 +220,7 @@ export class ChatPanel {
     this.toggle.title = t(collapsed ? "chat.show" : "chat.hide");
     if (keep) store(COLLAPSED, collapsed ? "1" : "0");
     if (!collapsed) this.sawAll();
+    if (this.watched()) this.unread = 0;
     this.renderCounts();
   }
 
@@ -193,18 +255,40 @@ export class ChatPanel {
     // Watched live (the page in front, the panel open) is seen; the rest is news.
     const watched = (!m.recent && visible() && !this.collapsed) || (m.recent && !this.looked);
     this.looked = true;
+    if (m.recent) this.spectatorsHidden = m.spectators_hidden || 0;
+    else this.spectatorsHidden += m.spectators_hidden || 0;
+    const missed = [];
     for (const line of m.messages || []) {
       if (known.has(line.seq)) continue;
       this.lines.push(line);
       if (line.seq > this.seenUpTo && !this.mine(line) && !watched) this.news.add(line.seq);
       if (this.mine(line)) this.pendingText = null; // ours arrived (the server may trim it)
+      else if (!m.recent && !this.watched()) missed.push(line);
     }
+    if (missed.length) this.missed(missed);
     this.lines.sort((a, b) => a.seq - b.seq);
     if (this.lines.length > KEPT) {
       this.lines = this.lines.slice(-KEPT);
       this.earlier = true;
     }
     this.render();
+  }
+
+  /** Messages that came out of sight: counted, and the last one pops up (page in front). */
+  missed(lines) {
+    this.unread += lines.length;
+    if (!visible()) return;
+    const last = lines[lines.length - 1];
+    const seat = last.seat === null ? null : this.room?.seats?.find((s) => s.seat === last.seat);
+    const text = last.text.length > 140 ? `${last.text.slice(0, 139)}…` : last.text;
+    const who = last.seat === null ? t("chat.popup_spectator", { name: last.name }) : last.name;
+    const note = toast(text, {
+      kind: "chat",
+      who,
+      colour: seat ? playerColour(seat.colour) : null,
+      action: { label: t("chat.reply"), onClick: () => this.bringIntoSight() },
+    });
+    note.dataset.seq = String(last.seq);
   }
 
   /** The server refused a chat frame (`error` with `about: "chat"`). */
@@ -295,6 +379,10 @@ export class ChatPanel {
     this.input.title = t(this.spectator ? "chat.spectators_read" : "chat.everyone_reads");
     this.element.dataset.role = this.spectator ? "spectator" : "player";
     this.element.dataset.tab = this.tab;
+    // a player during the game: the spectators' channel exists, and opens at the end
+    const told = !this.spectator && !this.finished && this.room && this.room.status !== "open" && (open || this.spectatorsHidden > 0);
+    this.spectatorsNote.hidden = !told;
+    if (told) this.spectatorsNote.textContent = t("chat.spectators_hidden", { n: this.spectatorsHidden });
   }
 
   render({ keepScroll = false } = {}) {
@@ -371,6 +459,11 @@ export class ChatPanel {
   }
 
   renderCounts() {
+    this.jumpCount.hidden = this.unread === 0;
+    this.jumpCount.textContent = this.unread ? String(this.unread) : "";
+    this.jump.classList.toggle("has-unread", this.unread > 0);
+    this.jump.setAttribute("aria-label", this.unread ? t("chat.unread", { n: this.unread }) : t("chat.title"));
+    setUnread(this.unread);
     const waiting = this.collapsed
       ? this.lines.filter((line) => line.seq > this.seenUpTo && !this.mine(line)).length
       : 0;
@@ -391,6 +484,7 @@ export class ChatPanel {
 
   visibility() {
     if (visible()) {
+      if (this.watched()) this.unread = 0;
       if (!this.collapsed) this.sawAll();
       this.renderCounts();
       return;

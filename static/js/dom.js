@@ -23,3 +23,20 @@ export function playerName(room, seat) {
   const s = room && room.seats && room.seats.find((x) => x.seat === seat);
   return (s && s.name) || t("seat.number", { n: seat + 1 });
 }
+
+/**
+ * The mark of a seat a bot plays (seated so, or handed to it when its person left), shown
+ * by the games' panels in place of a person's presence dot: a small robot and "bot".
+ */
+export function botMark(seat) {
+  const mark = el(
+    "span",
+    "botmark",
+    '<svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true"><rect x="2" y="5" width="12" height="9" rx="2" fill="currentColor"/><rect x="7" y="1" width="2" height="4" fill="currentColor"/><circle cx="6" cy="9.5" r="1.4" fill="#fff"/><circle cx="10" cy="9.5" r="1.4" fill="#fff"/></svg>',
+  );
+  mark.append(document.createTextNode(t("lobby.bot")));
+  mark.dataset.bot = seat.bot;
+  mark.setAttribute("role", "img");
+  mark.setAttribute("aria-label", t("seat.bot_label", { name: seat.name || "", level: seat.bot }));
+  return mark;
+}

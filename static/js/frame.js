@@ -11,7 +11,9 @@ import { playerColour } from "./colours.js";
 import { el, playerName } from "./dom.js";
 import { t, tm } from "./i18n.js";
 import { appendLog, firstShown, prependLog } from "./log.js";
+import { markStart, markWinner } from "./lognews.js";
 import { ScoresDialog } from "./scores.js";
+import { setTitle } from "./title.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -81,9 +83,18 @@ export class GameFrame {
     const log = $("log");
     if (events.length) appendLog(log, events, view);
     if (event) appendLog(log, [event], view, { fresh: true });
+    this.markLog();
     this.offerEarlier();
     this.renderBanner();
     if (view.phase === "over" && view.scores && (!old || old.phase !== "over")) this.showScores();
+  }
+
+  /** The log's lines that are not moves: the start above the first, the winner last. */
+  markLog() {
+    const log = $("log");
+    markStart(log, this.version);
+    const v = this.view;
+    if (v?.phase === "over" && v.scores) markWinner(log, (v.scores.winners || []).map((w) => playerName(this.room, w)));
   }
 
   /** "Earlier moves" above the log while its first line is not the game's first move. */
@@ -106,6 +117,7 @@ export class GameFrame {
     try {
       const page = await api.getMovesBefore(this.roomId, first);
       prependLog($("log"), page.moves || [], this.view);
+      markStart($("log"), this.version);
       button.textContent = t("game.earlier");
       button.hidden = !page.earlier;
     } catch (err) {
@@ -155,7 +167,7 @@ export class GameFrame {
       banner.classList.toggle("mine", mine);
       if (mine) title = t("game.your_turn_title");
     }
-    if (document.title !== title) document.title = title;
+    setTitle(title);
   }
 
   // ---- test hook ---------------------------------------------------------------------------

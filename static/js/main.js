@@ -18,6 +18,7 @@ import { gameInfo, loadScreen } from "./games.js";
 import { setSeatNamer, t } from "./i18n.js";
 import { Lobby } from "./lobby.js";
 import { Rematch } from "./rematch.js";
+import { SeatNews } from "./seatnews.js";
 import { RoomSocket } from "./socket.js";
 
 const $ = (id) => document.getElementById(id);
@@ -73,6 +74,7 @@ const socket = new RoomSocket(roomId, {
       presence = m.presence || presence;
       setRoom(m.room);
       if (m.view) (await gameFrame()).setState({ view: m.view, legal: m.legal, version: m.version, events: m.events || [] });
+      if (m.view) seatNews.backfill(room);
       between.state(m, you, room);
       resendPending(m.version);
     }),
@@ -143,6 +145,8 @@ function seatLost(reason) {
 }
 
 const rematch = new Rematch({ roomId, getToken: () => socket.token });
+// Seats changing hands: a log line and a notice for each (seatnews.js).
+const seatNews = new SeatNews(roomId);
 
 // Play between sessions: turn alerts, what is new since the last visit, the seat menu.
 let leaving = false; // this page is leaving its seat (its own doing, not news)
@@ -198,6 +202,7 @@ function setRoom(r) {
   chat.setRoom(r, you);
   rematch.update(r, you);
   between.setRoom(r, you);
+  seatNews.update(r, you, !!(you?.is_host || api.hostToken(roomId)));
   if (you && you.role === "player" && you.name) {
     api.rememberRoom(roomId, { name: you.name, players: r.players });
   }

@@ -9,7 +9,7 @@
 import * as api from "./api.js";
 import { ago, lastSeen, myGames, span } from "./asyncapi.js";
 import { errorText } from "./errors.js";
-import { t } from "./i18n.js";
+import { list, t } from "./i18n.js";
 
 const REFRESH_MS = 30000;
 const RANK = { mine: 0, playing: 1, open: 2, finished: 3, gone: 4 };
@@ -33,7 +33,10 @@ function forget(roomId) {
 
 function turnText(g) {
   if (g.status === "open") return t("mygames.open");
-  if (g.status === "finished") return t("mygames.finished");
+  if (g.status === "finished") {
+    const names = (g.winners || []).map((w) => w.name || t("seat.number", { n: w.seat + 1 }));
+    return names.length ? t("mygames.won", { names: list(names), count: names.length }) : t("mygames.finished");
+  }
   if (!g.turn) return t("mygames.in_play");
   if (g.your_turn) return t("mygames.your_turn");
   const name = g.turn.name || t("seat.number", { n: g.turn.seat + 1 });

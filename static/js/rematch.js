@@ -25,6 +25,15 @@ async function askRematch(roomId, token) {
   return data;
 }
 
+/** A link to the rematch room `id`. */
+function roomLink(id, elementId) {
+  const a = document.createElement("a");
+  a.id = elementId;
+  a.href = `/r/${encodeURIComponent(id)}`;
+  a.textContent = t("rematch.open");
+  return a;
+}
+
 export class Rematch {
   constructor({ roomId, getToken }) {
     this.roomId = roomId;
@@ -52,8 +61,19 @@ export class Rematch {
     button.textContent = t(ready || this.seat ? "rematch.go" : "rematch.ask");
     if (ready && player && !this.seat && !this.busy) this.claim().catch(() => {});
     if (ready && $("rematch-note")) {
-      $("rematch-note").hidden = false;
-      $("rematch-note").textContent = t(player ? "rematch.ready" : "rematch.started");
+      const note = $("rematch-note");
+      note.hidden = false;
+      note.textContent = `${t(player ? "rematch.ready" : "rematch.started")} `;
+      note.append(roomLink(ready, "rematch-room-link"));
+    }
+    // the old room leads to its rematch for everyone, dialog closed or not: a log line
+    const log = $("log");
+    if (ready && log && !log.querySelector(".log-rematch")) {
+      const li = document.createElement("li");
+      li.className = "log-news log-rematch";
+      li.append(document.createTextNode(`${t("rematch.started")} `), roomLink(ready, "rematch-log-link"));
+      log.append(li);
+      log.scrollTop = log.scrollHeight;
     }
   }
 

@@ -9,6 +9,7 @@ import * as api from "./api.js";
 import { getWebhook, handToBot, handToPerson, leave, removeWebhook, setWebhook, span } from "./asyncapi.js";
 import { defaultBot, gameInfo } from "./games.js";
 import { t } from "./i18n.js";
+import { botLevel } from "./lobby.js";
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -51,6 +52,16 @@ export class SeatMenu {
     this.menu.addEventListener("toggle", () => {
       if (this.menu.open) this.opened();
     });
+    // a menu closes as menus do: on Esc (focus back on its button) and on a click outside
+    document.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Escape" || !this.menu.open) return;
+      const inside = this.menu.contains(document.activeElement);
+      this.menu.open = false;
+      if (inside) summary.focus();
+    });
+    document.addEventListener("pointerdown", (ev) => {
+      if (this.menu.open && !this.menu.contains(ev.target)) this.menu.open = false;
+    });
     if (status) status.prepend(this.clock, this.menu);
     this.timer = setInterval(() => this.tick(), 30000);
   }
@@ -64,7 +75,8 @@ export class SeatMenu {
     if (you) this.you = you;
     const player = this.you?.role === "player";
     this.menu.hidden = !(player || this.hostToken()) || !this.room;
-    if (this.menu.open) this.render();
+    // a question being answered (a bot's level, a new person's name) is not redrawn away
+    if (this.menu.open && !this.body.querySelector(".handover-confirm, .handover-name")) this.render();
     this.tick();
   }
 
@@ -195,26 +207,45 @@ export class SeatMenu {
     input.focus();
   }
 
-  /** The level of a bot taking over a seat: the game's middle one (none: no bots). */
+  /** The level offered first for a bot taking over a seat: the game's middle one (none: no bots). */
   botLevel() {
     return defaultBot(gameInfo(this.room?.game));
   }
 
-  /** Handing a seat to a bot takes two clicks: the question says what will happen. */
+  /** Handing a seat to a bot takes two clicks: the host picks the bot's level, and the
+   * question says what will happen. */
   confirmBot(line, toBot, seat, host) {
-    const level = this.botLevel();
+    const levels = gameInfo(this.room?.game)?.bots || [];
+    let level = this.botLevel();
     const ask = el("div", "handover-confirm");
-    ask.append(el("p", "small", t("seatmenu.bot_ask", { name: seat.name, level })));
-    const yes = button(t("seatmenu.bot_yes", { level }), () => this.toBot(seat, host), "btn small primary");
+    const question = el("p", "small");
+    const yes = button("", () => this.toBot(seat, host, level), "btn small primary");
     yes.classList.add("to-bot-confirm");
+    const say = () => {
+      question.textContent = t("seatmenu.bot_ask", { name: seat.name, level });
+      yes.textContent = t("seatmenu.bot_yes", { level });
+    };
+    const pick = el("div", "bot-levels");
+    pick.setAttribute("role", "group");
+    pick.setAttribute("aria-label", t("seatmenu.bot_level"));
+    for (const value of levels) {
+      const b = button(botLevel(this.room.game, value), () => {
+        level = value;
+        for (const other of pick.children) other.setAttribute("aria-pressed", String(other === b));
+        say();
+      }, "btn small level");
+      b.dataset.level = value;
+      b.setAttribute("aria-pressed", String(value === level));
+      pick.append(b);
+    }
+    say();
     const no = button(t("seatmenu.cancel"), () => ask.replaceWith(toBot));
-    ask.append(yes, no);
+    ask.append(question, pick, yes, no);
     toBot.replaceWith(ask);
     yes.focus();
   }
 
-  async toBot(seat, host) {
-    const level = this.botLevel();
+  async toBot(seat, host, level) {
     try {
       const res = await handToBot(this.roomId, seat.seat, level, host);
       this.room = res.room;

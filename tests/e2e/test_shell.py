@@ -168,7 +168,9 @@ def test_a_toy_room_from_the_home_page_loads_its_own_screen(
     assert moves == 8  # a deck of 8 cards, two drawn and one played a turn
     expect(page.locator("#scores")).to_be_visible()
     expect(page.locator("#winner")).to_contain_text("Ana wins with")
-    expect(page.locator("#log li")).to_have_count(8)
+    expect(page.locator("#log li[data-seq]")).to_have_count(8)  # the moves, and:
+    expect(page.locator("#log li.log-start")).to_have_text("The game started.")
+    expect(page.locator("#log li.log-win")).to_have_text("Ana wins.")
     # nothing of Ishtar's screen came with it
     ishtar_files = page.evaluate(
         "() => performance.getEntriesByType('resource').map((e) => e.name)"

@@ -131,6 +131,7 @@ export class GameScreen {
       catalogue: this.catalogue,
       name: (seat) => this.ctx.name(seat),
       connected,
+      seats: this.room?.seats || [],
       ghost: this.mine() ? this.ix.harvest?.preview?.winks || [] : [],
     };
     panels.renderPlayers($("bg-players"), this.view, ui);

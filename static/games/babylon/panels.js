@@ -6,7 +6,7 @@
  */
 
 import { playerColour } from "../../js/colours.js";
-import { el, esc } from "../../js/dom.js";
+import { botMark, el, esc } from "../../js/dom.js";
 import { NECTAR } from "./paint.js";
 import { lineName, scoreboardSvg } from "./scoreboard.js";
 import { floorName, t } from "./words.js";
@@ -66,8 +66,9 @@ export function renderPlayers(box, view, ui) {
     art.dataset.seat = String(p.seat);
     art.style.setProperty("--pc", playerColour(p.colour));
     const head = el("header");
-    const dot = el("span", `dot${ui.connected?.has(p.seat) ? " on" : ""}`);
-    dot.title = t(ui.connected?.has(p.seat) ? "babylon.ui.connected" : "babylon.ui.disconnected");
+    const botSeat = (ui.seats || []).find((s) => s.seat === p.seat && s.bot);
+    const dot = botSeat ? botMark(botSeat) : el("span", `dot${ui.connected?.has(p.seat) ? " on" : ""}`);
+    if (!botSeat) dot.title = t(ui.connected?.has(p.seat) ? "babylon.ui.connected" : "babylon.ui.disconnected");
     const name = el("span", "pname", esc(ui.name(p.seat)) + (mine ? ` <span class="muted small">${esc(t("babylon.ui.you"))}</span>` : ""));
     head.append(seatMark(p.colour), name, dot);
     if (current) head.append(el("span", "turnmark", esc(t("babylon.ui.toplay"))));

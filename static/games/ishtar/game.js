@@ -14,7 +14,7 @@ import { editionCatalogue } from "./edition.js";
 import * as hex from "./hex.js";
 import { attachInput } from "./input.js";
 import * as panels from "./panels.js";
-import { BoardRenderer } from "./render.js";
+import { BoardRenderer, HEX } from "./render.js";
 import { cardButton, tileCard, tokenCard } from "./tilecard.js";
 import * as tips from "./tips.js";
 import { bloomCells, bloomEntry, indexLegal, placeKey } from "./turn.js";
@@ -393,12 +393,29 @@ export class GameScreen {
     choices.append(this.button(t("ishtar.ui.back"), () => { this.ui.token = null; this.ui.bloomPicked = []; this.ui.pending = null; this.renderAll(); }, "cancel", { kbd: t("ishtar.ui.key.esc") }));
   }
 
+  /**
+   * The warning before a step that can never be taken back (the engine's `final` in its
+   * preview: a new tree card is turned face up), as a line in the bar.
+   */
+  finalNote(entries, key) {
+    if (!entries.some((e) => e?.preview?.final)) return null;
+    const note = el("span", "final-note");
+    note.dataset.final = key;
+    note.setAttribute("role", "note");
+    note.textContent = key === "plant" ? t("ishtar.ui.final.plant") : t("ishtar.ui.final.reserve");
+    return note;
+  }
+
   barReserve(say, choices) {
     say(t("ishtar.ui.reserve"), t("ishtar.ui.reserve.sub"));
     for (const [card, entry] of this.ix.reserve) {
       const c = this.view.market.find((m) => m.card === card);
-      choices.append(this.button(c ? treeName(c) : `#${card}`, () => this.send(entry), `reserve-${card}`));
+      const b = this.button(c ? treeName(c) : `#${card}`, () => this.send(entry), `reserve-${card}`);
+      if (entry.preview?.final) b.setAttribute("aria-description", t("ishtar.ui.final.reserve"));
+      choices.append(b);
     }
+    const note = this.finalNote([...this.ix.reserve.values()], "reserve");
+    if (note) choices.append(note);
   }
 
   barPlant(say, choices) {
@@ -409,6 +426,8 @@ export class GameScreen {
       if (here) choices.append(here);
       choices.append(this.button(t("ishtar.ui.back"), () => { this.ui.card = null; this.ui.pending = null; this.renderAll(); }, "cancel", { kbd: t("ishtar.ui.key.esc") }));
       choices.append(this.button(t("ishtar.ui.end"), () => this.send(this.ix.end), "end", { kbd: "E" }));
+      const note = this.finalNote(this.ix.plant.get(this.ui.card) || [], "plant");
+      if (note) choices.append(note);
       return;
     }
     say(
@@ -418,7 +437,9 @@ export class GameScreen {
     for (const card of this.ix.plant.keys()) {
       const c = this.cardInfo(card);
       const lab = el("span", "", esc(t("ishtar.ui.plant.button", { name: c ? treeName(c) : `#${card}`, vp: c ? c.vp : "?" })));
-      choices.append(this.button(lab, () => this.pickCard(card), `plant-${card}`));
+      const b = this.button(lab, () => this.pickCard(card), `plant-${card}`);
+      if ((this.ix.plant.get(card) || []).some((e) => e.preview?.final)) b.setAttribute("aria-description", t("ishtar.ui.final.plant"));
+      choices.append(b);
     }
     if (this.ix.end) choices.append(this.button(t("ishtar.ui.end"), () => this.send(this.ix.end), "end", { kbd: "E", primary: true }));
   }
@@ -510,14 +531,14 @@ export class GameScreen {
         html += `<span class="tip-warn" data-warn="no-assistant">${esc(t("ishtar.ui.tip.noassistant", { why }))}</span>`;
       }
       if (this.touchPreview && this.chosenPlacement()) html += `<span class="tip-hint">${esc(t("ishtar.ui.tip.again"))}</span>`;
-      return this.tooltip(html, x, y, preview.no_assistant ? "ok warn" : "ok");
+      return this.tooltip(html, x, y, preview.no_assistant ? "ok warn" : "ok", ghost.cells);
     }
     const reason = this.reasonFor(ghost.at, ghost.rotation);
     const text = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : t("ishtar.ui.tip.checking");
-    return this.tooltip(esc(text), x, y, "bad");
+    return this.tooltip(esc(text), x, y, "bad", ghost.cells);
   }
 
-  tooltip(html, x, y, kind = "") {
+  tooltip(html, x, y, kind = "", cells = null) {
     const tip = $("tooltip");
     if (!html) {
       tip.hidden = true;
@@ -527,20 +548,32 @@ export class GameScreen {
     tip.className = `tooltip ${kind}`;
     tip.hidden = false;
     const wrap = this.stage.getBoundingClientRect();
-    const w = tip.offsetWidth;
-    const h = tip.offsetHeight;
-    let left = Math.min(Math.max(8, x + 24), wrap.width - w - 8);
-    let top = Math.min(Math.max(8, y + 22), wrap.height - h - 8);
+    let left = Math.min(Math.max(8, x + 24), wrap.width - tip.offsetWidth - 8);
+    let top = Math.min(Math.max(8, y + 22), wrap.height - tip.offsetHeight - 8);
     if (this.touchPreview) {
       // Under a finger nothing can be read, and a tip left there covers the board's tools
-      // (rotate): on touch it docks in the half of the stage away from the tap, clear of
-      // the bar at the top and of the tools' column on the right.
+      // (rotate). On touch it sits right above the tile's spot (below it when the bar is in
+      // the way), never over the finger nor the tools.
       const tools = this.stage.querySelector(".board-tools")?.getBoundingClientRect();
       const clearRight = tools ? wrap.right - tools.left + 8 : 60;
+      tip.style.maxWidth = `${Math.max(160, Math.min(300, wrap.width - clearRight - 16))}px`;
+      const w = tip.offsetWidth;
+      const h = tip.offsetHeight;
       const barBottom = this.bar.element.getBoundingClientRect().bottom - wrap.top;
-      left = 8;
-      tip.style.maxWidth = `${Math.max(160, wrap.width - clearRight - 16)}px`;
-      top = y > wrap.height / 2 ? Math.max(8, barBottom + 8) : wrap.height - tip.offsetHeight - 8;
+      const r = HEX * this.renderer.cam.k;
+      const ys = (cells || [[0, 0]]).map((c) => (cells ? this.renderer.hexToCanvas(c)[1] : y));
+      const above = Math.min(...ys) - r - h - 6;
+      const below = Math.max(...ys) + r + 6;
+      if (above >= Math.max(8, barBottom + 4)) top = above;
+      else if (below + h <= wrap.height - 8) top = below;
+      else top = y > wrap.height / 2 ? Math.max(8, barBottom + 8) : wrap.height - h - 8;
+      left = Math.min(Math.max(8, x - w / 2), wrap.width - w - 8);
+      if (tools) {
+        const t0 = tools.top - wrap.top;
+        const l0 = tools.left - wrap.left;
+        const overTools = left + w > l0 - 4 && top + h > t0 - 4 && top < tools.bottom - wrap.top + 4;
+        if (overTools) left = Math.max(8, l0 - w - 8);
+      }
     } else {
       tip.style.maxWidth = "";
     }
@@ -615,8 +648,10 @@ export class GameScreen {
     const touch = !!ev && ev.pointerType === "touch";
     this.touchPreview = touch;
     const same = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
+    const prev = touch ? this.shownSpot() : this.ui.pending;
+    // the finger chose: the keyboard cursor's dashed outline does not stay behind
+    if (touch) this.ui.cursor = null;
     if (phase === "place" && this.placing()) {
-      const prev = this.ui.pending;
       this.ui.hover = cell;
       const g = this.ghostAt(cell);
       if (touch && !same(prev, cell)) {
@@ -638,10 +673,20 @@ export class GameScreen {
   /** The legal placement the player tapped once (touch) or put the keyboard cursor on. */
   chosenPlacement() {
     if (!this.placing()) return null;
-    const cell = this.ui.pending || (this.keyboardUser ? this.ui.cursor : null);
+    const cell = this.shownSpot();
     if (!cell) return null;
     const g = this.ghostAt(cell);
     return g.legal ? g.entry : null;
+  }
+
+  /**
+   * The spot "Place here" would place on. On touch it is the preview the board shows,
+   * however it got there (a tap, "Next spot", or kept over an Undo): green there means the
+   * button is live. With a mouse, the spot tapped or the keyboard cursor.
+   */
+  shownSpot() {
+    if (COARSE || this.touchPreview) return this.ui.pending || this.ui.hover || this.ui.cursor;
+    return this.ui.pending || (this.keyboardUser ? this.ui.cursor : null);
   }
 
   /** "Place here": the spot tapped once in the bloom or plant step. */
@@ -675,6 +720,9 @@ export class GameScreen {
     this.ui.cursor = hex.tileCells(hand.shape, next.at, next.rotation)[grip];
     this.ui.hover = null;
     this.ui.pending = null;
+    // on a touch screen the spot shown is a preview like a tap's: its tip sits by it and
+    // says a tap (or "Place here") places it
+    if (COARSE) this.touchPreview = true;
     // zoomed in, the next spot may lie outside the view: bring it into sight
     this.renderer.reveal(hex.tileCells(hand.shape, next.at, next.rotation));
     this.renderActionBar();

@@ -6,7 +6,7 @@
  * and report clicks.
  */
 
-import { el, esc, playerName } from "../../js/dom.js";
+import { botMark, el, esc, playerName } from "../../js/dom.js";
 import { list, tm } from "../../js/i18n.js";
 import * as art from "./art.js";
 import { playerColour } from "./paint.js";
@@ -187,8 +187,10 @@ export function renderPlayers(box, view, ui, meBox = null) {
     panel.style.setProperty("--pc", playerColour(p.colour));
     if (view.current === p.seat) panel.classList.add("current");
     const head = el("header");
-    const dot = el("span", `dot${connected.has(p.seat) ? " on" : ""}`);
-    dot.setAttribute("aria-label", t(connected.has(p.seat) ? "ishtar.ui.connected" : "ishtar.ui.disconnected"));
+    // a bot's seat (seated so, or handed to it) carries the bot mark, not a person's dot
+    const botSeat = (room?.seats || []).find((s) => s.seat === p.seat && s.bot);
+    const dot = botSeat ? botMark(botSeat) : el("span", `dot${connected.has(p.seat) ? " on" : ""}`);
+    if (!botSeat) dot.setAttribute("aria-label", t(connected.has(p.seat) ? "ishtar.ui.connected" : "ishtar.ui.disconnected"));
     head.append(art.pawnCanvas(p.colour, 18, 20), el("span", "pname", esc(playerName(room, p.seat)) + (mine ? ` <span class="muted small">${esc(t("ishtar.ui.you"))}</span>` : "")), dot);
     if (view.current === p.seat) head.append(el("span", "turnmark", esc(t("ishtar.ui.toplay"))));
     if (view.first_player === p.seat) head.append(el("span", "firstmark", esc(t("ishtar.ui.first"))));

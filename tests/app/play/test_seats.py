@@ -282,7 +282,7 @@ async def test_a_seat_handed_to_a_bot_keeps_its_history(
     )
     holders = (await http.get(f"/api/rooms/{room_id}/seat-history")).json()["holders"]
     seat1 = [(h["name"], h["bot"], h["ended"]) for h in holders if h["seat"] == 1]
-    assert seat1 == [("P1", None, "bot"), ("P1", "easy", None)]
+    assert seat1 == [("P1", None, "bot"), ("Nabu (easy)", "easy", None)]
 
 
 async def test_in_a_room_with_a_host_token_the_host_role_stays_with_it(
