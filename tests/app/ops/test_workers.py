@@ -79,11 +79,11 @@ async def instances_serving(url: str, room_id: str) -> int:
         await conn.close()
 
 
-async def test_two_workers_share_the_port_and_a_room(
+async def test_two_workers_share_a_room_one_that_dies_comes_back_sigterm_ends_all(
     database_url: str, live_server_factory: Callable[..., LiveServer]
 ) -> None:
     server = live_server_factory(database_url=database_url, args=("--workers", "2"))
-    workers_of(server, 2)
+    first = workers_of(server, 2)
     all_listening(server, 2)
     async with httpx.AsyncClient(base_url=server.url) as http:
         room_id, _host, tokens = await open_room(http, 2, first_player=0)
@@ -103,21 +103,20 @@ async def test_two_workers_share_the_port_and_a_room(
         finally:
             for fan in fans:
                 await fan.close()
-
-
-def test_a_worker_that_dies_is_started_again_and_sigterm_stops_all(
-    database_url: str, live_server_factory: Callable[..., LiveServer]
-) -> None:
-    server = live_server_factory(database_url=database_url, args=("--workers", "2"))
-    first = workers_of(server, 2)
+    # A worker killed: another takes its place, the other one goes on.
     victim = min(first)
     os.kill(victim, signal.SIGKILL)
     again = workers_of(server, 2, other_than={victim})
     assert len(again & first) == 1, "the other worker went on"
+    all_listening(server, 2)
     server.wait_ready(60.0)  # the port still answers
     assert server.stop() == 0
-    for pid in again:
-        assert not Path(f"/proc/{pid}").exists() or _zombie(pid)
+    assert all(_gone(pid) for pid in again)
+
+
+def _gone(pid: int) -> bool:
+    """The process has ended (reaped, or a zombie its parent has not waited on yet)."""
+    return not Path(f"/proc/{pid}").exists() or _zombie(pid)
 
 
 def _zombie(pid: int) -> bool:
