@@ -187,7 +187,9 @@ def test_a_pile_you_cannot_afford_says_why(
     page = new_page(**DESKTOP)
     ish.open_screen(page, ishtar_server, "choose")
     view = page.evaluate("() => window.__harness.view")
-    takeable = {e["action"]["pile"] for e in ish.legal(page) if e["action"]["type"] == "choose"}
+    takeable = {
+        e["action"]["pile"] for e in ish.legal(page) if e["action"]["type"] == "choose"
+    }
     closed = [
         i
         for i, p in enumerate(view["carpet"]["piles"])
@@ -221,7 +223,9 @@ def test_a_pile_you_cannot_afford_says_why_in_french(
     page = new_page(**PHONE)
     ish.open_screen(page, ishtar_server, "choose", lang="fr")
     view = page.evaluate("() => window.__harness.view")
-    takeable = {e["action"]["pile"] for e in ish.legal(page) if e["action"]["type"] == "choose"}
+    takeable = {
+        e["action"]["pile"] for e in ish.legal(page) if e["action"]["type"] == "choose"
+    }
     closed = [
         i
         for i, p in enumerate(view["carpet"]["piles"])
@@ -358,7 +362,12 @@ def test_each_gem_and_nectar_colour_carries_its_own_mark(
         """() => Object.fromEntries([...document.querySelectorAll('#bg-players .wink')]
              .map((w) => [w.dataset.colour, w.querySelector('.mark')?.dataset.mark]))"""
     )
-    expected = {"red": "triangle", "green": "cross", "yellow": "diamond", "purple": "dot"}
+    expected = {
+        "red": "triangle",
+        "green": "cross",
+        "yellow": "diamond",
+        "purple": "dot",
+    }
     assert winks and all(expected[c] == m for c, m in winks.items()), winks
     chips = board.evaluate(
         """() => [...document.querySelectorAll('.bg-chip')].map((c) =>
@@ -531,7 +540,12 @@ def test_every_move_in_the_log_is_read_out(
     with httpx.Client(base_url=live_server, timeout=10) as http:
         created = http.post(
             "/api/rooms",
-            json={"players": 2, "name": "Ana", "seat_order": "fixed", "first_player": 1},
+            json={
+                "players": 2,
+                "name": "Ana",
+                "seat_order": "fixed",
+                "first_player": 1,
+            },
         ).json()
         room = created["room_id"]
         answer = http.post(
@@ -541,7 +555,11 @@ def test_every_move_in_the_log_is_read_out(
         )
         assert answer.status_code == 201, answer.text
     page = new_page(**DESKTOP)
-    ish_hold(page, live_server, {"room": room, "ana": created["token"], "host": created["host_token"]})
+    ish_hold(
+        page,
+        live_server,
+        {"room": room, "ana": created["token"], "host": created["host_token"]},
+    )
     page.goto(f"{live_server}/r/{room}")
     live = page.locator("#log-live")
     page.locator("#start-btn").click()
@@ -554,3 +572,52 @@ def test_every_move_in_the_log_is_read_out(
         " return !!l && !!last && l.textContent.endsWith(last.textContent); }",
     )
     assert json.dumps(page.locator("#log-live").text_content())
+
+
+# ---- screenshots ---------------------------------------------------------------------------
+
+FREEZE = """() => { for (const a of document.getAnimations()) { a.pause(); a.currentTime = 330; } }"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl"])
+def test_screenshots_of_pieces_travelling_and_a_pile_out_of_reach(
+    new_page: Callable[..., Page],
+    ishtar_server: str,
+    babylon_server: str,
+    artifacts: Path,
+    lang: str,
+) -> None:
+    for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page = new_page(**size)
+        ish.open_screen(page, ishtar_server, "lost-assistant", lang=lang)
+        assert "tile" in page.evaluate(THEIR_PLACE)
+        page.evaluate(FREEZE)
+        expect(page.locator(".traveller[data-kind='gem']").first).to_be_attached()
+        page.screenshot(path=str(artifacts / f"motion-travel-{name}-{lang}.png"))
+
+        ish.open_screen(page, ishtar_server, "choose", lang=lang)
+        view = page.evaluate("() => window.__harness.view")
+        takeable = {e["action"]["pile"] for e in ish.legal(page)}
+        closed = next(
+            i
+            for i, p in enumerate(view["carpet"]["piles"])
+            if p["size"] and i not in takeable
+        )
+        if name == "phone":  # a tap reads the pile's card first: it says why
+            page.locator(f".pile[data-pile='{closed}']").tap()
+            expect(page.locator("#ish-tip .why")).to_have_text(ish.REASON)
+        else:
+            page.keyboard.press(str(closed + 1))
+            expect(page.locator("#subprompt")).to_contain_text(ish.REASON)
+        page.screenshot(path=str(artifacts / f"motion-pile-why-{name}-{lang}.png"))
+
+        board = new_page(**size)
+        bab.open_screen(board, babylon_server, "midturn", "midturn-legal", lang=lang)
+        board.evaluate(
+            """() => { const h = window.__harness; h.screen.glowKey = null;
+              h.screen.update({ view: h.view, legal: h.legal, version: 2,
+                event: { seat: 1, action: { type: 'harvest' } }, room: null, presence: null }); }"""
+        )
+        board.evaluate(FREEZE)
+        expect(board.locator(".traveller[data-kind='wink']").first).to_be_attached()
+        board.screenshot(path=str(artifacts / f"motion-harvest-{name}-{lang}.png"))

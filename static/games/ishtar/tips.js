@@ -31,9 +31,12 @@ const samePoint = (ev) => Math.abs(ev.clientX - moved.x) < 1 && Math.abs(ev.clie
 document.addEventListener("pointermove", (ev) => {
   if (!samePoint(ev)) moved = { at: performance.now(), x: ev.clientX, y: ev.clientY };
 }, true);
-// A card whose element left the page (the bar or a panel redrawn for the next move, a bot's
-// turn) closes with it: it never stays over the board explaining what is gone.
-const gone = new MutationObserver(() => { if (owner && !owner.isConnected) close(); });
+// A card with nothing to press whose element left the page (the bar or a panel redrawn for
+// the next move, a bot's turn) closes with it: it never stays over the board explaining what
+// is gone. A card with a button (a token's "Lay", read on touch) waits for it or a tap away.
+const gone = new MutationObserver(() => {
+  if (owner && !owner.isConnected && card.classList.contains("passive")) close();
+});
 
 function ensureCard() {
   if (card) return card;
