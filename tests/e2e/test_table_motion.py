@@ -321,6 +321,14 @@ def test_another_players_harvest_sends_its_winks_to_their_scoreboard(
     harvested = page.evaluate("() => window.__harness.view.harvested")
     assert page.evaluate(harvest) == ["wink"] * len(harvested)
     expect(page.locator(".traveller")).to_have_count(0)
+    # a step of theirs: a water gem flows from the path's end to the tile
+    water = """() => {
+      const h = window.__harness;
+      const step = h.legal.find((e) => e.action.type === 'irrigate').action;
+      h.screen.update({ view: h.view, legal: [], version: 3, event: { seat: 1, action: step }, room: null, presence: null });
+      return [...document.querySelectorAll('.traveller')].map((t) => t.dataset.kind);
+    }"""
+    assert page.evaluate(water) == ["water"]
     calm = new_page(**DESKTOP, reduced_motion="reduce")
     bab.open_screen(calm, babylon_server, "midturn", "midturn-legal")
     assert calm.evaluate(harvest) == []
@@ -501,6 +509,18 @@ def test_seat_colours_are_drawn_at_the_start_and_lobby_chat_keeps_the_players_co
                 "() => [...document.querySelectorAll('#chat .chat-line')].map((li) => [0, li.style.getPropertyValue('--pc'), 0])"
             )
         )
+        if _attempt == 0:  # the lobby, as each language shows it
+            for lang in ("en", "fr", "nl"):
+                for name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+                    other = new_page(locale=f"{lang}-BE", **size)
+                    other.goto(f"{live_server}/r/{t['room']}")
+                    expect(other.locator("#chat .chat-line")).to_have_count(2)
+                    expect(other.locator("#seats-drawn")).to_be_visible()
+                    other.screenshot(
+                        path=str(artifacts / f"motion-lobby-{name}-{lang}.png"),
+                        full_page=True,
+                    )
+                    other.context.close()
         page.locator("#start-btn").click()
         expect(page.locator("#game")).to_be_visible()
         wait_until(page, "() => window.__ishtar && window.__ishtar.version !== null")
@@ -519,7 +539,9 @@ def test_seat_colours_are_drawn_at_the_start_and_lobby_chat_keeps_the_players_co
         wait_until(page, "() => window.__ishtar && window.__ishtar.version !== null")
         for who, colour, seat_colour in page.evaluate(LINE_COLOURS, seated):
             assert colour == seat_colour, (who, colour, seat_colour)
-        page.screenshot(path=str(artifacts / "motion-chat-colours.png"))
+        page.locator("#side").screenshot(
+            path=str(artifacts / "motion-chat-colours.png")
+        )
         break
     else:
         raise AssertionError("no draw moved a writer in 12 rooms")

@@ -68,6 +68,7 @@ export class GameScreen {
   // ---- data in ----------------------------------------------------------------------------
 
   update({ view, legal, version, room, presence, event = null }) {
+    const old = this.view;
     this.view = view;
     this.legal = legal || [];
     this.ix = indexLegal(this.legal);
@@ -85,6 +86,24 @@ export class GameScreen {
     this.renderAll();
     const theirs = event && (view.viewer === null || view.viewer === undefined || event.seat !== view.viewer);
     if (theirs && harvest) this.travelWinks(view.harvested || []);
+    if (theirs && old && event.action?.type === "irrigate") this.travelWater(pathEnd(old), event.action.at);
+  }
+
+  /** Another player's step: a water gem flows from the path's end (or the well) to the tile. */
+  travelWater(from, to) {
+    if (!from || !to) return;
+    const size = this.renderer.cam.k * 100 * 0.3;
+    const px = 28;
+    const c = document.createElement("canvas");
+    const dpr = Math.max(1, window.devicePixelRatio || 1);
+    c.width = c.height = Math.round(px * dpr);
+    c.style.width = c.style.height = `${px}px`;
+    const g = c.getContext("2d");
+    g.scale(dpr, dpr);
+    paint.waterGem(g, px / 2, px / 2, px * 0.4);
+    const [x0, y0] = this.renderer.tileToClient(from);
+    const [x1, y1] = this.renderer.tileToClient(to);
+    travel(c, around(x0, y0, size), around(x1, y1, size), { kind: "water" });
   }
 
   /**
