@@ -539,9 +539,8 @@ def test_seat_colours_are_drawn_at_the_start_and_lobby_chat_keeps_the_players_co
         wait_until(page, "() => window.__ishtar && window.__ishtar.version !== null")
         for who, colour, seat_colour in page.evaluate(LINE_COLOURS, seated):
             assert colour == seat_colour, (who, colour, seat_colour)
-        page.locator("#side").screenshot(
-            path=str(artifacts / "motion-chat-colours.png")
-        )
+        page.evaluate("() => document.getElementById('chat').scrollIntoView()")
+        page.screenshot(path=str(artifacts / "motion-chat-colours.png"))
         break
     else:
         raise AssertionError("no draw moved a writer in 12 rooms")
