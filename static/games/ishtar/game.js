@@ -35,9 +35,11 @@ function reasonText(reason) {
   return tm(reason.message || reason, reason.reason || reason.text || "");
 }
 
-// The room kept for the action bar over the board: its height in the place step, with the
-// tile in hand (on a phone its buttons take a second row).
-const BAR_ROOM = COARSE ? 156 : 100;
+// The room kept for the action bar over the board: its height in the place step (the tile in
+// hand and its buttons) and the special step (a button per skill), measured at 1400×900 and
+// 390×844 in the three languages (96 and 105 px; 151 and 167 px on a phone, the buttons in a
+// second row). A taller bar (several tree cards to plant) is kept from then on (render.js).
+const BAR_ROOM = COARSE ? 168 : 108;
 
 // Which tile cell sits under the pointer: the middle one for lines and chevrons.
 const GRIP = { line: 1, chevron: 1, triangle: 0 };
