@@ -199,7 +199,7 @@ def test_a_pile_you_cannot_afford_says_why(
     pile = page.locator(f".pile[data-pile='{closed[0]}']")
     pile.hover()
     card = page.locator("#ish-tip")
-    expect(card.locator(".why")).to_have_text(ish.REASON)
+    expect(card.locator(".why")).to_have_text(ish.REASON.capitalize())
     pile.click()
     expect(page.locator("#subprompt")).to_have_text(
         f"Pile {closed[0] + 1}: {ish.REASON}"
@@ -232,7 +232,7 @@ def test_a_pile_you_cannot_afford_says_why_in_french(
         if p["size"] and i not in takeable
     ]
     page.locator(f".pile[data-pile='{closed[0]}']").tap()
-    expect(page.locator("#ish-tip .why")).to_have_text(ish.REASON)
+    expect(page.locator("#ish-tip .why")).to_have_text(ish.REASON.capitalize())
 
 
 # ---- 9: pieces travel ----------------------------------------------------------------------
@@ -626,7 +626,7 @@ def test_screenshots_of_pieces_travelling_and_a_pile_out_of_reach(
         )
         if name == "phone":  # a tap reads the pile's card first: it says why
             page.locator(f".pile[data-pile='{closed}']").tap()
-            expect(page.locator("#ish-tip .why")).to_have_text(ish.REASON)
+            expect(page.locator("#ish-tip .why")).to_have_text(ish.REASON.capitalize())
         else:
             page.keyboard.press(str(closed + 1))
             expect(page.locator("#subprompt")).to_contain_text(ish.REASON)

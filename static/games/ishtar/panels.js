@@ -51,7 +51,7 @@ function pileCard(view, i, options, onPile, pileReason = null) {
   if (!pile.size) return infoCard({ title, lines });
   const card = tileCard({ tile: pile.top, shape: pile.cup, title, lines, button });
   const why = card.querySelector?.(".why");
-  if (why) pileReason(i).then((text) => { why.textContent = text || ""; });
+  if (why) pileReason(i).then((text) => { why.textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : ""; });
   return card;
 }
 
