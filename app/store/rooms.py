@@ -204,6 +204,13 @@ class RoomStore(Pools):
                 "UPDATE seats SET seat = $1 WHERE id = $2",
                 [(number, seat_id) for seat_id, number in seat_numbers.items()],
             )
+            # What the players wrote in the lobby now carries the seat each plays (and so
+            # its colour), not the one they had before the seats were drawn.
+            await conn.execute(
+                "UPDATE chat_messages AS m SET seat = s.seat FROM seats AS s"
+                " WHERE m.room_id = $1 AND m.seat_id = s.id AND m.seat IS NOT NULL",
+                room_id,
+            )
             await conn.execute(
                 "INSERT INTO games (room_id, engine, seed, setup, snapshot, version,"
                 " current_seat) VALUES ($1, $2, $3, $4, $5, 0, $6)",

@@ -227,9 +227,27 @@ export class ChatPanel {
   // ---- data in -------------------------------------------------------------------------
 
   setRoom(room, you) {
+    if (room && this.room?.status === "open" && room.status !== "open") this.seatsDrawn(room);
     if (room) this.room = room;
     if (you !== undefined && you !== null) this.you = you;
     this.renderChrome();
+  }
+
+  /**
+   * The game started and the seats were drawn: a line written in the lobby carries the seat
+   * its author had there, so it is put on the seat they now play (the server stores it so
+   * too, app/store/rooms.py), found by their name when only one seat has it; else the line
+   * keeps no colour rather than another player's.
+   */
+  seatsDrawn(room) {
+    const byName = new Map();
+    for (const s of room.seats || []) if (s.name) byName.set(s.name, byName.has(s.name) ? null : s.seat);
+    for (const line of this.lines) {
+      if (line.seat === null || line.seat === undefined) continue;
+      const seat = byName.get(line.name);
+      if (seat === undefined || seat === null) line.uncoloured = true;
+      else line.seat = seat;
+    }
   }
 
   get spectator() {
@@ -423,7 +441,9 @@ export class ChatPanel {
     const who = el("bdi", "chat-who");
     who.textContent = line.name;
     const seat = line.seat === null ? null : this.room?.seats?.find((s) => s.seat === line.seat);
-    if (seat) li.style.setProperty("--pc", playerColour(seat.colour));
+    // in the lobby of a room whose seats are drawn at the start no one has a colour yet
+    const undrawn = this.room?.status === "open" && this.room?.seat_order !== "fixed";
+    if (seat && !undrawn && !line.uncoloured) li.style.setProperty("--pc", playerColour(seat.colour));
     li.append(who);
     if (line.seat === null) {
       const tag = el("span", "chat-tag");

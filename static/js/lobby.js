@@ -31,6 +31,9 @@ function plainOptions(options, game) {
     .join(" · ");
 }
 
+/** A seat's colour before the seats are drawn. */
+const NEUTRAL = "#bdb29c";
+
 function plainIcon(colour) {
   const dot = el("span", "seat-dot");
   dot.style.background = playerColour(colour);
@@ -82,10 +85,23 @@ export class Lobby {
       : t("lobby.sub_full", { players });
     const list = $("seats");
     list.innerHTML = "";
+    // Seats drawn at the start (random order) get their colours then: before, every seat is
+    // shown in one neutral colour, so that no one sees yellow here and plays green.
+    const drawn = room.status === "open" && room.seat_order !== "fixed";
+    let note = $("seats-drawn");
+    if (!note) {
+      note = el("p", "muted small seats-drawn");
+      note.id = "seats-drawn";
+      list.after(note);
+    }
+    note.textContent = t("lobby.colours_drawn");
+    note.hidden = !drawn;
     for (const s of room.seats) {
       const li = el("li", `seat${s.taken ? "" : " free"}`);
       li.dataset.seat = String(s.seat);
-      const pawn = this.screen?.seatIcon ? this.screen.seatIcon(s.colour || "#bbb", 26) : plainIcon(s.colour || "#bbb");
+      const colour = drawn ? NEUTRAL : s.colour || NEUTRAL;
+      li.dataset.colour = drawn ? "" : s.colour || "";
+      const pawn = this.screen?.seatIcon ? this.screen.seatIcon(colour, 26) : plainIcon(colour);
       pawn.classList.add("pawn");
       li.append(pawn);
       li.append(el("span", "name", s.taken ? esc(s.name) : esc(t("lobby.free_seat"))));

@@ -29,13 +29,34 @@ export function entryText(ev) {
 
 const coloursOf = (view) => (view ? (view.players || []).map((p) => playerColour(p.colour)) : []);
 
-/** Add `events` not shown yet (by `seq`); `fresh` ones flash as just played. */
+/**
+ * The live region that reads each new move out to a screen reader (`#log-live`, made once
+ * beside the log): only the move just played, never the lines a page opens with.
+ */
+function liveRegion(box) {
+  let live = document.getElementById("log-live");
+  if (!live) {
+    live = el("div", "visually-hidden");
+    live.id = "log-live";
+    live.setAttribute("role", "status");
+    live.setAttribute("aria-live", "polite");
+    live.setAttribute("aria-atomic", "true");
+    box.after(live);
+  }
+  return live;
+}
+
+/** Add `events` not shown yet (by `seq`); `fresh` ones flash as just played and are read out. */
 export function appendLog(box, events, view, { fresh = false } = {}) {
   const colours = coloursOf(view);
+  const said = [];
   for (const ev of events) {
     if (box.querySelector(`li[data-seq="${ev.seq}"]`)) continue;
-    box.append(line(ev, colours, fresh ? "fresh" : ""));
+    const li = line(ev, colours, fresh ? "fresh" : "");
+    box.append(li);
+    if (fresh) said.push(li.textContent);
   }
+  if (said.length) liveRegion(box).textContent = said.join(" ");
   while (box.children.length > KEPT) box.firstChild.remove();
   box.scrollTop = box.scrollHeight;
 }

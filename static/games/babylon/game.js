@@ -9,6 +9,9 @@
  */
 
 import { el, esc } from "../../js/dom.js";
+import { markIcon } from "../../js/marks.js";
+import { around, travel } from "../../js/travel.js";
+import * as paint from "./paint.js";
 import { attachInput } from "./input.js";
 import * as panels from "./panels.js";
 import { BoardRenderer } from "./render.js";
@@ -64,7 +67,8 @@ export class GameScreen {
 
   // ---- data in ----------------------------------------------------------------------------
 
-  update({ view, legal, version, room, presence }) {
+  update({ view, legal, version, room, presence, event = null }) {
+    const old = this.view;
     this.view = view;
     this.legal = legal || [];
     this.ix = indexLegal(this.legal);
@@ -74,11 +78,54 @@ export class GameScreen {
     this.sending = false;
     this.renderer.setView(view);
     const glow = harvestGlow(view);
-    if (glow.key !== this.glowKey) {
+    const harvest = glow.key !== this.glowKey;
+    if (harvest) {
       this.glowKey = glow.key;
       this.renderer.glow(glow.cells);
     }
     this.renderAll();
+    const theirs = event && (view.viewer === null || view.viewer === undefined || event.seat !== view.viewer);
+    if (theirs && harvest) this.travelWinks(view.harvested || []);
+    if (theirs && old && event.action?.type === "irrigate") this.travelWater(pathEnd(old), event.action.at);
+  }
+
+  /** Another player's step: a water gem flows from the path's end (or the well) to the tile. */
+  travelWater(from, to) {
+    if (!from || !to) return;
+    const size = this.renderer.cam.k * 100 * 0.3;
+    const px = 28;
+    const c = document.createElement("canvas");
+    const dpr = Math.max(1, window.devicePixelRatio || 1);
+    c.width = c.height = Math.round(px * dpr);
+    c.style.width = c.style.height = `${px}px`;
+    const g = c.getContext("2d");
+    g.scale(dpr, dpr);
+    paint.waterGem(g, px / 2, px / 2, px * 0.4);
+    const [x0, y0] = this.renderer.tileToClient(from);
+    const [x1, y1] = this.renderer.tileToClient(to);
+    travel(c, around(x0, y0, size), around(x1, y1, size), { kind: "water" });
+  }
+
+  /**
+   * Another player's harvest, travelling (js/travel.js; nothing under reduced motion): a wink
+   * of each harvested tile's colour flies from the tile to its slot on their scoreboard.
+   */
+  travelWinks(harvested) {
+    const size = this.renderer.cam.k * 100 * 0.5;
+    harvested.forEach((h, i) => {
+      const [x, y] = this.renderer.tileToClient(h.at);
+      const c = document.createElement("canvas");
+      const px = 40;
+      const dpr = Math.max(1, window.devicePixelRatio || 1);
+      c.width = c.height = Math.round(px * dpr);
+      c.style.width = c.style.height = `${px}px`;
+      const g = c.getContext("2d");
+      g.scale(dpr, dpr);
+      paint.wink(g, px / 2, px / 2, px * 0.42, h.colour);
+      const slot = document.querySelector(`#bg-players [data-seat="${h.seat}"] .wink[data-slot="${h.slot}"]`);
+      const to = (slot || document.querySelector(`#bg-players [data-seat="${h.seat}"]`))?.getBoundingClientRect();
+      travel(c, around(x, y, size), to, { delay: 140 * i, kind: "wink" });
+    });
   }
 
   refresh({ room, presence }) {
@@ -183,7 +230,7 @@ export class GameScreen {
     if (winks.length) {
       const dots = el("span", "bg-wink-row");
       for (const w of winks) {
-        const d = el("span", `bg-wink ${w.colour}`);
+        const d = el("span", `bg-wink ${w.colour}`, markIcon(w.colour));
         d.title = t("babylon.ui.wink.slot", { colour: w.colour, slot: w.slot });
         dots.append(d);
       }

@@ -7,6 +7,7 @@
  */
 
 import { playerColour } from "../../js/colours.js";
+import { drawMark } from "../../js/marks.js";
 
 /** The four nectar colours: `fill` the flowers and the frame, `tint` the tile's face. */
 export const NECTAR = {
@@ -372,4 +373,6 @@ export function wink(ctx, x, y, r, colour) {
   ctx.strokeStyle = colour === "white" ? "#8c8676" : "rgba(0,0,0,0.45)";
   ctx.stroke();
   ctx.restore();
+  // a nectar wink carries its colour's mark (js/marks.js); a seat's colour none
+  if (NECTAR[colour]) drawMark(ctx, colour, x, y, r * 0.42);
 }

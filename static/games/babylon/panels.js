@@ -6,6 +6,7 @@
  */
 
 import { playerColour } from "../../js/colours.js";
+import { markIcon } from "../../js/marks.js";
 import { botMark, el, esc } from "../../js/dom.js";
 import { NECTAR } from "./paint.js";
 import { lineName, scoreboardSvg } from "./scoreboard.js";
@@ -37,7 +38,7 @@ export function tileChip(id, catalogue) {
   const info = tileInfo(id, catalogue);
   const chip = el("span", `bg-chip ${info.colour || ""}`);
   chip.dataset.tile = id;
-  chip.append(el("span", "bg-chip-dot"), el("span", "", `${info.flowers}`));
+  chip.append(el("span", "bg-chip-dot", markIcon(info.colour)), el("span", "", `${info.flowers}`));
   chip.title = t("babylon.ui.chip", { colour: info.colour || "none", n: info.flowers, id });
   chip.querySelector(".bg-chip-dot").style.background = NECTAR[info.colour]?.fill || "#999";
   return chip;

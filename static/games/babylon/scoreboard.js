@@ -7,11 +7,20 @@
  * scoreboard chooser. Draws what the view and the catalogue say; computes no score.
  */
 
+import { markInk, markPath, markShape } from "../../js/marks.js";
 import { NECTAR } from "./paint.js";
 import { colourName, t } from "./words.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 20;
+
+/** A wink's colour mark (js/marks.js) as an SVG path, or null for a colour without one. */
+function mark(colour, cx, cy, r, attrs = {}) {
+  const d = markPath(colour, cx, cy, r);
+  if (!d) return null;
+  const [ink, edge] = markInk(colour);
+  return svg("path", { d, fill: ink, stroke: edge, "stroke-width": 0.7, "stroke-linejoin": "round", "paint-order": "stroke", class: "mark", "data-mark": markShape(colour), ...attrs });
+}
 
 function svg(tag, attrs = {}, text = null) {
   const e = document.createElementNS(NS, tag);
@@ -106,6 +115,8 @@ export function scoreboardSvg(o) {
     w.append(svg("circle", { cx: cx + 0.5, cy: cy + 0.8, r: 6.2, fill: "rgba(0,0,0,0.25)" }));
     w.append(svg("circle", { cx, cy, r: 6.2, fill: fill(colour), stroke: dark(colour), "stroke-width": 0.9 }));
     w.append(svg("ellipse", { cx: cx - 2, cy: cy - 2.4, rx: 2.4, ry: 1.4, fill: "#fff", "fill-opacity": 0.6, transform: `rotate(-30 ${cx - 2} ${cy - 2.4})` }));
+    const m = mark(colour, cx, cy + 0.4, 3);
+    if (m) w.append(m);
     w.append(svg("title", {}, t("babylon.ui.slot", { slot, colour: colourName(colour) })));
     root.append(w);
     if (matched.has(slot)) {
@@ -121,6 +132,8 @@ export function scoreboardSvg(o) {
     const [cx, cy] = centre(slot);
     const w = svg("g", { class: "ghost", "data-slot": slot, "data-colour": colour });
     w.append(svg("circle", { cx, cy, r: 6.2, fill: fill(colour), "fill-opacity": 0.45, stroke: dark(colour), "stroke-width": 0.9, "stroke-dasharray": "2 1.4" }));
+    const m = mark(colour, cx, cy + 0.4, 3, { opacity: 0.7 });
+    if (m) w.append(m);
     w.append(svg("title", {}, t("babylon.ui.slot.ghost", { slot, colour: colourName(colour) })));
     root.append(w);
   }

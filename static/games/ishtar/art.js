@@ -6,6 +6,7 @@
 
 import { esc } from "../../js/dom.js";
 import { t } from "../../js/i18n.js";
+import { svgMark } from "../../js/marks.js";
 import * as hex from "./hex.js";
 import * as paint from "./paint.js";
 
@@ -22,7 +23,7 @@ export function gemIcon(colour, title = t(`ishtar.ui.gem.${colour}`)) {
   return `<svg class="gem-icon" viewBox="0 0 20 20" role="img" aria-label="${name}"><title>${name}</title>`
     + `<path d="M5 3h10l4 6-9 9-9-9z" fill="${fill}" stroke="${dark}" stroke-width="1.6" stroke-linejoin="round"/>`
     + `<path d="M1 9h18M5 3l3 6 2 9M15 3l-3 6-2 9" fill="none" stroke="${dark}" stroke-width="0.8"/>`
-    + `<path d="M6 4h3.5l-1.8 4z" fill="${light}" opacity="0.85"/></svg>`;
+    + `<path d="M6 4h3.5l-1.8 4z" fill="${light}" opacity="0.85"/>${svgMark(colour, 10, 9.6, 4.4)}</svg>`;
 }
 
 /** "2 purple, 1 red" as gem icons with counts; `gems` is a {colour: n} dict or a list. */

@@ -19,6 +19,7 @@ import { cardButton, tileCard, tokenCard } from "./tilecard.js";
 import * as tips from "./tips.js";
 import { bloomCells, bloomEntry, indexLegal, placeKey } from "./turn.js";
 import { tm } from "../../js/i18n.js";
+import { around, travel } from "../../js/travel.js";
 import { skillName, skillText, t, tHtml, tileWords, tokenWords, treeName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -33,6 +34,12 @@ function reasonText(reason) {
   if (typeof reason === "string") return reason;
   return tm(reason.message || reason, reason.reason || reason.text || "");
 }
+
+// The room kept for the action bar over the board: its height in the place step (the tile in
+// hand and its buttons) and the special step (a button per skill), measured at 1400×900 and
+// 390×844 in the three languages (96 and 105 px; 151 and 167 px on a phone, the buttons in a
+// second row). A taller bar (several tree cards to plant) is kept from then on (render.js).
+const BAR_ROOM = COARSE ? 168 : 108;
 
 // Which tile cell sits under the pointer: the middle one for lines and chevrons.
 const GRIP = { line: 1, chevron: 1, triangle: 0 };
@@ -116,8 +123,11 @@ export class GameScreen {
       this.ui.cursor = keep.cursor;
     }
     this.renderer.setView(view);
-    if (old && event && (view.viewer === null || event.seat !== view.viewer)) this.flash(old, view, event);
+    const theirs = old && event && (view.viewer === null || event.seat !== view.viewer);
+    const from = theirs ? this.startsOf(event) : null;
+    if (theirs) this.flash(old, view, event);
     this.renderAll();
+    if (theirs) this.travelFor(old, view, event, from);
     this.previous = null; // what grew is shown once, not again on a later redraw
   }
 
@@ -175,9 +185,12 @@ export class GameScreen {
     this.renderPanels();
     this.renderActionBar();
     this.renderOverlay();
-    // between a touch preview and its confirmation the board keeps still, whatever the bar
-    // does, so that the second tap lands on the spot of the first
-    if (!this.ui.pending) this.renderer.setInsets(this.bar.element.offsetHeight + 12);
+    // The board is laid out below room reserved for the bar of the place step (the tile in
+    // hand and its buttons), and below the tallest bar seen beyond that (render.js keeps the
+    // most): the bar growing from one step to the next never moves the board under a quick
+    // second tap. Between a touch preview and its confirmation it keeps still whatever the
+    // bar does, so that the second tap lands on the spot of the first.
+    if (!this.ui.pending) this.renderer.setInsets(Math.max(BAR_ROOM, this.bar.element.offsetHeight) + 12);
   }
 
   /**
@@ -203,6 +216,7 @@ export class GameScreen {
       onPile: (i) => this.pickPile(i),
       onCard: (c) => this.pickCard(c),
       onSkill: (l) => this.pickSkill(l),
+      pileReason: this.mine() && this.view.phase === "choose" ? (i) => this.pileReason(i) : null,
       previous: this.previous,
     };
     panels.renderCarpet($("carpet"), this.view, ui);
@@ -299,7 +313,9 @@ export class GameScreen {
   barChoose(say, choices) {
     const first = this.view.carpet.can === null || this.view.carpet.can === undefined;
     if (this.ui.pile === null) {
-      say(t("ishtar.ui.choose"), t(first ? "ishtar.ui.choose.first" : "ishtar.ui.choose.hint"));
+      const no = this.ui.pileWhy;
+      const why = no && (no.text ? t("ishtar.ui.pile.why", { n: no.pile + 1, why: no.text }) : t("ishtar.ui.tip.checking"));
+      say(t("ishtar.ui.choose"), why || t(first ? "ishtar.ui.choose.first" : "ishtar.ui.choose.hint"));
       return;
     }
     const options = this.ix.choose.get(this.ui.pile);
@@ -325,7 +341,7 @@ export class GameScreen {
     const hand = this.view.hand;
     if (!this.ix.placeList.length && this.ix.discard) {
       say(t("ishtar.ui.place.nowhere"), t("ishtar.ui.place.nowhere.sub"));
-      choices.append(this.button(t("ishtar.ui.place.discard.tile"), () => this.send(this.ix.discard), "discard", { primary: true }));
+      choices.append(this.button(t("ishtar.ui.place.discard.tile"), () => this.send(this.ix.discard), "discard", { primary: true, kbd: "D" }));
       return;
     }
     const here = this.ix.placeList.filter((e) => e.action.rotation === this.ui.rotation).length;
@@ -339,7 +355,7 @@ export class GameScreen {
     if (confirm) choices.append(confirm);
     choices.append(this.button(t("ishtar.ui.rotate"), () => this.rotate(1), "rotate", { kbd: "R" }));
     choices.append(this.button(t("ishtar.ui.place.next"), () => this.nextPlacement(), "next", { kbd: "N" }));
-    if (this.ix.discard) choices.append(this.button(t("ishtar.ui.place.discard"), () => this.send(this.ix.discard), "discard"));
+    if (this.ix.discard) choices.append(this.button(t("ishtar.ui.place.discard"), () => this.send(this.ix.discard), "discard", { kbd: "D" }));
   }
 
   barSpecial(say, choices) {
@@ -374,12 +390,12 @@ export class GameScreen {
   barBloom(say, choices) {
     if (!this.ui.token) {
       say(t("ishtar.ui.bloom"), t("ishtar.ui.bloom.sub"));
-      for (const token of this.ix.bloom.keys()) {
-        const b = this.button(art.tokenCanvas(token, 26), () => this.pickToken(token), `token-${token}`);
+      [...this.ix.bloom.keys()].forEach((token, i) => {
+        const b = this.button(art.tokenCanvas(token, 26), () => this.pickToken(token), `token-${token}`, { kbd: String(i + 1) });
         b.setAttribute("aria-label", tokenWords(token));
         tips.tip(b, () => tokenCard(token, null, cardButton(t("ishtar.ui.bloom.lay"), () => { tips.close(); this.pickToken(token); }, `lay-${token}`)), { onTap: () => this.pickToken(token) });
         choices.append(b);
-      }
+      });
       return;
     }
     const entries = this.ix.bloom.get(this.ui.token);
@@ -408,12 +424,12 @@ export class GameScreen {
 
   barReserve(say, choices) {
     say(t("ishtar.ui.reserve"), t("ishtar.ui.reserve.sub"));
-    for (const [card, entry] of this.ix.reserve) {
+    [...this.ix.reserve].forEach(([card, entry], i) => {
       const c = this.view.market.find((m) => m.card === card);
-      const b = this.button(c ? treeName(c) : `#${card}`, () => this.send(entry), `reserve-${card}`);
+      const b = this.button(c ? treeName(c) : `#${card}`, () => this.send(entry), `reserve-${card}`, { kbd: String(i + 1) });
       if (entry.preview?.final) b.setAttribute("aria-description", t("ishtar.ui.final.reserve"));
       choices.append(b);
-    }
+    });
     const note = this.finalNote([...this.ix.reserve.values()], "reserve");
     if (note) choices.append(note);
   }
@@ -434,13 +450,13 @@ export class GameScreen {
       t(this.ix.plant.size ? "ishtar.ui.plant" : "ishtar.ui.plant.end"),
       t(this.ix.plant.size ? "ishtar.ui.plant.sub" : "ishtar.ui.plant.end.sub"),
     );
-    for (const card of this.ix.plant.keys()) {
+    [...this.ix.plant.keys()].forEach((card, i) => {
       const c = this.cardInfo(card);
       const lab = el("span", "", esc(t("ishtar.ui.plant.button", { name: c ? treeName(c) : `#${card}`, vp: c ? c.vp : "?" })));
-      const b = this.button(lab, () => this.pickCard(card), `plant-${card}`);
+      const b = this.button(lab, () => this.pickCard(card), `plant-${card}`, { kbd: String(i + 1) });
       if ((this.ix.plant.get(card) || []).some((e) => e.preview?.final)) b.setAttribute("aria-description", t("ishtar.ui.final.plant"));
       choices.append(b);
-    }
+    });
     if (this.ix.end) choices.append(this.button(t("ishtar.ui.end"), () => this.send(this.ix.end), "end", { kbd: "E", primary: true }));
   }
 
@@ -625,6 +641,69 @@ export class GameScreen {
     }
   }
 
+  // ---- pieces travelling (another player's move) -------------------------------------------
+
+  /** Where the pieces of `event` set off from, read before the page is redrawn. */
+  startsOf(event) {
+    const a = event.action || {};
+    const rect = (sel) => document.querySelector(sel)?.getBoundingClientRect() || null;
+    return {
+      hand: rect("#choices [data-act='hand']"),
+      pile: a.type === "choose" ? rect(`.pile[data-pile="${a.pile}"]`) : null,
+      card: a.card !== undefined ? rect(`#market [data-card="${a.card}"]`) : null,
+      token: a.type === "bloom" ? rect(`#carpet [data-token="${a.token}"]`) : null,
+    };
+  }
+
+  /**
+   * Another player's (or a bot's) move, shown travelling (js/travel.js; nothing under reduced
+   * motion): the tile from its pile to the hand, the hand's tile onto the board, the gems it
+   * collected to that player's panel, a tree from the market (or their panel) to its space, a
+   * reserved card to their panel, a blooming token from the carpet.
+   */
+  travelFor(old, view, event, from) {
+    const a = event.action || {};
+    const rect = (sel) => document.querySelector(sel)?.getBoundingClientRect() || null;
+    const panelOf = (seat) => rect(`#players [data-seat="${seat}"] .gems, #me [data-seat="${seat}"] .gems`) || rect(`[data-seat="${seat}"]`);
+    const cellsRect = (cells) => {
+      const pts = cells.map((c) => this.renderer.hexToClient(c));
+      const size = this.renderer.cam.k * 54;
+      const xs = pts.map((p) => p[0]);
+      const ys = pts.map((p) => p[1]);
+      const left = Math.min(...xs) - size / 2;
+      const top = Math.min(...ys) - size / 2;
+      return { left, top, width: Math.max(...xs) - left + size / 2, height: Math.max(...ys) - top + size / 2 };
+    };
+    if (a.type === "choose") {
+      const pile = old.carpet?.piles?.[a.pile];
+      if (pile?.top) travel(art.tileCanvas(pile.top, pile.cup, 78, 78), from.pile, rect("#choices [data-act='hand']") || panelOf(event.seat), { kind: "tile" });
+    } else if (a.type === "place" && old.hand) {
+      const cells = hex.tileCells(old.hand.shape, a.at, a.rotation);
+      const to = cellsRect(cells);
+      const start = from.hand || rect(`.pile[data-pile="${old.carpet?.can}"]`);
+      travel(art.tileCanvas(old.hand, old.hand.shape, 92, 68, a.rotation), start, to, { kind: "tile" });
+      const before = old.players.find((p) => p.seat === event.seat)?.gems || {};
+      const after = view.players.find((p) => p.seat === event.seat)?.gems || {};
+      let k = 0;
+      for (const colour of ["purple", "red", "white"]) {
+        for (let n = before[colour] || 0; n < (after[colour] || 0); n += 1) {
+          const [x, y] = this.renderer.hexToClient(cells[k % cells.length]);
+          travel(el("span", "travel-gem", art.gemIcon(colour)), around(x, y, 26), panelOf(event.seat), { delay: 380 + 120 * k, kind: "gem" });
+          k += 1;
+        }
+      }
+    } else if (a.type === "plant") {
+      const [x, y] = this.renderer.hexToClient(a.at);
+      travel(art.treeCanvas(30), from.card || panelOf(event.seat), around(x, y, this.renderer.cam.k * 40), { kind: "tree" });
+    } else if (a.type === "reserve") {
+      const c = old.market.find((m) => m.card === a.card);
+      if (c) travel(art.treeCanvas(30), from.card, rect(`[data-seat="${event.seat}"]`), { kind: "tree" });
+    } else if (a.type === "bloom") {
+      const to = cellsRect(a.cells || []);
+      travel(art.tokenCanvas(a.token, 26), from.token || rect("#carpet"), to, { kind: "token" });
+    }
+  }
+
   // ---- input -----------------------------------------------------------------------------
 
   onHover(cell, ev) {
@@ -732,11 +811,42 @@ export class GameScreen {
   pickPile(i) {
     if (!this.mine()) return;
     const options = this.ix.choose.get(i);
-    if (!options) return;
+    if (!options) return this.explainPile(i);
+    this.ui.pileWhy = null;
     if (options.length === 1 && options[0].action.pay.length === 0) return this.send(options[0]);
     this.ui.pile = i;
     this.ui.pay = 0;
     this.renderAll();
+  }
+
+  /**
+   * A pile that cannot be taken now (too dear, empty, the watering can's own): the engine's
+   * reason, asked once per version (`POST /why` with the cheapest payment, none), said in
+   * the bar under the prompt and on the pile's card.
+   */
+  explainPile(i) {
+    if (this.view.phase !== "choose") return;
+    this.ui.pile = null;
+    this.ui.pileWhy = { pile: i, text: null };
+    this.pileReason(i).then((text) => {
+      if (this.ui.pileWhy?.pile !== i) return;
+      this.ui.pileWhy.text = text;
+      this.renderActionBar();
+    });
+    this.renderAll();
+  }
+
+  /** The engine's reason pile `i` cannot be taken (a Promise of text; null: it can). */
+  pileReason(i) {
+    const k = `${this.version}|pile ${i}`;
+    if (!this.why.has(k)) {
+      const asked = this.ctx.why({ type: "choose", pile: i, pay: [] }).then(
+        (reason) => (reason ? reasonText(reason) : null),
+        () => t("ishtar.ui.pile.cannot"),
+      );
+      this.why.set(k, asked);
+    }
+    return this.why.get(k);
   }
 
   pickSkill(letter) {
@@ -808,7 +918,19 @@ export class GameScreen {
       if (k === "Enter" && this.ui.pile !== null) { consume(); return this.send(this.ix.choose.get(this.ui.pile)[this.ui.pay]); }
       if (k === "Escape") { this.ui.pile = null; return this.renderAll(); }
     }
+    // the numbered choices of a step: a blooming token, a tree card to reserve or to plant
+    const numbered = phase === "bloom" && !this.ui.token ? [...this.ix.bloom.keys()]
+      : phase === "reserve" ? [...this.ix.reserve.keys()]
+        : phase === "plant" && this.ui.card === null ? [...this.ix.plant.keys()] : [];
+    if (/^[1-9]$/.test(k) && numbered[Number(k) - 1] !== undefined) {
+      consume();
+      const pick = numbered[Number(k) - 1];
+      if (phase === "bloom") return this.pickToken(pick);
+      if (phase === "reserve") return this.send(this.ix.reserve.get(pick));
+      return this.pickCard(pick);
+    }
     if (phase === "place") {
+      if ((k === "d" || k === "D") && this.ix.discard) { consume(); return this.send(this.ix.discard); }
       if (k === "r" || k === "R") { consume(); return this.rotate(ev.shiftKey ? -1 : 1); }
       if (k === "n" || k === "N") { consume(); return this.nextPlacement(); }
       if (this.moveCursor(k)) { consume(); this.ui.hover = null; return this.renderOverlay(); }

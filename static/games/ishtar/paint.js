@@ -6,6 +6,7 @@
  */
 
 import { playerColour } from "../../js/colours.js";
+import { drawMark } from "../../js/marks.js";
 import { corners } from "./hex.js";
 
 export const PALETTE = {
@@ -135,6 +136,8 @@ export function gem(ctx, x, y, r, colour) {
   ctx.globalAlpha *= 0.8;
   ctx.fill();
   ctx.globalAlpha /= 0.8;
+  // its colour's mark (js/marks.js), for who cannot tell purple from red by colour
+  drawMark(ctx, colour, x, y + r * 0.12, r * 0.36);
 }
 
 export function tablet(ctx, x, y, s, q = 0, r = 0) {

@@ -26,7 +26,7 @@ const LOWER = ["F", "G", "H", "I", "J"];
 const SPOTS = [[31, 19], [69, 19], [84, 50], [69, 81], [31, 81], [16, 50]];
 
 /** The card of pile `i` (tips.js): its top tile drawn large, what taking it costs. */
-function pileCard(view, i, options, onPile) {
+function pileCard(view, i, options, onPile, pileReason = null) {
   const pile = view.carpet.piles[i];
   const lines = [esc(t("ishtar.ui.pile.left", { cup: pile.cup, n: pile.size }))];
   if (view.carpet.can === i) lines.push(esc(t("ishtar.ui.pile.can")));
@@ -40,17 +40,23 @@ function pileCard(view, i, options, onPile) {
     button = cardButton(t(cheapest.length ? "ishtar.ui.pile.choose" : "ishtar.ui.pile.take"), () => { tips.close(); onPile(i); }, `take-${i}`);
   } else if (pile.size === 0) {
     lines.push(esc(t("ishtar.ui.pile.empty")));
+  } else if (pileReason) {
+    // why it cannot be taken now, in the engine's words (asked of the server, game.js)
+    lines.push(`<span class="why" data-why-pile="${i}">${esc(t("ishtar.ui.tip.checking"))}</span>`);
   }
   const n = i + 1;
   const title = pile.top
     ? t("ishtar.ui.pile.title.shape", { n, shape: shapeName(pile.top.shape) })
     : t(pile.size ? "ishtar.ui.pile.title.down" : "ishtar.ui.pile.title", { n });
   if (!pile.size) return infoCard({ title, lines });
-  return tileCard({ tile: pile.top, shape: pile.cup, title, lines, button });
+  const card = tileCard({ tile: pile.top, shape: pile.cup, title, lines, button });
+  const why = card.querySelector?.(".why");
+  if (why) pileReason(i).then((text) => { why.textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : ""; });
+  return card;
 }
 
 export function renderCarpet(box, view, ui) {
-  const { ix, selectedPile, onPile } = ui;
+  const { ix, selectedPile, onPile, pileReason } = ui;
   tips.closeWithin(box);
   box.innerHTML = "";
   const carpet = view.carpet;
@@ -78,11 +84,12 @@ export function renderCarpet(box, view, ui) {
       said.price = cost ? payWords(cheapest.action.pay) : "";
     } else {
       b.tabIndex = -1;
-      b.setAttribute("aria-disabled", "true");
+      // on one's turn a click says why it cannot be taken (game.js, explainPile)
+      if (!pileReason) b.setAttribute("aria-disabled", "true");
     }
     if (selectedPile === i) b.classList.add("selected");
     b.setAttribute("aria-label", t("ishtar.ui.pile.label", said));
-    tips.tip(b, () => pileCard(view, i, ix.choose.get(i), onPile), { onTap: options ? () => onPile(i) : null });
+    tips.tip(b, () => pileCard(view, i, ix.choose.get(i), onPile, pileReason), { onTap: options || pileReason ? () => onPile(i) : null });
     box.append(b);
   });
   const centre = el("div", "carpet-centre");

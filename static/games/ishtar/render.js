@@ -177,7 +177,13 @@ export class BoardRenderer {
 
   /** Room kept clear at the top (the action bar floats over the canvas). */
   setInsets(top) {
-    if (Math.abs(top - this.insetTop) < 2) return;
+    // The room kept only grows while the canvas keeps its width: a bar that grows for one
+    // step and shrinks for the next must not move the board under a quick second tap (the
+    // board stays laid out below the tallest bar seen). A new width (a turned phone, a
+    // resized window) starts afresh.
+    const sameWidth = this.insetWidth === this.size.w;
+    if (sameWidth ? top <= this.insetTop + 1 : Math.abs(top - this.insetTop) < 2) return;
+    this.insetWidth = this.size.w;
     this.insetTop = top;
     if (!this.userMoved) this.fit();
   }

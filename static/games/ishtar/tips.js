@@ -23,6 +23,20 @@ let owner = null; // the element whose card is open
 let still = null;
 const isStill = (ev) => !!still && Math.abs(ev.clientX - still[0]) < 1 && Math.abs(ev.clientY - still[1]) < 1;
 document.addEventListener("pointermove", (ev) => { if (!isStill(ev)) still = null; }, true);
+// The last time the pointer really moved (to other coordinates): an element drawn under a
+// pointer resting since then (the bar redrawn for the next player's or a bot's step, after
+// "End turn") is "entered" by the browser without a move, and opens no card.
+let moved = { at: 0, x: NaN, y: NaN };
+const samePoint = (ev) => Math.abs(ev.clientX - moved.x) < 1 && Math.abs(ev.clientY - moved.y) < 1;
+document.addEventListener("pointermove", (ev) => {
+  if (!samePoint(ev)) moved = { at: performance.now(), x: ev.clientX, y: ev.clientY };
+}, true);
+// A card with nothing to press whose element left the page (the bar or a panel redrawn for
+// the next move, a bot's turn) closes with it: it never stays over the board explaining what
+// is gone. A card with a button (a token's "Lay", read on touch) waits for it or a tap away.
+const gone = new MutationObserver(() => {
+  if (owner && !owner.isConnected && card.classList.contains("passive")) close();
+});
 
 function ensureCard() {
   if (card) return card;
@@ -32,6 +46,7 @@ function ensureCard() {
   card.id = "ish-tip";
   card.hidden = true;
   document.body.append(card);
+  gone.observe(document.body, { childList: true, subtree: true });
   document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") close(); });
   card.addEventListener("pointerleave", (ev) => {
     if (ev.pointerType === "mouse" && owner && !owner.matches(":hover")) close();
@@ -101,9 +116,16 @@ function place(c, r, side) {
 export function tip(element, make, { onTap = null } = {}) {
   element.removeAttribute("title");
   let touched = false;
+  const born = performance.now();
+  let resting = false; // entered without a move: opens once the pointer moves over it
   element.addEventListener("pointerenter", (ev) => {
     if (ev.pointerType !== "mouse") return;
-    if (isStill(ev)) return;
+    resting = isStill(ev) || (samePoint(ev) && moved.at < born); // drawn under a resting pointer
+    if (!resting) open(element, make());
+  });
+  element.addEventListener("pointermove", (ev) => {
+    if (!resting || ev.pointerType !== "mouse" || moved.at < born || isStill(ev)) return;
+    resting = false;
     open(element, make());
   });
   element.addEventListener("pointerleave", (ev) => {

@@ -172,6 +172,39 @@ async def test_players_write_the_table_and_spectators_their_own_channel(
     assert page["channels"] == ["table"] and page["earlier"] is False
 
 
+async def test_lobby_lines_follow_their_authors_to_the_seats_drawn_at_the_start(
+    http: httpx.AsyncClient,
+) -> None:
+    # 4 seats drawn at random: rooms until the draw moves someone (1 in 24 keeps all)
+    for _attempt in range(10):
+        created = (
+            await http.post(
+                "/api/rooms", json={"players": 4, "name": "P0", "seat_order": "random"}
+            )
+        ).json()
+        room = created["room_id"]
+        tokens = {"P0": created["token"]}
+        for n in range(1, 4):
+            joined = await http.post(f"/api/rooms/{room}/seats", json={"name": f"P{n}"})
+            tokens[f"P{n}"] = joined.json()["token"]
+        for name, token in tokens.items():
+            said = await post(http, room, token, text=f"I am {name}")
+            assert said.status_code == 201, said.text
+            assert said.json()["message"]["seat"] == int(name[1:])  # the lobby's seat
+        started = await http.post(
+            f"/api/rooms/{room}/start", headers=bearer(created["host_token"])
+        )
+        assert started.status_code == 200, started.text
+        seats = {s["name"]: s["seat"] for s in started.json()["seats"]}
+        if all(seats[name] == int(name[1:]) for name in tokens):
+            continue
+        answer = await http.get(f"/api/rooms/{room}/chat", headers=bearer(tokens["P0"]))
+        lines = answer.json()["messages"]
+        assert {m["name"]: m["seat"] for m in lines} == seats
+        return
+    raise AssertionError("no draw moved a seat in 10 rooms")
+
+
 async def test_each_role_writes_only_its_channel(http: httpx.AsyncClient) -> None:
     room, _host, tokens = await open_room(http, 2)
     as_player = await post(http, room, tokens[0], channel="spectators", text="psst")
