@@ -40,6 +40,10 @@ class GameBots:
     players: range
 
 
+YARDSTICKS = ("random",)
+"""Levels a measurement may seat besides the game's own: `random` plays a uniformly random
+legal action (every game's `make_bot` knows it; players are never offered it)."""
+
 Resolve = Callable[[str], GameBots | None]
 """The games the simulator may play, by id (the server's registry, given by `ishtar`)."""
 
@@ -217,7 +221,7 @@ def simulate(args: argparse.Namespace, resolve: Resolve) -> int:
             file=sys.stderr,
         )
         return 2
-    unknown = sorted(set(bots) - set(found.levels))
+    unknown = sorted(set(bots) - set(found.levels) - set(YARDSTICKS))
     if unknown:
         print(
             f"unknown bot level(s) {', '.join(unknown)}: use {', '.join(found.levels)}",

@@ -25,8 +25,12 @@ from bots.babylon.base import Bot
 from bots.babylon.easy import EasyBot
 from bots.babylon.hard import HardBot
 from bots.babylon.medium import MediumBot
+from bots.babylon.random_play import RandomBot
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+"""The levels players can seat."""
+YARDSTICKS: tuple[str, ...] = ("random",)
+"""Levels only measurements seat (`ishtar simulate`): random play, what easy must beat."""
 
 
 def make_bot(level: str, **options: Any) -> Bot:
@@ -37,6 +41,8 @@ def make_bot(level: str, **options: Any) -> Bot:
         return MediumBot(**options)
     if level == "hard":
         return HardBot(**options)
+    if level == "random":
+        return RandomBot(**options)
     raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
 
 
@@ -55,4 +61,14 @@ def think(
     return make_bot(level).act(view, legal, seed)
 
 
-__all__ = ["LEVELS", "Bot", "EasyBot", "HardBot", "MediumBot", "make_bot", "think"]
+__all__ = [
+    "LEVELS",
+    "YARDSTICKS",
+    "Bot",
+    "EasyBot",
+    "HardBot",
+    "MediumBot",
+    "RandomBot",
+    "make_bot",
+    "think",
+]
