@@ -12,7 +12,9 @@ def wins_of(level: str, other: str, games: int, seed: int) -> float:
     won = 0.0
     for game in range(games):
         levels = [level, other] if game % 2 == 0 else [other, level]
-        record = play_game(levels, seed=seed + game, think=think, rules="engine.babylon")
+        record = play_game(
+            levels, seed=seed + game, think=think, rules="engine.babylon"
+        )
         winners = record.scores["winners"]
         won += 1 / len(winners) if levels.index(level) in winners else 0
     return won
