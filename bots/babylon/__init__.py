@@ -6,7 +6,8 @@ sees only its seat's view and the legal actions it is handed (engine `Action` ob
 their JSON dicts); the hard bot, which looks past the harvest, deals the hidden piles itself
 with `engine.sample_state(view, seed)` and never reads their real order.
 
-- easy: a path of one or two tiles, the best of them half of the time (bots/babylon/easy.py);
+- easy: most turns the medium bot's path, the others a path of one or two tiles, the best of
+  them half of the time (bots/babylon/easy.py);
 - medium: every path of the turn, the best by its harvest's points less what it leaves the
   next player, ending the game when ahead (bots/babylon/medium.py);
 - hard: the medium bot's best paths re-ranked by the other players' replies in sampled

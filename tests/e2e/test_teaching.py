@@ -246,7 +246,7 @@ def pick(view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
     second pile when it can, so the other seat still has a turn; the other seat never
     empties a pile. Otherwise the first legal step."""
     chooses = [a for a in legal if a["type"] == "choose"]
-    if not chooses:
+    if not chooses or "carpet" not in view:
         return legal[0]
     size = {i: p["size"] for i, p in enumerate(view["carpet"]["piles"])}
     if view["current"] == 0:
@@ -320,3 +320,51 @@ def test_ishtar_announces_the_end_before_it_comes(
     assert side.evaluate("s => s.scrollWidth <= s.clientWidth + 1"), "side overflows"
     play_until(live_server, t, lambda v: False)
     expect(notice).to_be_hidden()
+
+
+TILE_ID = re.compile(r"\b[SM]-[rgyp]\d")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl"])
+def test_babylon_explains_its_words_and_announces_the_end(
+    live_server: str, new_page: Callable[..., Page], artifacts: Path, lang: str
+) -> None:
+    winks = {"en": "Winks are the nectar", "fr": "Les jetons sont", "nl": "Fiches zijn"}
+    side = {"en": "The side of this", "fr": "La face de ce", "nl": "De kant van dit"}
+    near = {
+        "en": "winks: the game ends the moment a scoreboard is full",
+        "fr": "jetons sur 25 : la partie s’arrête dès qu’un tableau est plein",
+        "nl": "fiches: het spel eindigt zodra een scorebord vol is",
+    }
+    t = table(live_server, game="babylon-gardens")
+    page = new_page(locale=LANGS[lang], **WIDE)
+    hold(page, live_server, t["room"], seat=t["ana"])
+    open_room(page, live_server, t["room"])
+    panel = page.locator(".bg-player[data-seat='0']")
+    expect(panel.locator(".bg-facts dt").nth(0)).to_have_attribute(
+        "title", re.compile("^" + side[lang])
+    )
+    expect(panel.locator(".bg-facts dt").nth(1)).to_have_attribute(
+        "title", re.compile("^" + winks[lang])
+    )
+    expect(page.locator("#end-notice")).to_be_hidden()
+
+    def nearly_full(view: dict[str, Any]) -> bool:
+        return max(len(p.get("winks") or []) for p in view["players"]) >= 19
+
+    play_until(live_server, t, nearly_full)
+    assert view_of(live_server, t["room"], t["ana"])["view"]["phase"] != "over"
+    notice = page.locator("#end-notice")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text(near[lang])
+    # no native tooltip shows a tile's internal id ("S-y1")
+    titles = page.eval_on_selector_all(
+        "#game [title]", "els => els.map(e => e.getAttribute('title'))"
+    )
+    assert titles and not [x for x in titles if TILE_ID.search(x)], titles
+    page.screenshot(path=str(artifacts / f"teach-babylon-{lang}-wide.png"))
+    phone = new_page(locale=LANGS[lang], **PHONE)
+    hold(phone, live_server, t["room"], seat=t["ana"])
+    open_room(phone, live_server, t["room"])
+    expect(phone.locator("#end-notice")).to_contain_text(near[lang])
+    phone.screenshot(path=str(artifacts / f"teach-babylon-{lang}-phone.png"))
