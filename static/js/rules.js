@@ -1,7 +1,7 @@
 /**
  * A game's rules page (`/rules/<game>`): how to play, in the page's language. The game's
  * screen module gives the page's sections (`rules()`: a promise of `{ sections }`, each
- * `{ id, picture? }`); the words are the game's catalogue's (`<words>.rules.<id>.title` and
+ * `{ id, picture? }`); the words are the game's catalogue's (`<words>.ui.rules.<id>.title` and
  * `.text`, paragraphs separated by a blank line, lines starting "- " made a list) and each
  * picture is drawn by the game's own painting code on a canvas (`picture(canvas)`, which may
  * instead resolve to an element of its own, an SVG), never an image copied from the rulebook. A section's anchor is its id (`#option-edition`).
@@ -39,12 +39,12 @@ async function draw() {
   document.title = t("rules.page_title_game", { game: title });
   const head = el("header", "rules-head");
   head.append(el("h1", "", esc(t("rules.heading", { game: title }))));
-  if (has(`${words}.rules.intro`)) head.append(...prose(t(`${words}.rules.intro`)));
+  if (has(`${words}.ui.rules.intro`)) head.append(...prose(t(`${words}.ui.rules.intro`)));
   const nav = el("nav", "rules-toc");
   nav.setAttribute("aria-label", t("rules.contents"));
   const parts = [];
   for (const s of page.sections) {
-    const key = `${words}.rules.${s.id}`;
+    const key = `${words}.ui.rules.${s.id}`;
     if (!has(`${key}.title`)) continue;
     const link = el("a", "", esc(t(`${key}.title`)));
     link.href = `#${s.id}`;

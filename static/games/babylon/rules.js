@@ -2,7 +2,7 @@
  * Babylon Gardens' rules page (static/js/rules.js draws it): the sections in reading order
  * and their pictures, painted with the board's own primitives (paint.js) and the table's
  * scoreboard drawing (scoreboard.js), never copied from the rulebook. The words are the
- * catalogue's `babylon.rules.<section>.*`.
+ * catalogue's `babylon.ui.rules.<section>.*`.
  */
 
 import * as api from "../../js/api.js";

@@ -1,7 +1,7 @@
 /**
  * Ishtar's rules page (static/js/rules.js draws it): the sections in reading order and their
  * pictures, each painted with the board's own primitives (paint.js, hex.js), never copied
- * from the rulebook. The words are the catalogue's `ishtar.rules.<section>.*`.
+ * from the rulebook. The words are the catalogue's `ishtar.ui.rules.<section>.*`.
  */
 
 import { toPixel } from "./hex.js";
