@@ -233,6 +233,19 @@ def test_a_bots_level_reads_in_the_page_language(
         # the whole name shows, not "Nabu (medi…"
         assert seat.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
         page.screenshot(path=str(artifacts / f"teach-bot-{lang}-{name}.png"))
+    # at the table too: the gardener's panel names the bot whole, in the page's language
+    with httpx.Client(base_url=live_server, timeout=10) as http:
+        started = http.post(f"/api/rooms/{t['room']}/start", headers=bearer(t["host"]))
+        assert started.status_code == 200, started.text
+    for size, name in ((WIDE, "wide"), (PHONE, "phone")):
+        page = new_page(locale=LANGS[lang], **size)
+        hold(page, live_server, t["room"], seat=t["ana"], host=t["host"])
+        open_room(page, live_server, t["room"])
+        # seats may be drawn at the start: find the bot's panel by its name
+        panel = page.locator(".player .pname", has_text="Nabu")
+        expect(panel).to_contain_text(f"Nabu ({medium})")
+        assert panel.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "cut off"
+        page.screenshot(path=str(artifacts / f"teach-bot-table-{lang}-{name}.png"))
 
 
 def view_of(base: str, room: str, token: str) -> dict[str, Any]:
@@ -293,7 +306,7 @@ def test_ishtar_announces_the_end_before_it_comes(
     }[lang]
     last = {
         "en": "The second pile is empty: this is the last round.",
-        "fr": "La deuxième pile est vide : c’est le dernier tour.",
+        "fr": "La deuxième pile est vide\u00a0: c’est le dernier tour.",
         "nl": "De tweede stapel is leeg: dit is de laatste ronde.",
     }[lang]
     t = table(live_server)
@@ -333,7 +346,7 @@ def test_babylon_explains_its_words_and_announces_the_end(
     side = {"en": "The side of this", "fr": "La face de ce", "nl": "De kant van dit"}
     near = {
         "en": "winks: the game ends the moment a scoreboard is full",
-        "fr": "jetons sur 25 : la partie s’arrête dès qu’un tableau est plein",
+        "fr": "jetons sur 25\u00a0: la partie s’arrête dès qu’un tableau est plein",
         "nl": "fiches: het spel eindigt zodra een scorebord vol is",
     }
     t = table(live_server, game="babylon-gardens")
