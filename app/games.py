@@ -143,13 +143,19 @@ class Game:
 
 
 ISHTAR_EDITIONS: dict[str, str] = {
-    "4": "4 (tuned, 2026)",
-    "1": "1 (first, 2025)",
-    "2": "2 (first tuning, 2026)",
-    "3": "3 (second tuning, 2026)",
+    "4": "Recommended (balanced)",
+    "1": "Classic numbers",
+    "2": "First retuning (2026)",
+    "3": "Second retuning (2026)",
 }
 """The editions of Ishtar's component data (engine.ishtar.editions), the default first, as
 the form names them; the engine's `check_options` refuses a name it does not have."""
+
+
+SEAT: dict[str, Any] = {"x-seat": True}
+"""Schema annotation of an option whose value is a seat number (from 0): the home page's
+form counts it from 1 and offers only the seats of the chosen player count. An option with
+``"x-players": [...]`` is offered only for those player counts (docs/protocol.md "Games")."""
 
 
 class IshtarOptions(Options):
@@ -168,12 +174,13 @@ class IshtarOptions(Options):
         le=3,
         title="First player",
         description="A seat number, or none for a random draw.",
+        json_schema_extra=SEAT,
     )
     edition: str = Field(
         next(iter(ISHTAR_EDITIONS)),
-        title="Edition of the components",
-        description="The numbers of the tiles, tree cards and skills: the tuned edition, "
-        "or an earlier one.",
+        title="Edition",
+        description="The numbers of the tiles, tree cards and skills: recommended, tuned "
+        "so every seat has a fair chance, or the classic numbers the first games used.",
         json_schema_extra=labelled(ISHTAR_EDITIONS),
     )
 
@@ -269,6 +276,7 @@ class BabylonOptions(Options):
         False,
         title="Team mode",
         description="4 players only: the first and third seats against the second and fourth, their scores added.",
+        json_schema_extra={"x-players": [4]},
     )
     first_player: int | None = Field(
         None,
@@ -276,6 +284,7 @@ class BabylonOptions(Options):
         le=3,
         title="First player",
         description="A seat number, or none for the rulebook's draw of multi-flower tiles.",
+        json_schema_extra=SEAT,
     )
 
 

@@ -10,7 +10,10 @@ uses the seed `seed + g`; a run is reproducible from its arguments, whatever `--
 hard bot counts iterations, not time). `--options` holds the game's own options as one JSON
 object (a floor, team mode, ...), checked by the game's `check_options` before any game is
 played; seat 0 is first unless they name a `first_player`. See bots/stats.py for how shared
-wins are counted.
+wins are counted. Besides the game's levels, `--bots` may seat `random` (uniformly random
+legal play), the yardstick the easy level is measured against:
+
+    ishtar simulate --players 2 --bots easy,random --games 200 --seed 11 --jobs 1
 """
 
 from __future__ import annotations
@@ -39,6 +42,10 @@ class GameBots:
     levels: Sequence[str]
     players: range
 
+
+YARDSTICKS = ("random",)
+"""Levels a measurement may seat besides the game's own: `random` plays a uniformly random
+legal action (every game's `make_bot` knows it; players are never offered it)."""
 
 Resolve = Callable[[str], GameBots | None]
 """The games the simulator may play, by id (the server's registry, given by `ishtar`)."""
@@ -217,7 +224,7 @@ def simulate(args: argparse.Namespace, resolve: Resolve) -> int:
             file=sys.stderr,
         )
         return 2
-    unknown = sorted(set(bots) - set(found.levels))
+    unknown = sorted(set(bots) - set(found.levels) - set(YARDSTICKS))
     if unknown:
         print(
             f"unknown bot level(s) {', '.join(unknown)}: use {', '.join(found.levels)}",

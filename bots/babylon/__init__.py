@@ -6,7 +6,8 @@ sees only its seat's view and the legal actions it is handed (engine `Action` ob
 their JSON dicts); the hard bot, which looks past the harvest, deals the hidden piles itself
 with `engine.sample_state(view, seed)` and never reads their real order.
 
-- easy: a path of one or two tiles, the best of them half of the time (bots/babylon/easy.py);
+- easy: most turns the medium bot's path, the others a path of one or two tiles, the best of
+  them half of the time (bots/babylon/easy.py);
 - medium: every path of the turn, the best by its harvest's points less what it leaves the
   next player, ending the game when ahead (bots/babylon/medium.py);
 - hard: the medium bot's best paths re-ranked by the other players' replies in sampled
@@ -25,8 +26,12 @@ from bots.babylon.base import Bot
 from bots.babylon.easy import EasyBot
 from bots.babylon.hard import HardBot
 from bots.babylon.medium import MediumBot
+from bots.babylon.random_play import RandomBot
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+"""The levels players can seat."""
+YARDSTICKS: tuple[str, ...] = ("random",)
+"""Levels only measurements seat (`ishtar simulate`): random play, what easy must beat."""
 
 
 def make_bot(level: str, **options: Any) -> Bot:
@@ -37,6 +42,8 @@ def make_bot(level: str, **options: Any) -> Bot:
         return MediumBot(**options)
     if level == "hard":
         return HardBot(**options)
+    if level == "random":
+        return RandomBot(**options)
     raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
 
 
@@ -55,4 +62,14 @@ def think(
     return make_bot(level).act(view, legal, seed)
 
 
-__all__ = ["LEVELS", "Bot", "EasyBot", "HardBot", "MediumBot", "make_bot", "think"]
+__all__ = [
+    "LEVELS",
+    "YARDSTICKS",
+    "Bot",
+    "EasyBot",
+    "HardBot",
+    "MediumBot",
+    "RandomBot",
+    "make_bot",
+    "think",
+]

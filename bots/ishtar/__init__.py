@@ -17,8 +17,12 @@ from bots.ishtar.base import Bot
 from bots.ishtar.easy import EasyBot
 from bots.ishtar.hard import HardBot
 from bots.ishtar.medium import MediumBot
+from bots.ishtar.random_play import RandomBot
 
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+"""The levels players can seat."""
+YARDSTICKS: tuple[str, ...] = ("random",)
+"""Levels only measurements seat (`ishtar simulate`): random play, what easy must beat."""
 
 
 def make_bot(level: str, **options: Any) -> Bot:
@@ -29,6 +33,8 @@ def make_bot(level: str, **options: Any) -> Bot:
         return MediumBot(**options)
     if level == "hard":
         return HardBot(**options)
+    if level == "random":
+        return RandomBot(**options)
     raise ValueError(f"unknown bot level {level!r}: choose one of {', '.join(LEVELS)}")
 
 
@@ -55,10 +61,12 @@ def choose_action(
 
 __all__ = [
     "LEVELS",
+    "YARDSTICKS",
     "Bot",
     "EasyBot",
     "HardBot",
     "MediumBot",
+    "RandomBot",
     "choose_action",
     "make_bot",
     "think",

@@ -42,6 +42,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ishtar.components import GAME
+from engine.ishtar.rules.turn import piles_to_end
 from engine.ishtar.scoring import final_scores, with_tiebreak_message
 from engine.ishtar.state import LINEAGE, VIEW, State
 from engine.ishtar.view_parts import (
@@ -114,6 +115,7 @@ def _build(state: State) -> dict[str, Any]:
         "turn": state.turn,
         "first_player": state.first_player,
         "end_triggered": state.end_triggered,
+        "piles_to_end": piles_to_end(state),
         "bloom": state.bloom,
         "turn_end": "auto" if state.auto_end else "explicit",
         "edition": state.edition,

@@ -21,7 +21,16 @@ export function esc(text) {
 /** The name of the person (or bot) on `seat` of `room`, or "Seat N" (in the page's language). */
 export function playerName(room, seat) {
   const s = room && room.seats && room.seats.find((x) => x.seat === seat);
-  return (s && s.name) || t("seat.number", { n: seat + 1 });
+  return (s && seatName(s)) || t("seat.number", { n: seat + 1 });
+}
+
+/** A seat's name in the page's language: a bot's name carries its level in English
+ * ("Nabu (medium)", app/play/seats.py), shown with the level's own word ("Nabu (moyen)"). */
+export function seatName(seat) {
+  const name = seat?.name || "";
+  const level = seat?.bot;
+  if (!level || !name.endsWith(`(${level})`)) return name;
+  return `${name.slice(0, -level.length - 2)}(${t("bot.level", { level })})`;
 }
 
 /**

@@ -168,6 +168,13 @@ export class GameFrame {
       if (mine) title = t("game.your_turn_title");
     }
     setTitle(title);
+    // the end announced before it comes, in the game's words (docs/client.md)
+    const notice = $("end-notice");
+    if (notice) {
+      const text = this.screen.endNotice?.(v) || "";
+      notice.hidden = !text;
+      if (notice.textContent !== text) notice.textContent = text;
+    }
   }
 
   // ---- test hook ---------------------------------------------------------------------------

@@ -6,7 +6,7 @@
  * up here and `import()`s that module (docs/client.md, "The screen interface").
  */
 
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 let parsed = null;
 const loaded = new Map(); // client URL -> Promise<module>
@@ -27,6 +27,15 @@ export function manifest() {
 export function gameInfo(id) {
   const { games, default: fallback } = manifest();
   return games.find((g) => g.id === id) || games.find((g) => g.id === fallback) || games[0] || null;
+}
+
+/** The first word of a game's catalogue keys: its id ("ishtar.ui.title"), or the id's first
+ * word when the game's screen keys its words so ("babylon-gardens" → "babylon.ui.title"). */
+export function wordsOf(id) {
+  const id_ = String(id || "");
+  if (has(`${id_}.ui.title`)) return id_;
+  const first = id_.split("-")[0];
+  return has(`${first}.ui.title`) ? first : id_;
 }
 
 /** The bot level offered first: the middle one (Ishtar: "medium"), null without bots. */

@@ -7,7 +7,7 @@
 
 import * as api from "./api.js";
 import { el, esc } from "./dom.js";
-import { gameInfo, loadScreen, manifest } from "./games.js";
+import { gameInfo, loadScreen, manifest, wordsOf } from "./games.js";
 import { watchMyGames } from "./mygames.js";
 import { has, lang, number, t } from "./i18n.js";
 import { drawOptions } from "./optionsform.js";
@@ -35,7 +35,8 @@ function radio(name, value, label, checked) {
 
 /** A game's name in the page's language (its screen's `<game>.ui.title`, else its own). */
 function gameTitle(info) {
-  return has(`${info.id}.ui.title`) ? t(`${info.id}.ui.title`) : info.title;
+  const key = `${wordsOf(info.id)}.ui.title`;
+  return has(key) ? t(key) : info.title;
 }
 
 /** The game list, shown only when there is a choice. */
@@ -53,15 +54,20 @@ function pick(info) {
   game = info;
   if (!game) return;
   form.dataset.game = game.id;
+  const rules = $("rules-link");
+  rules.href = `/rules/${encodeURIComponent(game.id)}`;
+  rules.textContent = t("rules.link_game", { game: gameTitle(game) });
   // the game's own summary is English: another page keeps its lede unless the game's
   // screen words the summary in the page's language
-  if (has(`${game.id}.ui.summary`)) $("lede").textContent = t(`${game.id}.ui.summary`);
+  const summary = `${wordsOf(game.id)}.ui.summary`;
+  if (has(summary)) $("lede").textContent = t(summary);
   else if (game.summary && lang === "en") $("lede").textContent = game.summary;
   const { min, max } = game.players;
   const players = [];
   for (let n = min; n <= max; n += 1) players.push(radio("players", n, number(n), n === min));
   $("players-pick").replaceChildren(...players);
   readOptions = drawOptions($("options"), game.options, game.id);
+  readOptions.fit?.(min);
   // a game without bots cannot hand a late turn to one
   const bots = game.bots || [];
   $("late-bot").hidden = !bots.length;
@@ -117,6 +123,9 @@ form.addEventListener("submit", async (ev) => {
     button.disabled = false;
   }
 });
+
+// the options offered follow the player count (team mode with 4 only, seats up to the count)
+$("players-pick").addEventListener("change", () => readOptions.fit?.(Number(new FormData(form).get("players"))));
 
 drawGames();
 watchMyGames($("your-games"));

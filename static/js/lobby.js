@@ -7,13 +7,13 @@
 
 import * as api from "./api.js";
 import { playerColour } from "./colours.js";
-import { el, esc } from "./dom.js";
-import { defaultBot, gameInfo } from "./games.js";
+import { el, esc, seatName } from "./dom.js";
+import { defaultBot, gameInfo, wordsOf } from "./games.js";
 import { has, t } from "./i18n.js";
 
 /** A bot level's word ("medium"): the game's own (`<game>.ui.bot.<level>`), else the shell's. */
 export function botLevel(game, level) {
-  const own = `${game}.ui.bot.${level}`;
+  const own = `${wordsOf(game)}.ui.bot.${level}`;
   return has(own) ? t(own) : t("bot.level", { level });
 }
 
@@ -23,7 +23,7 @@ function plainOptions(options, game) {
   return Object.entries(options || {})
     .filter(([, v]) => v !== null && v !== undefined)
     .map(([k, v]) => {
-      const key = `${game}.ui.option.${k}`;
+      const key = `${wordsOf(game)}.ui.option.${k}`;
       const name = has(key) ? t(key) : k.replace(/_/g, " ");
       const value = has(`${key}.${v}`) ? t(`${key}.${v}`) : String(v);
       return t("lobby.option", { name, value });
@@ -104,7 +104,7 @@ export class Lobby {
       const pawn = this.screen?.seatIcon ? this.screen.seatIcon(colour, 26) : plainIcon(colour);
       pawn.classList.add("pawn");
       li.append(pawn);
-      li.append(el("span", "name", s.taken ? esc(s.name) : esc(t("lobby.free_seat"))));
+      li.append(el("span", "name", s.taken ? esc(seatName(s)) : esc(t("lobby.free_seat"))));
       if (s.seat === mySeat) li.append(el("span", "badge you", esc(t("lobby.you"))));
       if (s.is_host) li.append(el("span", "badge", esc(t("lobby.host"))));
       // a bot's own name carries its level ("Nabu (medium)"); older ones did not

@@ -197,6 +197,8 @@ async function gameFrame() {
 function setRoom(r) {
   if (!r) return;
   room = r;
+  // the game's rules page, from the waiting room and the table (docs/client.md)
+  for (const a of document.querySelectorAll("a[data-rules]")) a.href = `/rules/${encodeURIComponent(r.game)}`;
   // A seat in a message ("{seat} placed…") reads as the player's name, as everywhere else.
   setSeatNamer((seat) => playerName(room, seat));
   chat.setRoom(r, you);

@@ -17,9 +17,17 @@
  *
  * The field starts on the schema's `default`. The server checks what is sent
  * (`400 bad_options` with a reason), so the form only helps: it decides nothing.
+ *
+ * Two schema annotations fit the fields to the player count chosen (`fit(players)`): a
+ * seat number (`"x-seat": true`) is shown counted from 1 ("Seat 1") and offers only the
+ * seats of that count; an option with `"x-players": [4]` is offered for those counts only
+ * (disabled, with a note, for the others, and read as its default). A catalogue key
+ * `<game>.ui.option.<field>.more` adds a link to the game's rules page at
+ * `#option-<field>` ("What differs?").
  */
 
 import { el, esc } from "./dom.js";
+import { wordsOf } from "./games.js";
 import { has, number, t } from "./i18n.js";
 
 const SEGMENTED_MAX = 4;
@@ -55,8 +63,9 @@ function withoutAlts(p) {
 }
 
 /** [{value, label}] when the property is a choice among few values, else null; `prefix`
- * is the option's catalogue key (its values' keys follow it). */
-function choicesOf(p, prefix) {
+ * is the option's catalogue key (its values' keys follow it); a seat number is worded for
+ * people, counted from 1. */
+function choicesOf(p, prefix, seat = false) {
   const label = (v, fallback) => worded(`${prefix}.${v}`, fallback);
   if (Array.isArray(p.enum)) return p.enum.map((v) => ({ value: v, label: label(v, humanise(v)) }));
   const labelled = p.oneOf || p.anyOf;
@@ -65,7 +74,7 @@ function choicesOf(p, prefix) {
   }
   if (p.type === "integer" && Number.isInteger(p.minimum) && Number.isInteger(p.maximum) && p.maximum - p.minimum < CHOICES_MAX) {
     const out = [];
-    for (let v = p.minimum; v <= p.maximum; v += 1) out.push({ value: v, label: number(v) });
+    for (let v = p.minimum; v <= p.maximum; v += 1) out.push({ value: v, label: seat ? t("options.seat", { n: v + 1 }) : number(v) });
     return out;
   }
   return null;
@@ -77,15 +86,22 @@ const encode = (v) => (v === null ? "" : String(v));
 /** A field for one property; `read()` gives its value back as the schema's type. */
 function field(key, prop, defs, game) {
   const { base, nullable } = normalise(prop, defs);
-  const prefix = `${game}.ui.option.${key}`;
+  const prefix = `${wordsOf(game)}.ui.option.${key}`;
   const title = worded(prefix, prop.title || base.title || humanise(key));
   const fallback = "default" in prop ? prop.default : base.default;
-  let choices = choicesOf(base, prefix);
+  const seat = prop["x-seat"] === true;
+  let choices = choicesOf(base, prefix, seat);
   if (choices && nullable) choices = [{ value: null, label: NULL_LABEL }, ...choices];
   const hint = worded(`${prefix}.description`, prop.description || base.description);
   const withHint = (node) => {
     node.dataset.option = key;
     if (hint) node.append(el("span", "muted small hint", esc(hint)));
+    if (has(`${prefix}.more`)) {
+      const more = el("a", "small more", esc(t(`${prefix}.more`)));
+      more.href = `/rules/${encodeURIComponent(game)}#option-${key}`;
+      more.target = "_blank";
+      node.append(more);
+    }
     return node;
   };
   if (choices) {
@@ -107,7 +123,15 @@ function field(key, prop, defs, game) {
         group.append(label);
       }
       box.append(group);
-      return { node: withHint(box), read: (form) => find(String(new FormData(form).get(key) ?? "")) };
+      const fit = (players) => {
+        for (const input of group.querySelectorAll("input")) {
+          const off = seat && input.value !== "" && Number(input.value) >= players;
+          input.disabled = off;
+          input.closest("label").hidden = off;
+          if (off && input.checked) group.querySelector("input").checked = true;
+        }
+      };
+      return { node: withHint(box), read: (form) => find(String(new FormData(form).get(key) ?? "")), fit };
     }
     const box = el("label", "field");
     box.append(el("span", "", esc(title)));
@@ -120,7 +144,13 @@ function field(key, prop, defs, game) {
       select.append(o);
     }
     box.append(select);
-    return { node: withHint(box), read: () => find(select.value) };
+    const fit = (players) => {
+      for (const o of select.options) {
+        o.disabled = o.hidden = seat && o.value !== "" && Number(o.value) >= players;
+        if (o.disabled && o.selected) select.value = encode(start.value);
+      }
+    };
+    return { node: withHint(box), read: () => find(select.value), fit };
   }
   if (base.type === "boolean") {
     const box = el("label", "field check");
@@ -129,7 +159,7 @@ function field(key, prop, defs, game) {
     input.name = key;
     input.checked = fallback === true;
     box.append(input, el("span", "", esc(title)));
-    return { node: withHint(box), read: () => input.checked };
+    return { node: withHint(box), read: () => input.checked && !input.disabled };
   }
   const box = el("label", "field");
   box.append(el("span", "", esc(title)));
@@ -157,7 +187,30 @@ function field(key, prop, defs, game) {
 /** Draw the fields of `schema` (of game `game`) into `box`; the answer reads the options
  * back from `form`. */
 export function drawOptions(box, schema, game = "") {
-  const fields = Object.entries(schema?.properties || {}).map(([key, prop]) => [key, field(key, prop, schema.$defs, game)]);
+  const fields = Object.entries(schema?.properties || {}).map(([key, prop]) => [key, field(key, prop, schema.$defs, game), prop]);
   box.replaceChildren(...fields.map(([, f]) => f.node));
-  return (form) => Object.fromEntries(fields.map(([key, f]) => [key, f.read(form)]));
+  const read = (form) => Object.fromEntries(fields.map(([key, f]) => [key, f.read(form)]));
+  /** Fit the fields to `players` (the annotations above). */
+  read.fit = (players) => {
+    for (const [key, f, prop] of fields) {
+      f.fit?.(players);
+      const counts = prop["x-players"];
+      if (!Array.isArray(counts)) continue;
+      const off = !counts.includes(players);
+      f.node.classList.toggle("off", off);
+      for (const input of f.node.querySelectorAll("input, select")) input.disabled = off;
+      let note = f.node.querySelector(".players-note");
+      if (off && !note) {
+        note = el("span", "muted small players-note");
+        f.node.append(note);
+      }
+      if (note) {
+        note.hidden = !off;
+        note.textContent = off ? t("options.players_only", { counts: counts.map((n) => number(n)).join(", "), n: counts.length === 1 ? counts[0] : 0 }) : "";
+      }
+      if (off) f.node.querySelectorAll("input[type=checkbox]").forEach((i) => { i.checked = false; });
+      else f.node.dataset.option = key;
+    }
+  };
+  return read;
 }

@@ -12,7 +12,7 @@
 
 import { getCatalogue } from "./api.js";
 import { playerColour } from "./colours.js";
-import { el, playerName } from "./dom.js";
+import { el, playerName, seatName } from "./dom.js";
 import { failureText } from "./errors.js";
 import { list, setSeatNamer, t } from "./i18n.js";
 import { entryText } from "./log.js";
@@ -164,7 +164,7 @@ function renderLog() {
 }
 
 async function renderRecordPanel() {
-  const players = (record.players || []).map((p) => (p.bot ? t("replay.player_bot", { name: p.name, level: p.bot }) : p.name)).join(", ");
+  const players = (record.players || []).map((p) => (p.bot && seatName(p) === p.name ? t("replay.player_bot", { name: p.name, level: t("bot.level", { level: p.bot }) }) : seatName(p))).join(", ");
   $("record-players").textContent = players;
   const finished = record.status === "finished";
   $("record-status").textContent = t(finished ? "replay.finished" : "replay.in_progress");

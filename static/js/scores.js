@@ -7,6 +7,7 @@
 
 import { playerColour } from "./colours.js";
 import { esc, playerName } from "./dom.js";
+import { wordsOf } from "./games.js";
 import { has, list, number, t, tm } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -54,7 +55,8 @@ export function renderScores(table, winnerBox, tieBox, view, room) {
   html += "</tr></thead><tbody>";
   // a category's name: the game's word for it (`<game>.ui.score.<category>`), else its own
   const game = room?.game || view.game || "";
-  const category = (k) => (has(`${game}.ui.score.${k}`) ? t(`${game}.ui.score.${k}`) : k.replace(/_/g, " "));
+  const words = wordsOf(game);
+  const category = (k) => (has(`${words}.ui.score.${k}`) ? t(`${words}.ui.score.${k}`) : k.replace(/_/g, " "));
   for (const k of cats) {
     html += `<tr><th scope="row">${esc(category(k))}</th>`;
     for (const p of players) html += `<td>${esc(number(p.categories?.[k] ?? 0))}</td>`;

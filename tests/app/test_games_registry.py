@@ -75,8 +75,9 @@ def test_the_form_offers_every_edition_of_ishtar_the_default_first_and_selected(
     assert edition["default"] == DEFAULT
     choices = [choice["const"] for choice in edition["oneOf"]]
     assert choices[0] == DEFAULT == "4" and sorted(choices) == sorted(EDITIONS)
-    assert edition["oneOf"][0] == {"const": "4", "title": "4 (tuned, 2026)"}
-    assert edition["title"] == "Edition of the components"
+    assert edition["oneOf"][0] == {"const": "4", "title": "Recommended (balanced)"}
+    assert edition["oneOf"][1] == {"const": "1", "title": "Classic numbers"}
+    assert edition["title"] == "Edition"
 
 
 def test_babylon_gardens_checks_its_options_with_its_model_then_its_engine() -> None:

@@ -197,6 +197,7 @@ def midgame_view() -> dict:
         "turn": 4,
         "first_player": 1,
         "end_triggered": False,
+        "piles_to_end": 2,
         "players": [
             {
                 "seat": 0,

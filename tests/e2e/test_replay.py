@@ -181,6 +181,10 @@ def test_replay_export_import_and_rematch(
     expect(ana.locator("#move-link")).to_have_attribute(
         "href", f"/r/{room}/replay?move={last // 2}"
     )
+    # the shuffle's proof is folded behind "Verify this game" (issue 36)
+    expect(ana.locator("#seed-sha")).to_be_hidden()
+    ana.locator("#verify summary").click()
+    expect(ana.locator("#seed-sha")).to_be_visible()
     expect(ana.locator("#seed-check")).to_have_text("✓ matches the commitment")
     ana.screenshot(path=str(artifacts / "replay.png"))
 

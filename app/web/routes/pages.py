@@ -1,5 +1,6 @@
-"""The HTML pages: `/` (home: create a room, your games) and `/r/{room_id}` (the room: lobby,
-game and final scores in one page that follows the room's status over the websocket).
+"""The HTML pages: `/` (home: create a room, your games), `/rules/{game}` (how to play a
+game) and `/r/{room_id}` (the room: lobby, game and final scores in one page that follows
+the room's status over the websocket).
 
 Pages only render templates; everything live comes from the JSON API and the websocket
 (docs/protocol.md). The browser never decides a rule.
@@ -80,6 +81,18 @@ def templates(request: Request) -> Jinja2Templates:
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> HTMLResponse:
     return templates(request).TemplateResponse(request, "home.html", {"page": "home"})
+
+
+@router.get("/rules/{game_id}", response_class=HTMLResponse)
+async def rules(request: Request, game_id: str) -> HTMLResponse:
+    """A game's rules page ("how to play"): its words come from the game's catalogue and its
+    pictures from its own screen module (static/js/rules.js, docs/client.md)."""
+    games: Registry = request.app.state.games
+    if game_id not in games:
+        raise HTTPException(status_code=404, detail="No such game")
+    return templates(request).TemplateResponse(
+        request, "rules.html", {"page": "rules", "game_id": game_id}
+    )
 
 
 @router.get("/r/{room_id}", response_class=HTMLResponse)

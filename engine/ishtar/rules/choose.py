@@ -11,6 +11,7 @@ leaves.
 from __future__ import annotations
 
 from engine.ishtar.rules.gems import as_counts, covers, minus, payments, plus
+from engine.ishtar.rules.turn import END_EMPTIES, empty_piles
 from engine.ishtar.state import Action, State, replace_at
 from engine.ishtar.words import raw, refusal, word
 from engine.messages import Message
@@ -82,7 +83,7 @@ def apply(state: State, action: Action) -> State:
     seat = state.current
     taken = state.piles[pile][-1]
     piles = replace_at(state.piles, pile, state.piles[pile][:-1])
-    empties = sum(1 for p in piles if not p)
+    empties = empty_piles(piles)
     return state.evolve(
         gems=replace_at(state.gems, seat, minus(state.gems[seat], paid)),
         bank=plus(state.bank, paid),
@@ -90,5 +91,5 @@ def apply(state: State, action: Action) -> State:
         can=pile,
         hand=taken,
         phase="place",
-        end_triggered=state.end_triggered or empties >= 2,
+        end_triggered=state.end_triggered or empties >= END_EMPTIES,
     )

@@ -12,8 +12,26 @@ first player. If no tile remains at all, the game ends at once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.ishtar.rules.trees import can_plant
 from engine.ishtar.state import State
+
+END_EMPTIES = 2
+"""RB "Game End": the end is triggered as soon as this many piles are empty."""
+
+
+def empty_piles(piles: Sequence[Sequence[str]]) -> int:
+    """How many of the piles are empty."""
+    return sum(1 for pile in piles if not pile)
+
+
+def piles_to_end(state: State) -> int:
+    """How many more piles must empty before the end is triggered: 0 once it is (the round
+    in progress is then the last), 1 when the next pile to empty triggers it."""
+    if state.end_triggered:
+        return 0
+    return max(0, END_EMPTIES - empty_piles(state.piles))
 
 
 def to_plant(state: State) -> State:
@@ -36,8 +54,8 @@ def settle(state: State) -> State:
 
 def end_turn(state: State) -> State:
     """Pass to the next player, or end the game; nothing of the turn can be undone after."""
-    empties = sum(1 for pile in state.piles if not pile)
-    triggered = state.end_triggered or empties >= 2
+    empties = empty_piles(state.piles)
+    triggered = state.end_triggered or empties >= END_EMPTIES
     following = (state.current + 1) % state.players
     if empties == len(state.piles) or (triggered and following == state.first_player):
         return state.evolve(

@@ -33,6 +33,9 @@ function reasonText(reason) {
   return tm(reason.message || reason, reason.reason || reason.text || "");
 }
 
+/** How many winks from a full scoreboard the end is announced. */
+const NEAR_FULL = 6;
+
 export class GameScreen {
   constructor(ctx) {
     this.ctx = ctx;
@@ -126,6 +129,19 @@ export class GameScreen {
       const to = (slot || document.querySelector(`#bg-players [data-seat="${h.seat}"]`))?.getBoundingClientRect();
       travel(c, around(x, y, size), to, { delay: 140 * i, kind: "wink" });
     });
+  }
+
+  /** The end announced before it comes: the game ends the moment a scoreboard is full
+   * (R-11), so the fullest one is named once it is a few winks from full (a harvest can
+   * bring several). */
+  endNotice(view) {
+    if (view.phase === "over" || view.phase === "scoreboard") return null;
+    const slots = this.catalogue?.spiral?.length || 25;
+    const fullest = [...(view.players || [])].sort((a, b) => (b.winks || []).length - (a.winks || []).length)[0];
+    const n = (fullest?.winks || []).length;
+    if (!fullest || slots - n > NEAR_FULL) return null;
+    const mine = view.viewer === fullest.seat;
+    return t("babylon.ui.end.near", { name: this.ctx.name(fullest.seat), mine: mine ? "yes" : "no", n, slots, left: slots - n });
   }
 
   refresh({ room, presence }) {

@@ -39,7 +39,7 @@ export function tileChip(id, catalogue) {
   const chip = el("span", `bg-chip ${info.colour || ""}`);
   chip.dataset.tile = id;
   chip.append(el("span", "bg-chip-dot", markIcon(info.colour)), el("span", "", `${info.flowers}`));
-  chip.title = t("babylon.ui.chip", { colour: info.colour || "none", n: info.flowers, id });
+  chip.title = t("babylon.ui.chip", { colour: info.colour || "none", n: info.flowers });
   chip.querySelector(".bg-chip-dot").style.background = NECTAR[info.colour]?.fill || "#999";
   return chip;
 }
@@ -103,8 +103,9 @@ export function renderPlayers(box, view, ui) {
     const s = p.score || {};
     // the board's size and its lines are the catalogue's: a retuned board reads right
     const slots = cat?.spiral?.length || 25;
-    fact(esc(t("babylon.ui.fact.side")), esc(p.side || "–"));
-    fact(esc(t("babylon.ui.fact.winks")), `${(p.winks || []).length}<small>/${slots}</small>`);
+    // the game's own words, explained where they first appear (hover, or a long press)
+    fact(esc(t("babylon.ui.fact.side")), esc(p.side || "–"), t("babylon.ui.fact.side.title"));
+    fact(esc(t("babylon.ui.fact.winks")), `${(p.winks || []).length}<small>/${slots}</small>`, t("babylon.ui.fact.winks.title", { slots }));
     fact(esc(t("babylon.ui.fact.fill")), String(s.fill ?? 0), t("babylon.ui.fact.fill.title"));
     fact(esc(t("babylon.ui.fact.colour")), String(s.colour ?? 0), t("babylon.ui.fact.colour.title"));
     const lines = (s.lines_detail || []).map((d) => t("babylon.ui.fact.line", { line: lineName(d.line), n: d.points })).join(", ");
@@ -156,7 +157,7 @@ export function renderGarden(box, floorBox, view, ui) {
     for (const d of view.draws) {
       const info = tileInfo(d.tile, cat);
       const item = el("span", "bg-draw", `${esc(ui.name(d.seat))} ${info.flowers}`);
-      item.title = t("babylon.ui.draw", { name: ui.name(d.seat), tile: d.tile, n: info.flowers, round: d.round || 1 });
+      item.title = t("babylon.ui.draw", { name: ui.name(d.seat), n: info.flowers, round: d.round || 1 });
       draws.append(item);
     }
     box.append(draws);

@@ -74,3 +74,9 @@ export function describeOptions(options) {
 export function vignette(canvas) {
   drawVignette(canvas);
 }
+
+/** The rules page's sections and pictures (static/js/rules.js). */
+export async function rules() {
+  const { SECTIONS } = await import("./rules.js");
+  return { sections: SECTIONS };
+}

@@ -147,6 +147,16 @@ export class GameScreen {
     return view.end_triggered ? t("ishtar.ui.lastround") : null;
   }
 
+  /** The end announced before it comes (the view's `piles_to_end`, the engine's count):
+   * one pile empty, then the last round. */
+  endNotice(view) {
+    if (view.phase === "over") return null;
+    const left = view.end_triggered ? 0 : view.piles_to_end;
+    if (left === 0) return t("ishtar.ui.end.last");
+    if (left === 1) return t("ishtar.ui.end.near");
+    return null;
+  }
+
   destroy() {
     this.renderer.destroy?.();
   }

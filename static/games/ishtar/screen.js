@@ -7,7 +7,7 @@
  */
 
 import { esc } from "../../js/dom.js";
-import { t } from "../../js/i18n.js";
+import { has, t } from "../../js/i18n.js";
 import { attachInput } from "./input.js";
 import * as art from "./art.js";
 import { GameScreen } from "./game.js";
@@ -93,12 +93,21 @@ export function seatIcon(colour, size) {
  * edition of the components when the room names one ("random layout · edition 2"). */
 export function describeOptions(options) {
   const layout = t(options.layout === "random" ? "ishtar.ui.layout.random" : "ishtar.ui.layout.classic");
-  return options.edition ? `${layout} · ${t("ishtar.ui.edition", { name: options.edition })}` : layout;
+  if (!options.edition) return layout;
+  // the edition in the form's words ("Recommended (balanced)"), else its name
+  const named = `ishtar.ui.option.edition.${options.edition}`;
+  return `${layout} · ${has(named) ? t(named) : t("ishtar.ui.edition", { name: options.edition })}`;
 }
 
 /** The little garden of the home page. */
 export function vignette(canvas) {
   drawVignette(canvas);
+}
+
+/** The rules page's sections and pictures (static/js/rules.js). */
+export async function rules() {
+  const { SECTIONS } = await import("./rules.js");
+  return { sections: SECTIONS };
 }
 
 // ---- the replay -------------------------------------------------------------------------

@@ -94,6 +94,42 @@ def test_every_key_is_the_games_own_and_every_pattern_is_text(
             assert "'" not in pattern, (key, pattern)
 
 
+# The rules pages' sections (static/games/<game>/rules.js `SECTIONS`), whose words the
+# shell's static/js/rules.js builds as `<game>.ui.rules.<id>.title|text|picture`.
+ISHTAR_RULES = (
+    "goal", "turn", "choose", "place", "special", "trees", "gardens", "end", "scoring",
+    "option-edition", "here",
+)  # fmt: skip
+ISHTAR_PICTURES = ("goal", "choose", "place", "special", "trees", "gardens")
+BABYLON_RULES = (
+    "goal", "tiles", "irrigate", "harvest", "scoreboard", "end", "teams", "here",
+)  # fmt: skip
+BABYLON_PICTURES = ("goal", "tiles", "irrigate", "harvest", "scoreboard")
+
+
+def rules_keys(
+    game: str, sections: tuple[str, ...], pictures: tuple[str, ...]
+) -> list[str]:
+    keys = [f"{game}.ui.rules.intro"]
+    for section in sections:
+        keys += [f"{game}.ui.rules.{section}.title", f"{game}.ui.rules.{section}.text"]
+        if section in pictures:
+            keys.append(f"{game}.ui.rules.{section}.picture")
+    return keys
+
+
+def test_the_rules_sections_listed_here_are_the_screens() -> None:
+    """The ids above are those the games' rules modules list, pictures included."""
+    for game, sections, pictures in (
+        ("ishtar", ISHTAR_RULES, ISHTAR_PICTURES),
+        ("babylon", BABYLON_RULES, BABYLON_PICTURES),
+    ):
+        text = (GAMES[game] / "rules.js").read_text("utf-8")
+        listed = re.findall(r'\{ id: "([a-z-]+)"(, picture)?', text)
+        assert [s for s, _ in listed] == list(sections)
+        assert [s for s, p in listed if p] == list(pictures)
+
+
 # Keys the code builds from ids (template literals in the JS), with those ids.
 BUILT = {
     "ishtar": [
@@ -114,6 +150,8 @@ BUILT = {
         ),
         *(f"ishtar.ui.option.{field}" for field in ("layout", "first_player")),
         *(f"ishtar.ui.option.layout.{value}" for value in ("preset", "random")),
+        *(f"ishtar.ui.option.edition.{name}" for name in ("1", "2", "3", "4")),
+        *rules_keys("ishtar", ISHTAR_RULES, ISHTAR_PICTURES),
     ],
     "babylon": [
         *(f"babylon.ui.colour.{c}" for c in ("red", "green", "yellow", "purple")),
@@ -139,6 +177,7 @@ BUILT = {
             for step in ("start", "more")
             for how in ("tap", "click")
         ),
+        *rules_keys("babylon", BABYLON_RULES, BABYLON_PICTURES),
     ],
 }
 

@@ -11,6 +11,7 @@ from typing import Any
 from engine.ishtar.components import GAME, GEM_COLOURS, PLAYER_COLOURS
 from engine.ishtar.editions import Edition
 from engine.ishtar.layout import layout_to_json
+from engine.ishtar.rules.turn import piles_to_end
 from engine.ishtar.scoring import final_scores, tiebreak_message
 from engine.ishtar.state import State
 
@@ -68,6 +69,7 @@ def reference_view(state: State, seat: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "first_player": state.first_player,
         "end_triggered": state.end_triggered,
+        "piles_to_end": piles_to_end(state),
         "bloom": state.bloom,
         "turn_end": "auto" if state.auto_end else "explicit",
         "edition": state.edition,

@@ -104,3 +104,20 @@ def test_the_last_round_is_played_through_apply_after_the_second_pile_empties() 
     assert turns[0] == turns[1] == turns[2]
     assert sum(turns) == state.turn
     assert legal_actions(state) == []
+
+
+def test_the_view_counts_the_piles_still_to_empty_before_the_end() -> None:
+    """What the table announces ahead (docs/client.md "Teaching the game"): 2 piles to go,
+    then 1 once a pile is empty, then 0 when the second empties (the last round)."""
+    from engine.ishtar import view_for
+
+    state = game(players=3)
+    assert view_for(state, 0)["piles_to_end"] == 2
+    state = state.evolve(piles=((), *state.piles[1:]))
+    assert view_for(state, 0)["piles_to_end"] == 1
+    one = tuple(p if i != 1 else (p[-1],) for i, p in enumerate(state.piles))
+    state = state.evolve(piles=one, can=0)
+    after = apply(state, Action("choose", pile=1))
+    assert after.end_triggered
+    assert view_for(after, 0)["piles_to_end"] == 0
+    assert view_for(after, None)["piles_to_end"] == 0
