@@ -40,6 +40,18 @@ OWNER = textwrap.dedent(
 )
 
 
+STAND_IN = textwrap.dedent(
+    """
+    import os, signal, sys
+    for signum in (signal.SIGINT, signal.SIGQUIT):
+        signal.signal(signum, lambda *_: os._exit(0))
+    print("ready", flush=True)
+    while True:
+        signal.pause()
+    """
+)
+
+
 def read_line_with(stream: object, words: tuple[str, ...]) -> str:
     """The first line of `stream` (the reaper's log) holding one of `words`."""
     assert hasattr(stream, "readline")
@@ -53,14 +65,33 @@ def read_line_with(stream: object, words: tuple[str, ...]) -> str:
             return str(line)
 
 
+def said_since(stream: object) -> str:
+    """What the reaper has written since (to diagnose a failure; no wait beyond 1 s)."""
+    fileno = getattr(stream, "fileno", None)
+    if fileno is None:
+        return ""
+    os.set_blocking(fileno(), False)
+    readable, _, _ = select.select([fileno()], [], [], 1.0)
+    if not readable:
+        return "(nothing)"
+    try:
+        return os.read(fileno(), 65536).decode(errors="replace")
+    except OSError as error:
+        return repr(error)
+
+
 def test_an_owner_whose_pipe_closes_before_its_lock_still_gets_reaped(
     tmp_path: Path,
 ) -> None:
     pgdata = tmp_path / "pg"
     pgdata.mkdir()
+    # Stands for PostgreSQL: SIGINT (or SIGQUIT) ends it, whatever disposition it inherited
+    # from the test's process; it says so once it listens for them.
     postmaster = subprocess.Popen(
-        [sys.executable, "-c", "import signal; signal.pause()"]
-    )  # stands for PostgreSQL: SIGINT ends it
+        [sys.executable, "-c", STAND_IN], stdout=subprocess.PIPE, text=True
+    )
+    assert postmaster.stdout is not None
+    assert postmaster.stdout.readline().strip() == "ready"
     (pgdata / "postmaster.pid").write_text(f"{postmaster.pid}\n{pgdata}\n")
     owner = subprocess.Popen(
         [sys.executable, "-c", OWNER, str(pgdata), str(pg_reaper.lock_path(pgdata))],
@@ -81,7 +112,10 @@ def test_an_owner_whose_pipe_closes_before_its_lock_still_gets_reaped(
         owner.stdin.close()
         owner.wait(BOUND_S)
         readable, _, _ = select.select([exited], [], [], BOUND_S)
-        assert readable, "the reaper left the dead owner's server running"
+        assert readable, (
+            "the reaper left the dead owner's server running; it said: "
+            + said_since(owner.stderr)
+        )
     finally:
         os.close(exited)
         postmaster.kill()
