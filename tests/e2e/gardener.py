@@ -265,7 +265,8 @@ class Gardener:
         except AssertionError:
             cover = page.evaluate(
                 """([x, y]) => { const e = document.elementFromPoint(x, y);
-                return e ? `${e.tagName.toLowerCase()}#${e.id}.${e.className}` : null; }""",
+                return e ? `${e.tagName.toLowerCase()}#${e.id}.${e.className}`
+                         : "nothing: the spot is outside the viewport"; }""",
                 [x, y],
             )
             raise AssertionError(
