@@ -21,15 +21,28 @@ export class SeatNews {
     this.before = null; // the seats of the last status: {seat: {name, bot, left, taken}}
     this.mine = null; // this page's seat (kept after leaving: our own leave is no news)
     this.backfilled = false;
+    this.lobbyRevision = null; // the revision of the last status of the open room
   }
 
-  /** A room status: tell what changed since the last one. */
+  /**
+   * A room status: tell what changed since the last one of the game in play. The lobby's
+   * seats are no baseline: the start draws the seat order (app/play/seats.py), and people
+   * changing places is no hand-over. Nor is a status with the lobby's revision: the page's
+   * own stand-in for the start's (main.js, when the first view comes before it) still holds
+   * the lobby's seats. The start bumps the revision, so its status is the first baseline.
+   */
   update(room, you, isHost) {
     if (you?.role === "player") this.mine = you.seat;
+    if (room.status === "open") {
+      this.lobbyRevision = room.revision;
+      this.before = null;
+      return;
+    }
+    if (room.revision === this.lobbyRevision) return;
     const now = new Map(room.seats.map((s) => [s.seat, { ...s }]));
     const before = this.before;
     this.before = now;
-    if (!before || room.status === "open") return;
+    if (!before) return;
     for (const [n, seat] of now) {
       const was = before.get(n);
       if (!was || !was.taken || n === this.mine) continue;

@@ -185,11 +185,12 @@ class Gardener:
                 # one tap previews the spot, "Place here" places it (a locator's tap waits
                 # until the first tap has enabled it: a second tap on the board could come
                 # before a loaded page has taken the first)
-                page.locator("#board").scroll_into_view_if_needed()
                 place_here = page.locator("[data-act='place-here']:not([disabled])")
                 before = self.version()
                 for _ in range(3):  # a tap the page has not taken yet (loaded CI) again
-                    x, y = page.evaluate("a => window.__ishtar.placePoint(a)", action)
+                    x, y = self.board_point(
+                        "a => window.__ishtar.placePoint(a)", action
+                    )
                     page.touchscreen.tap(x, y)
                     try:
                         place_here.wait_for(state="visible", timeout=5000)
@@ -200,7 +201,7 @@ class Gardener:
                     place_here.tap()
                     break
             else:
-                x, y = page.evaluate("a => window.__ishtar.placePoint(a)", action)
+                x, y = self.board_point("a => window.__ishtar.placePoint(a)", action)
                 self._board_click(x, y)
         elif kind == "discard":
             page.click("[data-act='discard']")
@@ -222,40 +223,57 @@ class Gardener:
         elif kind == "bloom":
             page.click(f"[data-act='token-{action['token']}']")
             for cell in action["cells"]:
-                x, y = page.evaluate("c => window.__ishtar.hexToClient(c)", cell)
+                x, y = self.board_point("c => window.__ishtar.hexToClient(c)", cell)
                 self._board_click(x, y)
         elif kind == "reserve":
             page.click(f".tree-card[data-card='{action['card']}']")
         elif kind == "plant":
             page.click(f"[data-act='plant-{action['card']}']")
-            x, y = page.evaluate("c => window.__ishtar.hexToClient(c)", action["at"])
+            x, y = self.board_point("c => window.__ishtar.hexToClient(c)", action["at"])
             self._board_click(x, y)
         else:  # pragma: no cover - a new action type
             raise AssertionError(f"no UI path for {action}")
 
+    def board_point(self, expr: str, arg: Any) -> tuple[float, float]:
+        """Where on the screen a spot of the board is (`expr`: the page's geometry, e.g.
+        `placePoint`), with the board scrolled into sight first, as a person would: on a
+        phone a click low on the carpet scrolls the board up, and a pointer sent to a point
+        outside the viewport reaches nothing (the hover it was for never comes)."""
+        self.page.locator("#board").scroll_into_view_if_needed()
+        x, y = self.page.evaluate(expr, arg)
+        return x, y
+
     def _board_click(self, x: float, y: float) -> None:
-        """Point at a spot of the board and click it, as a person does: what covers the spot
-        once the pointer is there (a card left open, a panel) is a fault of the page, and the
-        test fails naming it rather than clicking it."""
+        """Point at a spot of the board and click it, as a person does."""
+        self.point_at(x, y)
+        self.page.mouse.click(x, y)
+
+    def point_at(self, x: float, y: float) -> None:
+        """Move the mouse onto a spot of the board, as a person does. What covers the spot
+        once the pointer is there (a card left open, a panel, a notice) is a fault of the
+        page: the test fails naming it. A pointer over a cover sends the canvas no move at
+        all, so if the board only comes out from under one once the pointer is there (a
+        card closing as the pointer leaves its element), the pointer moves onto the spot
+        again: a hover must reach the board, or the board shows no tooltip for it."""
         page = self.page
+        on_board = "([x, y]) => document.elementFromPoint(x, y)?.id === 'board'"
         page.mouse.move(x, y)
+        if page.evaluate(on_board, [x, y]):
+            return
         try:
-            wait_until(
-                page,
-                "([x, y]) => document.elementFromPoint(x, y)?.id === 'board'",
-                [x, y],
-                timeout=5000,
-            )
+            wait_until(page, on_board, [x, y], timeout=5000)
         except AssertionError:
             cover = page.evaluate(
                 """([x, y]) => { const e = document.elementFromPoint(x, y);
-                return e ? `${e.tagName.toLowerCase()}#${e.id}.${e.className}` : null; }""",
+                return e ? `${e.tagName.toLowerCase()}#${e.id}.${e.className}`
+                         : "nothing: the spot is outside the viewport"; }""",
                 [x, y],
             )
             raise AssertionError(
                 f"{self.name}: the board at ({x:.0f}, {y:.0f}) is covered by {cover}"
             ) from None
-        page.mouse.click(x, y)
+        page.mouse.move(x + 1, y)
+        page.mouse.move(x, y)
 
     def shot(self, artifacts: Path, name: str) -> Path:
         path = artifacts / f"{name}.png"

@@ -149,8 +149,10 @@ def hover_checks(who: Gardener, legal: list[dict], artifacts: Path) -> None:
         if who.hook("rotation") == action["rotation"]:
             break
         page.keyboard.press("r")
-    x, y = page.evaluate("a => window.__ishtar.placePoint(a)", action)
-    page.mouse.move(x, y)
+    # on a phone a pile chosen low on the carpet scrolled the board up: the hover is
+    # made where the board is in sight (board_point), and reaches it (point_at)
+    x, y = who.board_point("a => window.__ishtar.placePoint(a)", action)
+    who.point_at(x, y)
     expect(page.locator("#tooltip.ok")).to_be_visible()
     page.screenshot(path=str(artifacts / "hover-legal.png"))
     # the fountain itself can never be covered: the grip cell on it is illegal
@@ -158,8 +160,8 @@ def hover_checks(who: Gardener, legal: list[dict], artifacts: Path) -> None:
         "() => { const c = window.__ishtar.view().cells.find(c => c.terrain === 'fountain');"
         " return [c.q, c.r]; }"
     )
-    fx, fy = page.evaluate("c => window.__ishtar.hexToClient(c)", fountain)
-    page.mouse.move(fx, fy)
+    fx, fy = who.board_point("c => window.__ishtar.hexToClient(c)", fountain)
+    who.point_at(fx, fy)
     tip = page.locator("#tooltip.bad")
     expect(tip).to_be_visible()
     expect(tip).not_to_have_text("Checking…")
@@ -197,7 +199,11 @@ def keyboard_turn(who: Gardener, *people: Gardener) -> None:
                 (a for a in legal if a["type"] == "choose"), key=lambda a: len(a["pay"])
             )["pile"]
             page.keyboard.press(str(pile + 1))
-            if who.version() == before and page.locator("[data-act='confirm']").count():
+            if (
+                who.version() == before
+                and not who.hook("busy")
+                and page.locator("[data-act='confirm']").count()
+            ):
                 page.keyboard.press("Enter")
         elif phase == "place":
             if any(a["type"] == "place" for a in legal):
@@ -215,7 +221,8 @@ def keyboard_turn(who: Gardener, *people: Gardener) -> None:
             page.keyboard.press("Enter")
             page.keyboard.press("n")
             page.keyboard.press("Enter")
-            if who.version() == before:
+            # a double token takes a second cell; a move already on its way does not
+            if who.version() == before and not who.hook("busy"):
                 page.keyboard.press("n")
                 page.keyboard.press("Enter")
         else:

@@ -239,6 +239,51 @@ def test_a_leave_and_a_hand_over_to_a_bot_of_the_chosen_level_are_told(
     watcher.screenshot(path=str(artifacts / f"table-news-log-{lang}-phone.png"))
 
 
+def test_the_seat_order_drawn_at_the_start_is_no_hand_over(
+    new_page: Callable[..., Page], live_server: str
+) -> None:
+    """The start shuffles the seats: Björn, who sat second in the lobby, may play first.
+    People changing places is no news, whether the start's status comes first or the page's
+    stand-in for it (main.js: the lobby's room marked "playing" when the first view comes
+    before the status); a real hand-over after the start still is. (A spurious "Björn's
+    seat was handed to Ana" notice once covered the board under a test's hover.)"""
+    page = new_page(**PHONE)
+    page.goto(live_server + "/")
+    told = page.evaluate(
+        """async () => {
+          const log = document.createElement("ol");
+          log.id = "log";
+          document.body.append(log);
+          const { SeatNews } = await import("/static/js/seatnews.js");
+          const seat = (n, name) => ({seat: n, name, taken: true, bot: null, left: false});
+          const status = (status, revision, ...names) =>
+            ({status, revision, seats: names.map((name, n) => seat(n, name))});
+          const said = () => [...document.querySelectorAll("#log li, .toast .toast-body")]
+            .map((e) => e.textContent);
+          const told = {};
+          for (const standIn of [false, true]) {
+            log.replaceChildren();
+            document.querySelectorAll(".toast").forEach((e) => e.remove());
+            const news = new SeatNews("r");
+            news.update(status("open", 3, "Ana", "Björn"), {role: "player", seat: 1}, false);
+            if (standIn) news.update(status("playing", 3, "Ana", "Björn"), {role: "player", seat: 1}, false);
+            news.update(status("playing", 4, "Björn", "Ana"), {role: "player", seat: 0}, false);
+            told[standIn ? "standIn" : "start"] = said();
+            news.update(status("playing", 5, "Björn", "Cyrus"), {role: "player", seat: 0}, false);
+            told[standIn ? "standInThenHanded" : "startThenHanded"] = said();
+          }
+          return told;
+        }"""
+    )
+    handed = "Ana’s seat was handed to Cyrus."
+    assert told == {
+        "start": [],
+        "startThenHanded": [handed, handed],
+        "standIn": [],
+        "standInThenHanded": [handed, handed],
+    }
+
+
 # ---- point 8: the log and the lists -------------------------------------------------------
 
 
