@@ -27,6 +27,8 @@ def _reordered(state: Any, seed: int) -> Any:
     for pile in state.piles:
         shuffled = list(pile)
         random.Random(seed).shuffle(shuffled)
+        if shuffled == list(pile):  # a shuffle may leave a short pile as it was
+            shuffled = shuffled[1:] + shuffled[:1]
         piles.append(tuple(shuffled))
     return replace(state, piles=tuple(piles), _memo={})
 
