@@ -24,6 +24,11 @@ from tests.support.live import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
+LEVEL = {  # the bots' levels in the page's language (static/i18n/*.json, "bot.level")
+    "en": {"easy": "easy", "hard": "hard"},
+    "fr": {"easy": "facile", "hard": "difficile"},
+    "nl": {"easy": "makkelijk", "hard": "moeilijk"},
+}
 WIDE = {"width": 1400, "height": 900}
 PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True}
 LOCALE = {"en": "en-GB", "fr": "fr-BE", "nl": "nl-BE"}
@@ -215,7 +220,8 @@ def test_a_leave_and_a_hand_over_to_a_bot_of_the_chosen_level_are_told(
         panel = page.locator("#players .player[data-seat='1']")
         expect(panel.locator(".botmark")).to_be_visible()
         expect(panel.locator(".dot")).to_have_count(0)
-        expect(panel.locator(".pname")).to_contain_text("Nabu (hard)")
+        # The name is stored as "Nabu (hard)"; the page says the level in its language.
+        expect(panel.locator(".pname")).to_contain_text(f"Nabu ({LEVEL[lang]['hard']})")
         expect(page.locator("#log li.log-seat")).to_have_count(2)
     if lang == "en":
         expect(watcher.locator("#log li.log-seat").last).to_have_text(
@@ -460,7 +466,7 @@ def test_the_final_table_names_the_bot_that_finished_a_seat_not_the_person(
         open_room(ana, live_server, t["room"])
         scores = ana.locator("#scores")
         expect(scores).to_be_visible()
-        expect(scores).to_contain_text("Nabu (easy)")
+        expect(scores).to_contain_text(f"Nabu ({LEVEL[lang]['easy']})")
         assert "Björn" not in scores.inner_text()
         expect(ana.locator("#log li.log-win")).to_be_visible()
         ana.screenshot(path=str(artifacts / f"table-news-final-{lang}-{name}.png"))
