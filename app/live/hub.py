@@ -303,12 +303,14 @@ class Hub:
                 channel.wake.set()
         return channels
 
-    async def refresh(self, period: float, slices: int = REFRESH_SLICES) -> None:
+    async def refresh(
+        self, period: float, slices: int = REFRESH_SLICES
+    ) -> list[Channel]:
         """Re-read the presence of the rooms that other instances also serve, once over
         `period` seconds, a slice at a time: their rows age out with no notice when their
         instance dies. What did not change is not sent. A room served by this instance
         alone is not re-read: its presence is this instance's own, and a lost room notice
-        shows in its revision (`catch_up`)."""
+        shows in its revision (`catch_up`). Returns the rooms re-read."""
         rooms = list(self.channels)
         shared = (
             await self.presence.store.shared_rooms(rooms, self.presence.instance)
@@ -323,6 +325,7 @@ class Hub:
                     channel.presence_dirty = True
                     channel.wake.set()
             await asyncio.sleep(period / slices)
+        return channels
 
     # --- publishing -------------------------------------------------------------------------
 
