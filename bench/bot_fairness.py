@@ -25,12 +25,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import statistics
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,16 +40,6 @@ POLL_S = 0.05
 DELAY_S = (
     0.8  # ISHTAR_BOT_DELAY_S's default: before a turn, a third of it between steps
 )
-
-
-@contextlib.contextmanager
-def postgres() -> Iterator[str]:
-    url = os.environ.get("DATABASE_URL")
-    if url:
-        yield url
-    else:
-        with procs.embedded_postgres() as embedded:
-            yield embedded
 
 
 def auth(token: str) -> dict[str, str]:
@@ -194,7 +182,7 @@ async def bench(
     busy: int, levels: list[str], turns: int, window_s: float, baseline: Path | None
 ) -> dict[str, Any]:
     report: dict[str, Any] = {"loadavg_before": os.getloadavg(), "runs": []}
-    with postgres() as url:
+    with procs.postgres() as url:
         for app_dir in ([baseline] if baseline else []) + [None]:
             db = await procs.fresh_database(url, "ishtar_bench_bots")
             report["runs"] += await measure(db, busy, levels, turns, window_s, app_dir)

@@ -23,12 +23,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import statistics
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
@@ -143,18 +141,8 @@ async def run_mode(url: str, mode: str, clients: int, seconds: float) -> dict[st
     }
 
 
-@contextlib.contextmanager
-def _postgres() -> Iterator[str]:
-    url = os.environ.get("DATABASE_URL")
-    if url:
-        yield url
-    else:
-        with procs.embedded_postgres() as embedded:
-            yield embedded
-
-
 async def bench(clients: list[int], seconds: float, repeat: int) -> dict[str, Any]:
-    with _postgres() as server_url:
+    with procs.postgres() as server_url:
         url = procs.libpq_url(
             await procs.fresh_database(server_url, "ishtar_bench_commits")
         )

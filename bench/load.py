@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
 import json
 import os
@@ -30,7 +29,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -238,16 +237,6 @@ async def measure(
     return out
 
 
-@contextlib.contextmanager
-def postgres() -> Iterator[str]:
-    url = os.environ.get("DATABASE_URL")
-    if url:
-        yield url
-    else:
-        with procs.embedded_postgres() as embedded:
-            yield embedded
-
-
 async def bench(
     plan: Plan,
     which: str,
@@ -262,7 +251,7 @@ async def bench(
     """
     report: dict[str, Any] = {"plan": plan.__dict__.copy(), "loadavg": os.getloadavg()}
     runs: dict[str, list[dict[str, Any]]] = {"ishtar": [], "baseline": [], "floor": []}
-    with postgres() as url:
+    with procs.postgres() as url:
         for _ in range(repeat):
             if which in ("both", "ishtar"):
                 db = await procs.fresh_database(url, "ishtar_bench")

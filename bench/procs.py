@@ -64,6 +64,18 @@ def embedded_postgres(data_dir: Path | None = None) -> Iterator[str]:
             server.cleanup()
 
 
+@contextlib.contextmanager
+def postgres() -> Iterator[str]:
+    """The PostgreSQL server of ``DATABASE_URL`` (an admin URL: the benchmarks create and
+    drop their own databases on it), else a throwaway embedded one; yields its URL."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        yield url
+    else:
+        with embedded_postgres() as embedded:
+            yield embedded
+
+
 def libpq_url(url: str) -> str:
     """``postgresql+asyncpg://…`` (SQLAlchemy) -> ``postgresql://…`` (libpq, asyncpg)."""
     return url.replace("postgresql+asyncpg://", "postgresql://", 1)

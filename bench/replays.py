@@ -269,7 +269,7 @@ async def run(server: procs.Server, args: argparse.Namespace) -> dict[str, Any]:
 
 async def main(args: argparse.Namespace) -> dict[str, Any]:
     results: dict[str, Any] = {}
-    with procs.embedded_postgres() as url:
+    with procs.postgres() as url:
         builds: list[tuple[str, Path | None]] = [("ishtar", None)]
         if args.baseline is not None:
             builds.insert(0, ("baseline", args.baseline))

@@ -7,6 +7,7 @@ to CREATE DATABASE) or, when unset, from an embedded server started once per tes
 Fixtures for everyone:
 - ``database_url`` -> str: a clean database migrated to head (asyncpg URL), dropped afterwards.
 - ``empty_database_url`` -> str: a clean database with no schema at all.
+- ``postgres`` -> str: the admin URL of the server itself (for programs that make their own).
 - ``settings`` -> Settings: bound to ``database_url``, with a temporary data dir.
 - ``app`` -> FastAPI: ``create_app(settings)`` (lifespan not started).
 - ``client`` -> httpx.AsyncClient: talks to ``app`` in-process, lifespan running (async tests).
@@ -101,11 +102,19 @@ def _serve_databases(
 
 
 @pytest.fixture
+def postgres(test_databases: TestDatabases) -> str:
+    """The admin URL of this session's PostgreSQL server, for a program that makes and drops
+    its own databases on it (the benchmarks)."""
+    return test_databases.admin_url
+
+
+@pytest.fixture
 def database_url(test_databases: TestDatabases) -> Iterator[str]:
-    """A clean database migrated to head, dropped after the test."""
+    """A clean database migrated to head, emptied for another test or dropped afterwards
+    (tests/support/databases.py, `release`)."""
     url = test_databases.create(migrated=True)
     yield url
-    test_databases.drop(url)
+    test_databases.release(url)
 
 
 @pytest.fixture

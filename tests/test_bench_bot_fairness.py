@@ -13,10 +13,13 @@ from tests.test_benchmarks import run_json
 pytestmark = pytest.mark.slow
 
 
-def test_the_bot_fairness_benchmark_times_a_bots_turns_beside_busy_rooms() -> None:
+def test_the_bot_fairness_benchmark_times_a_bots_turns_beside_busy_rooms(
+    postgres: str,
+) -> None:
     result = run_json(
         "bench.bot_fairness",
         *("--busy", "1", "--levels", "easy", "--turns", "2", "--window", "60"),
+        database=postgres,
     )
     runs = result["runs"]
     assert isinstance(runs, list) and len(runs) == 1

@@ -25,8 +25,15 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
 
 
-def run_json(*argv: str, timeout: float = 300) -> dict[str, object]:
+def run_json(
+    *argv: str, database: str | None = None, timeout: float = 300
+) -> dict[str, object]:
+    """Run a benchmark with `--json`; its report. `database`: the admin URL of a running
+    PostgreSQL for it to make its databases on (the test session's, `postgres`), instead of
+    starting an embedded one of its own (about 10 s on a loaded machine)."""
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    if database is not None:
+        env["DATABASE_URL"] = database
     done = subprocess.run(
         [sys.executable, "-m", *argv, "--json"],
         cwd=ROOT,
@@ -41,8 +48,12 @@ def run_json(*argv: str, timeout: float = 300) -> dict[str, object]:
     return result
 
 
-def test_the_load_benchmark_plays_complete_games_against_us_and_the_floor() -> None:
-    result = run_json("bench.load", "--rooms", "2", "--spectators", "1")
+def test_the_load_benchmark_plays_complete_games_against_us_and_the_floor(
+    postgres: str,
+) -> None:
+    result = run_json(
+        "bench.load", "--rooms", "2", "--spectators", "1", database=postgres
+    )
     for key in (
         "moves_per_s",
         "p99_ms",
@@ -68,7 +79,9 @@ def test_the_load_benchmark_plays_complete_games_against_us_and_the_floor() -> N
     assert result["floor_moves_per_s"] > 0
 
 
-def test_the_load_benchmark_plays_babylon_gardens_rooms_to_their_end() -> None:
+def test_the_load_benchmark_plays_babylon_gardens_rooms_to_their_end(
+    postgres: str,
+) -> None:
     result = run_json(
         "bench.load",
         "--game",
@@ -79,6 +92,7 @@ def test_the_load_benchmark_plays_babylon_gardens_rooms_to_their_end() -> None:
         "1",
         "--target",
         "ishtar",
+        database=postgres,
     )
     assert result["errors"] == 0
     detail = result["detail"]
@@ -107,9 +121,18 @@ def test_the_per_move_benchmark_times_every_part_of_a_move() -> None:
     assert abs(float(result["total_us"]) - total) < 1  # type: ignore[arg-type]
 
 
-def test_the_commit_benchmark_measures_every_way_of_writing_a_move() -> None:
+def test_the_commit_benchmark_measures_every_way_of_writing_a_move(
+    postgres: str,
+) -> None:
     result = run_json(
-        "bench.commits", "--seconds", "0.3", "--clients", "1,4", "--repeat", "1"
+        "bench.commits",
+        "--seconds",
+        "0.3",
+        "--clients",
+        "1,4",
+        "--repeat",
+        "1",
+        database=postgres,
     )
     rows = result["rows"]
     assert isinstance(rows, list)
@@ -125,6 +148,7 @@ def test_the_commit_benchmark_measures_every_way_of_writing_a_move() -> None:
 
 
 def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server(
+    postgres: str,
     tmp_path: Path,
 ) -> None:
     heap_dir = tmp_path / "heap"
@@ -140,6 +164,7 @@ def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server(
         "0.5",
         *("--warmup", "0.5", "--settle", "0.3", "--cycles", "3"),
         *("--heap", str(heap_dir), "--target", "ishtar"),
+        database=postgres,
     )
     runs = result["runs"]
     assert isinstance(runs, list) and [r["cycle"] for r in runs] == [1, 2, 3]
@@ -197,9 +222,11 @@ SCALE_SMOKE = (
 )
 
 
-def test_the_scale_benchmark_plays_ours_and_the_floor_with_browser_sockets() -> None:
+def test_the_scale_benchmark_plays_ours_and_the_floor_with_browser_sockets(
+    postgres: str,
+) -> None:
     """Ours as two worker processes (`ishtar serve --workers 2`), measured as one."""
-    result = run_json(*SCALE_SMOKE, "--workers", "2")
+    result = run_json(*SCALE_SMOKE, "--workers", "2", database=postgres)
     plan = result["plan"]
     assert isinstance(plan, dict) and plan["workers"] == 2
     runs = result["runs"]
@@ -231,9 +258,16 @@ def test_the_scale_benchmark_plays_ours_and_the_floor_with_browser_sockets() -> 
     assert row["undelivered"] == 0 and row["floor_undelivered"] == 0
 
 
-def test_the_scale_benchmark_lean_sockets_offer_no_compression() -> None:
+def test_the_scale_benchmark_lean_sockets_offer_no_compression(postgres: str) -> None:
     result = run_json(
-        *SCALE_SMOKE, "--client", "lean", "--target", "floor", "--floor-pad", "2000"
+        *SCALE_SMOKE,
+        "--client",
+        "lean",
+        "--target",
+        "floor",
+        "--floor-pad",
+        "2000",
+        database=postgres,
     )
     runs = result["runs"]
     assert isinstance(runs, list)
@@ -248,10 +282,13 @@ def test_the_scale_benchmark_lean_sockets_offer_no_compression() -> None:
     assert result["against_floor"] == []  # nothing of ours to compare
 
 
-def test_the_scale_benchmark_measures_idle_sockets_on_ours_and_the_floor() -> None:
+def test_the_scale_benchmark_measures_idle_sockets_on_ours_and_the_floor(
+    postgres: str,
+) -> None:
     result = run_json(
         *("bench.scale", "--idle", "8", "--seconds", "1", "--warmup", "0.5"),
         *("--settle", "0.3"),
+        database=postgres,
     )
     runs = result["runs"]
     assert isinstance(runs, list)

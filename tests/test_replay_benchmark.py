@@ -12,11 +12,12 @@ from tests.test_benchmarks import run_json
 pytestmark = pytest.mark.slow
 
 
-def test_the_replay_benchmark_reports_its_figures() -> None:
+def test_the_replay_benchmark_reports_its_figures(postgres: str) -> None:
     result = run_json(
         "bench.replays",
         *("--rooms", "1", "--records", "2", "--moves", "200"),
         *("--rounds", "1", "--clients", "2", "--idle-moves", "3"),
+        database=postgres,
     )
     figures = result["ishtar"]
     assert isinstance(figures, dict)

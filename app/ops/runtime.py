@@ -26,7 +26,7 @@ from app.notices.announcer import Announcer
 from app.notices.listener import Listener, asyncpg_dsn
 from app.notices.peers import KINDS as PEER_KINDS
 from app.notices.peers import Peers
-from app.ops.warmup import warm_rules
+from app.ops.warmup import warm_once
 from app.play.limits import RateLimits
 from app.play.positions import Positions
 from app.play.service import RoomService
@@ -78,7 +78,7 @@ async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
     registry: Registry = app.state.games
     instance = secrets.token_hex(8)
     for game in registry:
-        warm_rules(game.rules, players=game.players)
+        warm_once(game.rules, players=game.players)
     pool = await create_pool(
         asyncpg_dsn(settings.database_url),
         settings.db_pool_size + settings.db_max_overflow,

@@ -7,6 +7,10 @@ benchmark's first moves took 16-66 ms against 6 ms for the rest (docs/benchmarks
 players, to the end, through the same calls the server makes) builds them once, in a few
 tens of milliseconds per game. A failure here is logged, never fatal: warming is
 an optimisation.
+
+The memos belong to the process, so a process warms each rules module once
+(`warm_once`): an app created again in the same process (the tests create hundreds) finds
+them built.
 """
 
 from __future__ import annotations
@@ -21,6 +25,20 @@ log = logging.getLogger("ishtar.warmup")
 
 PLAYERS = (2, 3, 4)
 MAX_STEPS = 400  # a bound, whatever the rules module: games here end well before it
+
+
+_warmed: set[str] = set()
+"""The rules modules this process has warmed (by module name)."""
+
+
+def warm_once(rules: Any, players: Iterable[int] = PLAYERS) -> bool:
+    """Warm `rules` unless this process already has; whether it warmed now."""
+    name = getattr(rules, "__name__", repr(rules))
+    if name in _warmed:
+        return False
+    if warm_rules(rules, players=players):
+        _warmed.add(name)
+    return True
 
 
 def warm_rules(rules: Any, seed: int = 1, players: Iterable[int] = PLAYERS) -> int:

@@ -7,7 +7,7 @@ import types
 import asyncpg  # type: ignore[import-untyped]
 
 from app.notices.listener import asyncpg_dsn
-from app.ops.warmup import warm_rules
+from app.ops.warmup import warm_once, warm_rules
 from app.store.games import COMMIT_MOVE, warm_statements
 from app.store.pool import create_pool, open_connections
 from engine import ishtar
@@ -21,6 +21,22 @@ def test_the_engine_is_warmed_by_whole_games_for_each_player_count() -> None:
 
 def test_a_rules_module_without_fast_previews_is_warmed_too() -> None:
     assert warm_rules(toygame) > 0
+
+
+def test_a_process_warms_each_rules_module_once() -> None:
+    calls: list[int] = []
+
+    def new_game(players: int, seed: int) -> object:
+        calls.append(players)
+        return toygame.new_game(players, seed)
+
+    counting = types.SimpleNamespace(**vars(toygame))
+    counting.__name__ = "tests.counting_toygame"
+    counting.new_game = new_game
+    assert warm_once(counting, players=(2, 3)) is True
+    assert calls == [2, 3]
+    assert warm_once(counting, players=(2, 3)) is False, "already warm"
+    assert calls == [2, 3]
 
 
 def test_a_rules_module_that_fails_is_served_cold_not_fatal() -> None:
