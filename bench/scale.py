@@ -389,8 +389,9 @@ def mib(n: int) -> float:
 class Meter:
     """RSS, open files and CPU of the server process, read at the moments that matter."""
 
-    def __init__(self, pid: int, heap_dir: str | None = None) -> None:
+    def __init__(self, pid: int, port: int, heap_dir: str | None = None) -> None:
         self.process = psutil.Process(pid)
+        self.port = port
         self.heap_dir = Path(heap_dir) if heap_dir else None
         self.snapshots = 0
 
@@ -425,13 +426,30 @@ class Meter:
         times = _each(self.tree(), lambda p: p.cpu_times())
         return float(sum(t.user + t.system for t in times))
 
-    async def settle_fds(self, at_most: int, within: float) -> int:
-        """Wait until the server holds at most `at_most` files (its sockets closed)."""
+    def clients(self) -> int:
+        """The sockets of clients the server still holds: TCP connections on its port in
+        any state but LISTEN (one in CLOSE_WAIT is not let go yet)."""
+        held = _each(
+            self.tree(),
+            lambda p: sum(
+                1
+                for c in p.net_connections(kind="tcp")
+                if c.laddr and c.laddr.port == self.port and c.status != "LISTEN"
+            ),
+        )
+        return int(sum(held))
+
+    async def settle_fds(self, within: float) -> int:
+        """Wait until the server holds no client socket; the files it holds then.
+
+        (Not a count of files to get back to: a server may keep what it opened while
+        serving, such as database connections opened on demand. The floor does; waiting
+        for its count at start took the whole `within`.)"""
         deadline = time.monotonic() + within
         while time.monotonic() < deadline:  # another process: polled
-            if self.fds() <= at_most:
+            if self.clients() == 0:
                 break
-            await asyncio.sleep(0.25)
+            await asyncio.sleep(0.1)
         return self.fds()
 
 
@@ -505,7 +523,6 @@ async def warm_up(
     """A warm-up room, played fast and closed: modules and statements the first room and
     the first moves load are not counted as the rooms' growth. At most 2 spectators: a
     fan-out's thousand are for the measured room only."""
-    fds_ready = meter.fds()
     warm = Run(replace(plan, spectators=min(2, plan.spectators)), target, (0.01, 0.02))
     await open_rooms(warm, base, 1, salt=salt)
     warm.start_play()
@@ -513,7 +530,7 @@ async def warm_up(
     warm.playing = False
     await asyncio.sleep(0.5)
     await close_all(warm)
-    await meter.settle_fds(fds_ready, 10.0)
+    await meter.settle_fds(10.0)
     gc.collect()
     await asyncio.sleep(1.0)
 
@@ -585,7 +602,7 @@ async def measure_n(
     await close_all(run)
     del run.seats[:], run.spectators[:]
     gc.collect()
-    fds_after = await meter.settle_fds(fds_start, 30.0)
+    fds_after = await meter.settle_fds(30.0)
     await asyncio.sleep(plan.rest_s)
     rss_after = meter.rss()
     await meter.snapshot(f"{tag}-after")
@@ -662,7 +679,7 @@ async def measure_idle(
     label = f"{kind}, {rooms * per_room} idle sockets"
     say(f"{label}: warm-up")
     await warm_up(plan, target, base, meter, salt=-1)
-    rss_start, fds_start = meter.rss(), meter.fds()
+    rss_start = meter.rss()
     say(f"{label}: creating and connecting")
     run = Run(plan, target, plan.think)
     await open_rooms(run, base, rooms, salt=sockets)
@@ -680,7 +697,7 @@ async def measure_idle(
     say(f"{label}: closing")
     await close_all(run)
     del run.seats[:], run.spectators[:]
-    await meter.settle_fds(fds_start, 30.0)
+    await meter.settle_fds(30.0)
     connected = rooms * per_room
     return {
         "target": kind,
@@ -773,7 +790,7 @@ async def serve_and_measure(
         if kind != "floor" and plan.workers > 1:
             await server.wait_listening(plan.workers)
         assert server.proc is not None
-        meter = Meter(server.proc.pid, heap_dir)
+        meter = Meter(server.proc.pid, server.port, heap_dir)
         if plan.idle:
             results.append(await measure_idle(plan, n, server.base, meter, pg, kind))
         else:
