@@ -162,9 +162,7 @@ def start_async_play(
         push.start()
     if digest is not None:
         digest.start()
-    background = AsyncPlay(
-        rooms.service, deadlines, courier, left_seats, push, digest
-    )
+    background = AsyncPlay(rooms.service, deadlines, courier, left_seats, push, digest)
     background.unsubscribe = rooms.service.subscribe(background.committed)
     app.state.async_play = background
     return background

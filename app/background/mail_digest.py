@@ -53,7 +53,9 @@ class Mailer:
         self.port = settings.smtp_port
         self.user = settings.smtp_user
         self.password = (
-            settings.smtp_password.get_secret_value() if settings.smtp_password else None
+            settings.smtp_password.get_secret_value()
+            if settings.smtp_password
+            else None
         )
         self.security = settings.smtp_security
         self.timeout_s = settings.smtp_timeout_s
@@ -89,9 +91,7 @@ class Mailer:
         for name, value in headers.items():
             mail[name.replace("_", "-")] = value
         mail.set_content(text)
-        await asyncio.wait_for(
-            asyncio.to_thread(self._send, mail), self.timeout_s * 3
-        )
+        await asyncio.wait_for(asyncio.to_thread(self._send, mail), self.timeout_s * 3)
 
 
 KeySource = Callable[[], Awaitable[bytes]]

@@ -35,13 +35,13 @@ import http_ece  # type: ignore[import-untyped]
 import httpx
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from app.background.push_keys import VapidKey
-from app.background.webhook_targets import Refused, post_pinned
+from app.background.push_keys import VapidKey, unb64url
+from app.background.webhook_targets import BAD_KEYS, Refused, check_url, post_pinned
 from app.background.webhooks import MAX_BACKOFF_S, RETRY_STATUSES
 from app.config.tasks import cancel_and_wait
 from app.config.timesource import SYSTEM_TIME, TimeSource
 from app.games import Registry
-from app.play.protocol import dumps
+from app.play.protocol import ServiceError, dumps, msg
 from app.store.push import Push, PushFacts, PushStore
 
 log = logging.getLogger("ishtar.push")
@@ -55,9 +55,46 @@ Texts = Callable[[str, str, Mapping[str, Any]], str]
 """A key's text in a language, with its parameters (the site's catalogues)."""
 
 
-def message(
-    push: Push, facts: PushFacts, title: str, texts: Texts
-) -> dict[str, Any]:
+def check_endpoint(endpoint: str, allow_private: bool) -> str:
+    """A push service's endpoint as it will be called, or `bad_push_endpoint`: the rules of
+    webhook URLs (app/background/webhook_targets.py), and https only."""
+    try:
+        url = check_url(endpoint, allow_private)
+    except ServiceError as error:
+        key = BAD_KEYS.get(error.reason, "unreadable")
+        raise ServiceError(
+            "bad_push_endpoint",
+            error.reason.replace("webhook URL", "push endpoint"),
+            message=msg(f"error.bad_push_endpoint.{key}"),
+        ) from None
+    if not url.startswith("https://") and not allow_private:
+        raise ServiceError(
+            "bad_push_endpoint",
+            "A push endpoint starts with https://.",
+            message=msg("error.bad_push_endpoint.scheme"),
+        )
+    return url
+
+
+def check_keys(p256dh: str, auth: str) -> tuple[bytes, bytes]:
+    """A subscription's keys (base64url, as the browser gives them), or `bad_push_keys`:
+    a P-256 point, uncompressed (65 bytes), and a 16-byte auth secret."""
+    try:
+        point, secret = unb64url(p256dh), unb64url(auth)
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+        if len(point) != 65 or len(secret) != 16:
+            raise ValueError("sizes")
+    except ValueError:
+        raise ServiceError(
+            "bad_push_keys",
+            "The subscription's keys are not a P-256 key (65 bytes) and a 16-byte"
+            " secret, in base64url.",
+            message=msg("error.bad_push_keys"),
+        ) from None
+    return point, secret
+
+
+def message(push: Push, facts: PushFacts, title: str, texts: Texts) -> dict[str, Any]:
     """The push's content: public facts in the subscriber's language, bounded in size."""
     names = [name for name in facts.names if name]
     while True:

@@ -167,7 +167,9 @@ class MailStore(Pools):
                 ahead_s,
             )
 
-    async def waiting(self, address: str, wait_s: float, ahead_s: float) -> list[Waiting]:
+    async def waiting(
+        self, address: str, wait_s: float, ahead_s: float
+    ) -> list[Waiting]:
         """The games waiting on `address`'s seats, the longest waiting first."""
         async with self._conn() as conn:
             rows = await conn.fetch(_WAITING_SQL, ahead_s, wait_s, address)

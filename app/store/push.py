@@ -111,7 +111,8 @@ class PushStore(Pools):
             )
             if known is None:
                 count = await conn.fetchval(
-                    "SELECT count(*) FROM push_subscriptions WHERE seat_id = $1", seat_id
+                    "SELECT count(*) FROM push_subscriptions WHERE seat_id = $1",
+                    seat_id,
                 )
                 if count >= most:
                     raise TooMany(seat_id)

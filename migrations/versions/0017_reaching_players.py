@@ -259,7 +259,9 @@ def upgrade() -> None:
             "status IN ('pending', 'delivered', 'failed', 'cancelled')",
             name=op.f("ck_push_outbox_status"),
         ),
-        sa.CheckConstraint("event IN ('turn', 'end')", name=op.f("ck_push_outbox_event")),
+        sa.CheckConstraint(
+            "event IN ('turn', 'end')", name=op.f("ck_push_outbox_event")
+        ),
         _fk("push_outbox", "subscription_id", "push_subscriptions"),
         sa.ForeignKeyConstraint(
             ["room_id"],
