@@ -153,7 +153,7 @@ def start_async_play(
     app.state.mail_links = links
     app.state.rate_limits["my_games"] = RateLimits(5.0, 20.0)
     # subscribing and leaving an address: a few in a row, then one a minute per seat
-    app.state.rate_limits["reach"] = RateLimits(1 / 60, 10.0)
+    app.state.rate_limits["reach"] = RateLimits(1 / 60, 30.0)
     rooms.service.rooms.add_status_facts(left_seat_fact(settings.left_seat_bot_s))
     deadlines.start()
     left_seats.start()

@@ -117,11 +117,11 @@ class LinkKey:
         return hmac.compare_digest(await self.sign(address), signature)
 
 
-async def unsubscribe_url(key: LinkKey, base_url: str, address: str) -> str:
+async def unsubscribe_url(key: LinkKey, base_url: str, address: str, lang: str) -> str:
     signature = await key.sign(address)
     return (
         f"{base_url.rstrip('/')}/mail/unsubscribe?a={quote(address, safe='')}"
-        f"&t={signature}"
+        f"&t={signature}&lang={lang}"
     )
 
 
@@ -235,7 +235,7 @@ class DigestCourier:
 
     async def send(self, address: str, games: list[Waiting]) -> None:
         lang, base_url = games[0].lang, games[0].base_url
-        unsubscribe = await unsubscribe_url(self.key, base_url, address)
+        unsubscribe = await unsubscribe_url(self.key, base_url, address, lang)
         now = datetime.now(UTC) + timedelta(seconds=self.time.ahead_s())
         subject, text = digest_text(
             self.texts, lang, games, self.games, now, unsubscribe

@@ -198,7 +198,7 @@ async def put_email(
             seat.id, address, body.lang, base, confirm_hash
         )
         return {"seat": seat.seat, "address": address, "confirmed": True}
-    url = f"{base.rstrip('/')}/mail/confirm?t={link}"
+    url = f"{base.rstrip('/')}/mail/confirm?t={link}&lang={body.lang}"
     try:  # the mail first: if it cannot go, nothing is stored
         await confirm_mail(mailer, texts, body.lang, address, url, seat.name)
     except Exception as error:
