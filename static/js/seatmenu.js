@@ -428,7 +428,7 @@ export class SeatMenu {
     // the clock says it of the seat to act
     const shown = away.filter((s) => !(room.time_control && room.clock?.seat === s.seat));
     this.awayChip.hidden = !shown.length;
-    this.awayChip.textContent = shown.map((s) => (s.seat === this.you?.seat ? t("reach.away.you_are", { date: day(s.away_until) }) : t("reach.away.seat", { name: s.name, date: day(s.away_until) }))).join(" · ");
+    this.awayChip.textContent = this.awayChip.title = shown.map((s) => (s.seat === this.you?.seat ? t("reach.away.you_are", { date: day(s.away_until) }) : t("reach.away.seat", { name: s.name, date: day(s.away_until) }))).join(" · ");
     const players = document.getElementById("game-panels");
     if (players) players.dataset.away = away.map((s) => s.seat).join(" ");
   }

@@ -62,7 +62,7 @@ class PushService:
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:
                 size = int(self.headers.get("Content-Length", "0"))
                 body = self.rfile.read(size)
                 with owner.arrived:
@@ -97,7 +97,7 @@ class Inbox:
         inbox = self
 
         class Handler:
-            async def handle_DATA(  # noqa: N802 - aiosmtpd's name
+            async def handle_DATA(
                 self, server: SMTP, session: Session, envelope: Envelope
             ) -> str:
                 with inbox.arrived:
@@ -269,7 +269,9 @@ def test_push_from_the_seat_menu_to_the_workers_notification(
     assert sent["headers"]["Authorization"].startswith("vapid t=")
     payload = keys.read(sent["body"])
     said = json.loads(payload)
-    assert said["title"].startswith("Your turn") and said["url"] == f"/r/{seats['room']}"
+    assert (
+        said["title"].startswith("Your turn") and said["url"] == f"/r/{seats['room']}"
+    )
 
     # as the push service would: hand the payload to the browser's service worker
     cdp = page.context.new_cdp_session(page)
@@ -282,7 +284,9 @@ def test_push_from_the_seat_menu_to_the_workers_notification(
     wait_until(page, "() => navigator.serviceWorker.ready.then(() => true)")
     deadline = datetime.now(UTC) + timedelta(seconds=30)
     while not registrations and datetime.now(UTC) < deadline:
-        page.wait_for_timeout(50)  # the protocol's event, polled: nothing to wait on in the page
+        page.wait_for_timeout(
+            50
+        )  # the protocol's event, polled: nothing to wait on in the page
     mine = [r for r in registrations if r["scopeURL"].startswith(live_server)]
     assert mine, registrations
     cdp.send(
@@ -326,13 +330,19 @@ def test_your_games_open_offline_as_last_seen(
         page.reload()
         expect(page.locator("#games-offline")).to_be_visible()
         expect(page.locator("#your-games .my-game.your-turn")).to_have_count(1)
-        expect(page.locator("#create-btn")).to_be_visible()  # the shell, styled, from the cache
-        page.screenshot(path=str(artifacts / f"reach-offline-{lang}-{size}.png"), full_page=True)
+        expect(
+            page.locator("#create-btn")
+        ).to_be_visible()  # the shell, styled, from the cache
+        page.screenshot(
+            path=str(artifacts / f"reach-offline-{lang}-{size}.png"), full_page=True
+        )
         page.context.set_offline(False)
     manifest = httpx.get(f"{live_server}/manifest.webmanifest?lang=nl").json()
     assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
     for icon in manifest["icons"]:
-        assert httpx.get(live_server + icon["src"]).headers["content-type"] == "image/png"
+        assert (
+            httpx.get(live_server + icon["src"]).headers["content-type"] == "image/png"
+        )
 
 
 def test_email_and_away_from_the_seat_menu_in_three_languages(
@@ -340,8 +350,16 @@ def test_email_and_away_from_the_seat_menu_in_three_languages(
 ) -> None:
     expected = {
         "en": ("Björn is away until", "We sent a link to", "name@example.org"),
-        "fr": ("Björn est absent jusqu’au", "Nous avons envoyé un lien à", "nom@exemple.fr"),
-        "nl": ("Björn is afwezig tot", "We stuurden een link naar", "naam@voorbeeld.nl"),
+        "fr": (
+            "Björn est absent jusqu’au",
+            "Nous avons envoyé un lien à",
+            "nom@exemple.fr",
+        ),
+        "nl": (
+            "Björn is afwezig tot",
+            "We stuurden een link naar",
+            "naam@voorbeeld.nl",
+        ),
     }
     for lang, (away_text, sent_text, refused) in expected.items():
         for size in ("wide", "phone"):
@@ -361,9 +379,7 @@ def test_email_and_away_from_the_seat_menu_in_three_languages(
             inbox.wait(before + 1)
             mail = inbox.mails[-1]
             assert mail["To"] == f"bjorn.{lang}.{size}@example.org"
-            link = next(
-                w for w in mail.get_content().split() if "/mail/confirm?" in w
-            )
+            link = next(w for w in mail.get_content().split() if "/mail/confirm?" in w)
             until = (datetime.now() + timedelta(days=3)).strftime("%Y-%m-%d")
             page.locator("#away-until").fill(until)
             page.locator("#away-form button[type=submit]").click()
@@ -379,7 +395,9 @@ def test_email_and_away_from_the_seat_menu_in_three_languages(
             confirmed = page.context.new_page()
             confirmed.goto(f"{live_server}{parts.path}?{parts.query}")
             expect(confirmed.locator("#mail-result")).to_be_visible()
-            confirmed.screenshot(path=str(artifacts / f"reach-confirmed-{lang}-{size}.png"))
+            confirmed.screenshot(
+                path=str(artifacts / f"reach-confirmed-{lang}-{size}.png")
+            )
             state = httpx.get(
                 f"{live_server}/api/rooms/{seats['room']}/email",
                 headers=bearer(seats["bjorn"]),
@@ -393,7 +411,11 @@ def test_on_an_iphone_the_page_says_to_add_the_site_to_the_home_screen(
     live_server: str, new_page: Callable[..., Page], artifacts: Path
 ) -> None:
     seats = table(live_server, first_player=0)
-    for lang, words in (("en", "Home Screen"), ("fr", "écran d’accueil"), ("nl", "beginscherm")):
+    for lang, words in (
+        ("en", "Home Screen"),
+        ("fr", "écran d’accueil"),
+        ("nl", "beginscherm"),
+    ):
         page = page_in(new_page, lang, "phone", user_agent=IPHONE_UA)
         hold(page, live_server, seats["room"], lang, seat=seats["bjorn"])
         open_menu(page, live_server, seats["room"], lang)

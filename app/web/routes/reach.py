@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from app.background import webhook_targets
 from app.background.mail_digest import LinkKey, Mailer, confirm_mail
@@ -48,9 +48,20 @@ class Subscription(BaseModel):
     lang: Lang = "en"
 
 
+def _no_controls(value: str) -> str:
+    """No control character (PostgreSQL text cannot hold NUL): a clear refusal, not a 500."""
+    if any(ch < " " or ch == "\x7f" for ch in value):
+        raise ValueError("control characters are not allowed")
+    return value
+
+
 class Endpoint(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    endpoint: Annotated[str, Field(min_length=1, max_length=webhook_targets.MAX_URL)]
+    endpoint: Annotated[
+        str,
+        Field(min_length=1, max_length=webhook_targets.MAX_URL),
+        AfterValidator(_no_controls),
+    ]
 
 
 class Email(BaseModel):
@@ -184,8 +195,8 @@ async def delete_push(
 async def put_email(
     room_id: str, body: Email, request: Request, rooms: Service, token: Bearer
 ) -> dict[str, Any]:
-    mailer = _mailer(request)
     seat = await rooms.rooms.seat_of(room_id, token)
+    mailer = _mailer(request)
     address = check_address(body.address)
     _flood(request, seat)
     link = secrets.token_urlsafe(24)

@@ -276,7 +276,9 @@ async def test_a_turn_reaches_the_push_service_encrypted_for_the_subscriber(
     }
     for secret in (ana, bjorn, host):
         assert secret.encode() not in call["body"] and secret not in str(headers)
-    with pytest.raises(http_ece.ECEException, match="Decryption"):  # any other key fails
+    with pytest.raises(
+        http_ece.ECEException, match="Decryption"
+    ):  # any other key fails
         Browser().read(call["body"])
     done = await rows(db, "SELECT event, status, attempts FROM push_outbox")
     assert done == [("turn", "delivered", 1)]
