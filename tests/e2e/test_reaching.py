@@ -259,6 +259,19 @@ def test_push_from_the_seat_menu_to_the_workers_notification(
     assert b64(given) == server_key  # the page subscribed with the server's VAPID key
     page.screenshot(path=str(artifacts / "reach-push-on.png"))
 
+    # the home page offers it for every seat this browser holds: one more seat here
+    other = table(live_server, first_player=1)
+    page.goto(f"{live_server}/?lang=en")
+    page.evaluate(
+        "([room, token]) => localStorage.setItem(`ishtar.seat.${room}`, token)",
+        [other["room"], other["bjorn"]],
+    )
+    page.reload()
+    expect(page.locator("#reach-all")).to_contain_text("any of these games")
+    page.locator("#push-all-btn").click()
+    expect(page.locator("#reach-all")).to_contain_text("Done for your seats in 2 games")
+    page.screenshot(path=str(artifacts / "reach-push-all.png"), full_page=True)
+
     # the tab is closed: Ana plays, and the server's push reaches the push service
     page.goto(f"{live_server}/?lang=en")  # no room tab open
     play_turn(live_server, seats["room"], seats["ana"])
@@ -322,6 +335,10 @@ def test_your_games_open_offline_as_last_seen(
         hold(page, live_server, seats["room"], lang, seat=seats["bjorn"])
         page.goto(f"{live_server}/?lang={lang}")
         expect(page.locator("#your-games .my-game")).to_have_count(1)
+        expect(page.locator("#push-all-btn")).to_be_visible()
+        page.screenshot(
+            path=str(artifacts / f"reach-home-{lang}-{size}.png"), full_page=True
+        )
         wait_until(page, "() => navigator.serviceWorker.ready.then(() => true)")
         page.reload()  # now under the worker's control
         wait_until(page, "() => !!navigator.serviceWorker.controller")
