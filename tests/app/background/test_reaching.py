@@ -800,3 +800,80 @@ async def test_away_needs_the_seat_token_and_an_offset(http: httpx.AsyncClient) 
         f"/api/rooms/{room_id}/away", json={"until": "soon"}, headers=bearer(bjorn)
     )
     assert junk.status_code == 400 and junk.json()["error"]["code"] == "malformed"
+
+
+# --- several instances ----------------------------------------------------------------------
+
+
+async def test_two_push_couriers_racing_send_each_push_once(
+    http: httpx.AsyncClient, pusher: PushCourier, service: Receiver, db: AsyncEngine
+) -> None:
+    """Like two instances: each claims with FOR UPDATE SKIP LOCKED, so every push of 12
+    turns leaves once, whichever courier took it."""
+    other = PushCourier(
+        pusher.store,
+        "other-instance",
+        key=pusher.key,
+        subject=pusher.subject,
+        games=pusher.games,
+        texts=pusher.texts,
+        timeout_s=2.0,
+        allow_private=True,
+        time=pusher.time,
+    )
+    try:
+        for n in range(12):
+            room_id, host, (ana, _) = await seated_room(http, None, first_player=0)
+            assert (
+                await subscribe(http, room_id, ana, f"{service.url}{n}", Browser())
+            ).status_code == 201
+            await start(http, room_id, host)  # Ana's turn: one push each
+        claimed = await asyncio.gather(
+            pusher.run_once(), other.run_once(), pusher.run_once(), other.run_once()
+        )
+        assert sum(claimed) == 12
+        assert sorted(c["path"] for c in service.calls) == sorted(
+            f"/push/{n}" for n in range(12)
+        )
+        done = await rows(db, "SELECT status, attempts, claimed_by FROM push_outbox")
+        assert all(
+            status == "delivered" and attempts == 1 for status, attempts, _ in done
+        )
+    finally:
+        await other.stop()
+
+
+async def test_two_digest_couriers_racing_send_one_mail(
+    http: httpx.AsyncClient,
+    digest: DigestCourier,
+    inbox: tuple[Inbox, int],
+    clock: ManualTime,
+) -> None:
+    mails, _ = inbox
+    room_id, host, (ana, bjorn) = await seated_room(http, None, first_player=1)
+    await http.put(
+        f"/api/rooms/{room_id}/email",
+        json={"address": "b@example.org"},
+        headers=bearer(bjorn),
+    )
+    await mails.wait(1)
+    link = next(
+        w for w in mails.mails[0].get_content().split() if "/mail/confirm?" in w
+    )
+    await http.get(urlsplit(link).path + "?" + urlsplit(link).query)
+    await start(http, room_id, host)  # Björn's turn
+    other = DigestCourier(
+        digest.store,
+        digest.mailer,
+        digest.key,
+        games=digest.games,
+        texts=digest.texts,
+        period_s=PERIOD_S,
+        wait_s=WAIT_S,
+        time=clock,
+    )
+    clock.advance(WAIT_S + 1)
+    sent = await asyncio.gather(digest.run_once(), other.run_once(), digest.run_once())
+    assert sum(sent) == 1
+    await mails.wait(2)
+    assert len(mails.mails) == 2  # the confirmation and one digest
