@@ -850,7 +850,7 @@ async def test_two_digest_couriers_racing_send_one_mail(
     clock: ManualTime,
 ) -> None:
     mails, _ = inbox
-    room_id, host, (ana, bjorn) = await seated_room(http, None, first_player=1)
+    room_id, host, (_, bjorn) = await seated_room(http, None, first_player=1)
     await http.put(
         f"/api/rooms/{room_id}/email",
         json={"address": "b@example.org"},
