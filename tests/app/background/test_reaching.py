@@ -877,3 +877,26 @@ async def test_two_digest_couriers_racing_send_one_mail(
     assert sum(sent) == 1
     await mails.wait(2)
     assert len(mails.mails) == 2  # the confirmation and one digest
+
+
+async def test_an_away_seat_whose_time_runs_out_follows_the_rooms_policy(
+    room_app: FastAPI, http: httpx.AsyncClient, clock: ManualTime, db: AsyncEngine
+) -> None:
+    """The clock stands still while away, then runs: the deadline passes a day after the
+    return, not before, and the `wait` policy marks the seat late as usual."""
+    from tests.app.background.test_deadlines import manual_watch
+
+    watch = await manual_watch(room_app, clock)
+    room_id, _, _, bjorn = await timed_room(http)  # Björn's turn, a day to move
+    until = datetime.now(UTC) + 2 * DAY
+    await http.put(
+        f"/api/rooms/{room_id}/away",
+        json={"until": until.isoformat()},
+        headers=bearer(bjorn),
+    )
+    clock.advance((2 * DAY + DAY).total_seconds() - 600)  # ten minutes short of it
+    assert await watch.run_once() == 0
+    clock.advance(1200)
+    assert await watch.run_once() == 1
+    status = (await http.get(f"/api/rooms/{room_id}")).json()
+    assert status["clock"]["overdue"] is True and status["seats"][1]["overdue"] is True
