@@ -667,7 +667,7 @@ async def timed_room(http: httpx.AsyncClient) -> tuple[str, str, str, str]:
 async def test_away_stops_the_clock_and_the_table_sees_it(
     http: httpx.AsyncClient, db: AsyncEngine
 ) -> None:
-    room_id, _, _, bjorn = await timed_room(http)  # Björn's turn, due in a day
+    room_id, _, ana, bjorn = await timed_room(http)  # Björn's turn, due in a day
     before = await deadline(db)
     until = datetime.now(UTC) + 5 * DAY
     answer = await http.put(
@@ -683,6 +683,11 @@ async def test_away_stops_the_clock_and_the_table_sees_it(
     status = (await http.get(f"/api/rooms/{room_id}")).json()
     assert status["seats"][1]["away_until"] is not None
     assert status["seats"][0]["away_until"] is None
+    games = await http.post(
+        "/api/my-games", json={"rooms": [{"room_id": room_id, "token": ana}]}
+    )
+    seen = games.json()["games"][0]["seats"]
+    assert seen[1]["away_until"] is not None and seen[0]["away_until"] is None
     back = await http.delete(f"/api/rooms/{room_id}/away", headers=bearer(bjorn))
     assert back.status_code == 200 and back.json()["away_until"] is None
     again = await deadline(db)
