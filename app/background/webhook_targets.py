@@ -17,7 +17,10 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
+from collections.abc import Mapping
 from urllib.parse import urlsplit, urlunsplit
+
+import httpx
 
 from app.play.protocol import ServiceError, msg
 
@@ -178,3 +181,36 @@ async def resolve(host: str, port: int, allow_private: bool) -> Address:
         if not allowed_address(address, allow_private):
             raise Refused(f"{host} resolves to a non-public address")
     return addresses[0]
+
+
+async def post_pinned(
+    client: httpx.AsyncClient,
+    url: str,
+    content: bytes,
+    headers: Mapping[str, str],
+    allow_private: bool,
+) -> int:
+    """POST `content` to `url` at the very address that was checked (the URL's host replaced
+    by it, the ``Host`` header and TLS SNI set to the name), follow no redirect, read nothing
+    of the answer but its status. Refused if the URL cannot be read or its host is not
+    public; httpx's errors if the call fails. Used by the webhook and the push couriers."""
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname or "", parts.port
+    except ValueError:  # stored before URLs were parsed this strictly
+        raise Refused(f"{url[:100]!r} cannot be read") from None
+    port = port or (443 if parts.scheme == "https" else 80)
+    address = await resolve(host, port, allow_private)
+    pinned = f"[{address}]" if address.version == 6 else str(address)
+    netloc = pinned if parts.port is None else f"{pinned}:{parts.port}"
+    target = urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
+    request = client.build_request(
+        "POST",
+        target,
+        content=content,
+        headers={"Host": parts.netloc.rpartition("@")[2], **headers},
+        extensions={"sni_hostname": host} if parts.scheme == "https" else {},
+    )
+    response = await client.send(request, stream=True)
+    await response.aclose()  # the answer's body is never read
+    return response.status_code

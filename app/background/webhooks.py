@@ -28,11 +28,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from app.background.webhook_targets import Refused, resolve
+from app.background.webhook_targets import Refused, post_pinned
 from app.config.tasks import cancel_and_wait
 from app.config.timesource import SYSTEM_TIME, TimeSource
 from app.play.protocol import dumps
@@ -147,33 +146,15 @@ class WebhookCourier:
             await self._finish(call, "failed", f"HTTP {status}")
 
     async def _post(self, call: Call, body: dict[str, Any]) -> int:
-        try:
-            parts = urlsplit(call.url)
-            host, port = parts.hostname or "", parts.port
-        except ValueError:  # stored before URLs were parsed this strictly
-            raise Refused(f"{call.url[:100]!r} cannot be read") from None
-        port = port or (443 if parts.scheme == "https" else 80)
-        address = await resolve(host, port, self.allow_private)
-        pinned = f"[{address}]" if address.version == 6 else str(address)
-        netloc = pinned if parts.port is None else f"{pinned}:{parts.port}"
-        target = urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
         headers = {
-            "Host": parts.netloc.rpartition("@")[2],
             "Content-Type": "application/json",
             "User-Agent": USER_AGENT,
             "X-Ishtar-Delivery": str(call.id),
             "X-Ishtar-Event": "your_turn",
         }
-        request = self._client.build_request(
-            "POST",
-            target,
-            content=dumps(body).encode(),
-            headers=headers,
-            extensions={"sni_hostname": host} if parts.scheme == "https" else {},
+        return await post_pinned(
+            self._client, call.url, dumps(body).encode(), headers, self.allow_private
         )
-        response = await self._client.send(request, stream=True)
-        await response.aclose()  # the answer's body is never read
-        return response.status_code
 
     async def _retry(self, call: Call, error: str) -> None:
         if call.attempts >= self.max_attempts:

@@ -203,6 +203,81 @@ class Settings(BaseSettings):
         ),
     )
 
+    # --- reaching players with the tab closed (docs/async-play.md) -------------------------
+    push_enabled: bool = Field(
+        default=True,
+        description="Offer Web Push (turn notifications to a closed browser).",
+    )
+    vapid_private_key: SecretStr | None = Field(
+        default=None,
+        description=(
+            "The Web Push (VAPID) private key: a P-256 key as 32 raw bytes in base64url, "
+            "the same on every instance. Unset: one generated once and kept in the database."
+        ),
+    )
+    vapid_subject: str | None = Field(
+        default=None,
+        description=(
+            "The contact push services see in each push (mailto: or https:). Unset: "
+            "ISHTAR_PUBLIC_URL, else ISHTAR_MAIL_FROM, else a placeholder."
+        ),
+    )
+    push_ttl_s: int = Field(
+        default=86400,
+        ge=0,
+        le=28 * 86400,
+        description="How long a push service keeps a push for a browser that is off.",
+    )
+    push_per_seat: int = Field(
+        default=10,
+        ge=1,
+        le=100,
+        description="Browsers (push subscriptions) one seat may have.",
+    )
+    smtp_host: str | None = Field(
+        default=None,
+        description="The SMTP server of the e-mail digest. Unset: no e-mail at all.",
+    )
+    smtp_port: int = Field(default=587, ge=1, le=65535, description="The SMTP port.")
+    smtp_user: str | None = Field(default=None, description="The SMTP user, if any.")
+    smtp_password: SecretStr | None = Field(
+        default=None, description="The SMTP password, if any."
+    )
+    smtp_security: str = Field(
+        default="starttls",
+        pattern="^(starttls|tls|none)$",
+        description="starttls (port 587), tls (port 465) or none (a local relay only).",
+    )
+    smtp_timeout_s: float = Field(
+        default=10.0, gt=0, description="Seconds one SMTP exchange may take."
+    )
+    mail_from: str | None = Field(
+        default=None,
+        description="The From address of the digest (needed with ISHTAR_SMTP_HOST).",
+    )
+    mail_digest_period_s: float = Field(
+        default=86400.0,
+        ge=60,
+        description="At most one digest per address in this many seconds (a day).",
+    )
+    mail_digest_wait_s: float = Field(
+        default=3600.0,
+        ge=0,
+        description="A game is in a digest once its turn waited this long on the seat.",
+    )
+    mail_poll_s: float = Field(
+        default=60.0, gt=0, description="Seconds between looks for digests to send."
+    )
+    away_most_days: int = Field(
+        default=14, ge=1, le=60, description="Days a seat may be away at a time."
+    )
+    away_days_per_year: int = Field(
+        default=30,
+        ge=1,
+        le=365,
+        description="Days a seat may be away in any 365 days.",
+    )
+
     # --- game records: the key that signs exported records (docs/records.md) -----------------
     record_signing_key: SecretStr | None = Field(
         default=None,
@@ -265,6 +340,11 @@ class Settings(BaseSettings):
                 return json.loads(value)
             return [origin.strip() for origin in value.split(",") if origin.strip()]
         return value
+
+    @property
+    def mail_enabled(self) -> bool:
+        """E-mail is on only with an SMTP server and a From address."""
+        return bool(self.smtp_host and self.mail_from)
 
     @property
     def pg_data_dir(self) -> Path:

@@ -26,6 +26,7 @@ from app.web import ws
 from app.web.assets import Assets, VersionedStatic
 from app.web.i18n import Catalogues
 from app.web.routes import (
+    app_shell,
     async_play,
     bots,
     chat,
@@ -33,6 +34,7 @@ from app.web.routes import (
     health,
     i18n,
     pages,
+    reach,
     records,
     rooms,
 )
@@ -107,6 +109,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(games.router)
     app.include_router(bots.router)
     app.include_router(async_play.router)
+    app.include_router(reach.router)
+    app.include_router(reach.pages)
+    app.include_router(app_shell.router)
     app.include_router(records.router)
     app.include_router(chat.router)
     app.include_router(pages.router)

@@ -73,6 +73,10 @@ class Rooms:
                         and seat.token_hash is None
                         and seat.bot_level is None
                     ),
+                    # The holder is away until then: their clock stands still.
+                    "away_until": iso(seat.away_until)
+                    if seat and seat.away_until and seat.token_hash is not None
+                    else None,
                 }
             )
         # Each option is also at the top level, where clients from before rooms had games

@@ -98,6 +98,7 @@ def _entry(room: Any, seats: list[Any], room_id: str, token: str) -> dict[str, A
                 "left": status != "open"
                 and s["token_hash"] is None
                 and s["bot_level"] is None,
+                "away_until": iso(s["away_until"]) if s["away_until"] else None,
             }
             for s in seats
         ],

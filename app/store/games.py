@@ -219,8 +219,11 @@ COMMIT_MOVE = (
     " move AS ("
     " INSERT INTO moves (game_id, seq, seat, action, move_id, text, message)"
     " SELECT id, $3, $7, $8, $9, $10, $13::jsonb FROM game RETURNING created_at)"
+    # Whether the outboxes got a row (a webhook call or a push): the couriers look at once.
     " SELECT move.created_at, EXISTS (SELECT 1 FROM seats s"
     " JOIN seat_webhooks w ON w.seat_id = s.id WHERE s.room_id = $12 AND s.seat = $6)"
+    " OR EXISTS (SELECT 1 FROM seats s JOIN push_subscriptions p ON p.seat_id = s.id"
+    " WHERE s.room_id = $12 AND (s.seat = $6 OR $11::boolean))"
     " AS webhook FROM move"
 )
 

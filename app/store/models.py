@@ -102,6 +102,8 @@ class Seat(Base):
     joined_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
+    # The holder is away until then (migration 0017, app/store/away.py).
+    away_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class Game(Base):
@@ -541,3 +543,120 @@ class ServerSecret(Base):
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
+
+
+# --- reaching players: push, the digest, away (migration 0017) ------------------------------
+
+
+class AwayPeriod(Base):
+    """A time a seat's holder was (or is) away, for the yearly allowance."""
+
+    __tablename__ = "away_periods"
+    __table_args__ = (
+        CheckConstraint("away_until >= away_from", name="span"),
+        Index("ix_away_periods_seat_id", "seat_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    away_from: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    away_until: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PushSubscription(Base):
+    """A browser's Web Push subscription for a seat."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (
+        UniqueConstraint(
+            "seat_id", "endpoint", name="uq_push_subscriptions_seat_id_endpoint"
+        ),
+        CheckConstraint("char_length(endpoint) <= 2048", name="endpoint"),
+        CheckConstraint(
+            "octet_length(p256dh) = 65 AND octet_length(auth) = 16", name="keys"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"))
+    endpoint: Mapped[str] = mapped_column(Text)
+    p256dh: Mapped[bytes] = mapped_column(LargeBinary)
+    auth: Mapped[bytes] = mapped_column(LargeBinary)
+    lang: Mapped[str] = mapped_column(String(8))
+    base_url: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class PushCall(Base):
+    """One push owed to a subscription (a turn, or the end of the game)."""
+
+    __tablename__ = "push_outbox"
+    __table_args__ = (
+        UniqueConstraint(
+            "subscription_id", "version", name="uq_push_outbox_subscription_id_version"
+        ),
+        CheckConstraint(
+            "status IN ('pending', 'delivered', 'failed', 'cancelled')", name="status"
+        ),
+        CheckConstraint("event IN ('turn', 'end')", name="event"),
+        Index(
+            "ix_push_outbox_next_attempt_at",
+            "next_attempt_at",
+            postgresql_where="status = 'pending'",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    subscription_id: Mapped[int] = mapped_column(
+        ForeignKey("push_subscriptions.id", ondelete="CASCADE")
+    )
+    seat_id: Mapped[int] = mapped_column(BigInteger)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(SmallInteger)
+    version: Mapped[int] = mapped_column(Integer)
+    event: Mapped[str] = mapped_column(String(8))
+    status: Mapped[str] = mapped_column(String(12), server_default="pending")
+    attempts: Mapped[int] = mapped_column(SmallInteger, server_default="0")
+    next_attempt_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    claimed_by: Mapped[str | None] = mapped_column(String(32))
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class SeatEmail(Base):
+    """The address a seat's holder left for the digest (confirmed by a link first)."""
+
+    __tablename__ = "seat_emails"
+    __table_args__ = (
+        Index("ix_seat_emails_address", "address"),
+        Index("ix_seat_emails_confirm_hash", "confirm_hash", unique=True),
+    )
+
+    seat_id: Mapped[int] = mapped_column(
+        ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True
+    )
+    address: Mapped[str] = mapped_column(String(254))
+    lang: Mapped[str] = mapped_column(String(8))
+    base_url: Mapped[str] = mapped_column(Text)
+    confirm_hash: Mapped[bytes | None] = mapped_column(LargeBinary)
+    confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class MailDigest(Base):
+    """When an address last got a digest (at most one per period)."""
+
+    __tablename__ = "mail_digests"
+
+    address: Mapped[str] = mapped_column(String(254), primary_key=True)
+    last_sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    sent: Mapped[int] = mapped_column(Integer, server_default="0")

@@ -33,10 +33,14 @@ def _seat(row: Any) -> SeatRow:
         row["bot_level"],
         row["is_host"],
         row["token_hash"],
+        row["away_until"],
     )
 
 
-_SEAT_COLUMNS = "id, seat, name, bot_level, is_host, token_hash"
+_SEAT_COLUMNS = (
+    "id, seat, name, bot_level, is_host, token_hash,"
+    " CASE WHEN away_until > now() THEN away_until END AS away_until"
+)
 
 
 class RoomStore(Pools):

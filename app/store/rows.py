@@ -19,6 +19,8 @@ class SeatRow:
     bot_level: str | None
     is_host: bool
     token_hash: bytes | None = field(repr=False)
+    away_until: datetime | None = None
+    """The holder is away until then (None: not away now)."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,8 @@ class Event:
     action: dict[str, Any]
     text: str
     at: datetime
-    # The seat to act next has a turn webhook (a call was queued with this move): not public.
+    # A webhook call or a push may have been queued with this move (the couriers look at
+    # once): not public.
     webhook: bool = field(default=False, compare=False, repr=False)
     message: dict[str, Any] | None = None
     """The log line as a message (docs/i18n.md); None for moves logged before messages."""

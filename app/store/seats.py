@@ -65,7 +65,8 @@ _HELD_ROOMS = (
     " WHERE r.id = ANY($1::text[])"
 )
 _HELD_SEATS = (
-    "SELECT room_id, seat, name, bot_level, token_hash FROM seats"
+    "SELECT room_id, seat, name, bot_level, token_hash,"
+    " CASE WHEN away_until > now() THEN away_until END AS away_until FROM seats"
     " WHERE room_id = ANY($1::text[]) ORDER BY room_id, seat"
 )
 

@@ -14,7 +14,10 @@ module per concept:
 - ``store.bot_rooms`` (app/store/bot_rooms.py): all-bot rooms per client address;
 - ``store.room_limits`` (app/store/room_limits.py): room creations per address per minute;
 - ``store.chat`` (app/store/chat.py): table chat, its numbers and the spectators' switch;
-- ``store.secrets`` (app/store/server_secrets.py): the server's own keys, shared by instances.
+- ``store.secrets`` (app/store/server_secrets.py): the server's own keys, shared by instances;
+- ``store.push`` (app/store/push.py): seats' Web Push subscriptions and the push outbox;
+- ``store.mail`` (app/store/mail.py): seats' e-mail addresses and the digests sent;
+- ``store.away`` (app/store/away.py): seats marked away, and their periods.
 
 The rows it hands out are in app/store/rows.py. Every write that others must hear about
 sends `NOTIFY` (app/store/channel.py) in the same transaction (a room's change through
@@ -27,13 +30,16 @@ from __future__ import annotations
 
 import asyncpg  # type: ignore[import-untyped]
 
+from app.store.away import AwayStore
 from app.store.bot_rooms import BotRoomStore
 from app.store.channel import CHANNEL, NOTIFY, NOTIFY_MANY, notice
 from app.store.chat import ChatStore
 from app.store.deadlines import DeadlineStore
 from app.store.games import GameStore
+from app.store.mail import MailStore
 from app.store.pool import CONNECTION_ERRORS, Unavailable
 from app.store.presence import PresenceStore
+from app.store.push import PushStore
 from app.store.records import RecordStore
 from app.store.replays import ReplayStore
 from app.store.room_limits import RoomLimitStore
@@ -62,6 +68,9 @@ class Store(RoomStore, SeatStore, GameStore, PresenceStore):
         self.room_limits = RoomLimitStore(pool, light)
         self.chat = ChatStore(pool, light)
         self.secrets = ServerSecretStore(pool, light)
+        self.push = PushStore(pool, light)
+        self.mail = MailStore(pool, light)
+        self.away = AwayStore(pool, light)
 
     async def announce(self, room_id: str, kind: str, number: int) -> None:
         """NOTIFY every instance that a room changed (after the change was committed)."""

@@ -10,8 +10,27 @@ import * as api from "./api.js";
 import { ago, lastSeen, myGames, span } from "./asyncapi.js";
 import { errorText } from "./errors.js";
 import { list, t } from "./i18n.js";
+import { day, offered, pushAll, pushState, registerWorker, stillAway } from "./reach.js";
 
 const REFRESH_MS = 30000;
+const KEPT = "ishtar.mygames"; // the last answer and when it came: shown when offline
+
+function keep(games) {
+  try {
+    window.localStorage.setItem(KEPT, JSON.stringify({ at: new Date().toISOString(), games }));
+  } catch {
+    /* private mode: nothing kept */
+  }
+}
+
+function kept() {
+  try {
+    const found = JSON.parse(window.localStorage.getItem(KEPT) || "null");
+    return found && Array.isArray(found.games) ? found : null;
+  } catch {
+    return null;
+  }
+}
 const RANK = { mine: 0, playing: 1, open: 2, finished: 3, gone: 4 };
 
 function held() {
@@ -49,7 +68,9 @@ function whenText(g) {
   else parts.push(t("mygames.created", { ago: ago(g.created_at) }));
   const seen = lastSeen(g.room_id);
   if (g.status !== "open" && seen !== null && g.version > seen) parts.push(t("mygames.new", { n: g.version - seen }));
-  if (g.clock && !g.clock.overdue && g.status === "playing") {
+  const away = (g.seats || []).filter((s) => g.status === "playing" && stillAway(s.away_until));
+  for (const s of away) parts.push(t("reach.away.seat", { name: s.name, date: day(s.away_until) }));
+  if (g.clock && !g.clock.overdue && g.status === "playing" && !away.length) {
     const left = (Date.parse(g.clock.due_at) - Date.now()) / 1000;
     parts.push(t("mygames.left", { left: span(left) }));
   }
@@ -108,10 +129,20 @@ export async function showMyGames(list) {
   const rooms = held();
   if (!rooms.length) return;
   let games;
+  const offline = document.getElementById("games-offline");
   try {
     games = await myGames(rooms.map(({ room_id, token }) => ({ room_id, token })));
+    keep(games);
+    if (offline) offline.hidden = true;
   } catch {
-    return; // keep what is shown; the next refresh tries again
+    // offline (or the server is away): the games as last seen, and when that was
+    const last = kept();
+    if (!last || list.dataset.loaded === "1") return; // keep what is shown; the next refresh tries again
+    games = last.games;
+    if (offline) {
+      offline.textContent = t("reach.offline", { ago: ago(last.at) });
+      offline.hidden = false;
+    }
   }
   const names = new Map(rooms.map((r) => [r.room_id, r.name]));
   games = games.map((g, i) => ({ ...g, name: g.name || names.get(g.room_id), order: i }));
@@ -122,7 +153,38 @@ export async function showMyGames(list) {
   document.title = mine ? t("mygames.page_title_turn", { n: mine }) : t("home.title");
 }
 
+/** "Tell me when it's my turn" for every seat this browser holds (Web Push). */
+async function offerPushAll() {
+  const box = document.getElementById("reach-all");
+  if (!box) return;
+  const offer = await offered();
+  const seats = api.myRooms().map((r) => ({ room_id: r.room, token: api.seatToken(r.room) })).filter((r) => r.token);
+  if (!offer.push || !seats.length) return;
+  const state = pushState();
+  const say = box.querySelector(".reach-all-text");
+  const go = box.querySelector("button");
+  box.hidden = false;
+  if (state === "home-screen") {
+    say.textContent = t("reach.push.home_screen");
+    go.hidden = true;
+    return;
+  }
+  if (state !== "ready") {
+    box.hidden = true;
+    return;
+  }
+  say.textContent = t("reach.push.all_offer");
+  go.textContent = t("reach.push.turn_on");
+  go.onclick = async () => {
+    const done = await pushAll(seats).catch(() => 0);
+    say.textContent = done ? t("reach.push.all_done", { n: done }) : t("reach.push.refused");
+    go.hidden = !!done;
+  };
+}
+
 export function watchMyGames(list) {
+  registerWorker();
+  offerPushAll();
   showMyGames(list);
   setInterval(() => {
     if (document.visibilityState === "visible") showMyGames(list);

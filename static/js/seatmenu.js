@@ -10,6 +10,7 @@ import { getWebhook, handToBot, handToPerson, leave, removeWebhook, setWebhook, 
 import { defaultBot, gameInfo } from "./games.js";
 import { t } from "./i18n.js";
 import { botLevel } from "./lobby.js";
+import { comeBack, dateValue, day, endOfDay, offered, pushIsOn, pushOff, pushOn, pushState, removeEmail, seatReach, setAway, setEmail, stillAway } from "./reach.js";
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -35,6 +36,8 @@ export class SeatMenu {
     this.room = null;
     this.you = null;
     this.hook = undefined; // the webhook URL once read (null: none)
+    this.reach = undefined; // {email, away_until, left_days, push} once read
+    this.offer = null; // what the server offers (GET /api/reach)
     this.handed = new Map(); // seat -> rejoin link just made
     this.note = "";
     const status = document.getElementById("status");
@@ -88,14 +91,28 @@ export class SeatMenu {
         this.hook = null;
       }
     }
+    if (this.you?.role === "player" && this.reach === undefined) await this.readReach();
     this.render();
+  }
+
+  async readReach() {
+    this.offer = await offered();
+    try {
+      this.reach = await seatReach(this.roomId, this.getToken());
+      this.reach.push = await pushIsOn(this.roomId, this.getToken());
+    } catch {
+      this.reach = null;
+    }
   }
 
   render() {
     const body = this.body;
     body.replaceChildren();
     if (this.you?.role === "player") {
-      body.append(el("h3", "", t("seatmenu.your_turn")), this.notifyRow(), this.hookRow());
+      body.append(el("h3", "", t("seatmenu.your_turn")), this.pushRow(), this.notifyRow());
+      if (this.offer?.mail && this.reach) body.append(this.mailRow());
+      body.append(this.hookRow());
+      if (this.reach && this.offer?.away && this.room?.status !== "finished") body.append(this.awayRow());
     }
     const host = this.hostToken();
     if (host && this.room && this.room.status !== "finished") body.append(this.seatsRow(host));
@@ -115,6 +132,127 @@ export class SeatMenu {
       row.append(on);
     }
     return row;
+  }
+
+  /** Web Push: the turns of this seat reach this browser with every tab closed. */
+  pushRow() {
+    const row = el("div", "menu-row push");
+    row.id = "push-row";
+    if (!this.offer?.push || !this.reach) return row;
+    const state = pushState();
+    if (this.reach.push) {
+      row.append(el("p", "small", t("reach.push.on")));
+      row.append(button(t("seatmenu.notify.turn_off"), () => this.changePush(false)));
+    } else if (state === "home-screen") {
+      row.append(el("p", "small home-screen-hint", t("reach.push.home_screen")));
+    } else if (state === "ready") {
+      row.append(el("p", "small", t("reach.push.offer")));
+      const on = button(t("reach.push.turn_on"), () => this.changePush(true), "btn small primary");
+      on.id = "push-btn";
+      row.append(on);
+    } else {
+      row.append(el("p", "small", t(state === "denied" ? "seatmenu.notify.denied" : "reach.push.unsupported")));
+    }
+    return row;
+  }
+
+  async changePush(on) {
+    try {
+      if (on) {
+        const done = await pushOn(this.roomId, this.getToken());
+        this.note = t(done ? "reach.push.done" : "reach.push.refused");
+        this.reach.push = done;
+      } else {
+        await pushOff(this.roomId, this.getToken());
+        this.reach.push = false;
+        this.note = t("reach.push.off");
+      }
+    } catch (err) {
+      this.note = err.message;
+    }
+    this.render();
+  }
+
+  /** The e-mail digest: at most one mail a day listing the games waiting on you. */
+  mailRow() {
+    const row = el("form", "menu-row email");
+    row.id = "email-form";
+    const email = this.reach.email;
+    const state = !email ? t("reach.mail.offer") : email.confirmed ? t("reach.mail.confirmed", { address: email.address }) : t("reach.mail.pending", { address: email.address });
+    row.append(el("label", "small", state));
+    const input = el("input");
+    input.type = "email";
+    input.id = "email-address";
+    input.placeholder = t("reach.mail.placeholder");
+    input.maxLength = 254;
+    input.autocomplete = "email";
+    const save = el("button", "btn small", t("seatmenu.save"));
+    save.type = "submit";
+    row.append(input, save);
+    if (email) row.append(button(t("seatmenu.remove"), () => this.saveEmail(null)));
+    row.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      this.saveEmail(input.value.trim() || null);
+    });
+    return row;
+  }
+
+  async saveEmail(address) {
+    try {
+      if (address) {
+        const answer = await setEmail(this.roomId, address, this.getToken());
+        this.reach.email = { address: answer.address, confirmed: answer.confirmed };
+        this.note = t(answer.confirmed ? "reach.mail.saved" : "reach.mail.sent", { address: answer.address });
+      } else {
+        await removeEmail(this.roomId, this.getToken());
+        this.reach.email = null;
+        this.note = t("reach.mail.removed");
+      }
+    } catch (err) {
+      this.note = err.message;
+    }
+    this.render();
+  }
+
+  /** Away: the clock stops and nothing is sent until the date. */
+  awayRow() {
+    const row = el("form", "menu-row away");
+    row.id = "away-form";
+    const limits = this.offer.away;
+    if (stillAway(this.reach.away_until)) {
+      row.append(el("p", "small", t("reach.away.you_are", { date: day(this.reach.away_until) })));
+      const back = button(t("reach.away.back"), () => this.saveAway(null), "btn small primary");
+      back.id = "away-back";
+      row.append(back);
+      return row;
+    }
+    row.append(el("label", "small", t("reach.away.offer", { most: limits.most_days, year: limits.days_per_year, left: this.reach.left_days })));
+    const input = el("input");
+    input.type = "date";
+    input.id = "away-until";
+    const today = new Date();
+    input.min = dateValue(today);
+    input.max = dateValue(new Date(today.getTime() + (limits.most_days - 1) * 86400000));
+    input.required = true;
+    const go = el("button", "btn small", t("reach.away.set"));
+    go.type = "submit";
+    row.append(input, go);
+    row.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      if (input.value) this.saveAway(input.value);
+    });
+    return row;
+  }
+
+  async saveAway(value) {
+    try {
+      const answer = value ? await setAway(this.roomId, endOfDay(value), this.getToken()) : await comeBack(this.roomId, this.getToken());
+      Object.assign(this.reach, answer);
+      this.note = value ? t("reach.away.done", { date: day(answer.away_until) }) : t("reach.away.welcome");
+    } catch (err) {
+      this.note = err.message;
+    }
+    this.render();
   }
 
   hookRow() {
@@ -279,6 +417,22 @@ export class SeatMenu {
     return row;
   }
 
+  /** "Björn is away until Fri 12 Dec" in the top bar, for every seat away. */
+  showAway(room) {
+    if (!this.awayChip) {
+      this.awayChip = el("span", "away-chip");
+      this.awayChip.id = "away-chip";
+      this.clock.after(this.awayChip);
+    }
+    const away = (room?.status === "playing" ? room.seats : []).filter((s) => stillAway(s.away_until));
+    // the clock says it of the seat to act
+    const shown = away.filter((s) => !(room.time_control && room.clock?.seat === s.seat));
+    this.awayChip.hidden = !shown.length;
+    this.awayChip.textContent = this.awayChip.title = shown.map((s) => (s.seat === this.you?.seat ? t("reach.away.you_are", { date: day(s.away_until) }) : t("reach.away.seat", { name: s.name, date: day(s.away_until) }))).join(" · ");
+    const players = document.getElementById("game-panels");
+    if (players) players.dataset.away = away.map((s) => s.seat).join(" ");
+  }
+
   // ---- the clock ---------------------------------------------------------------------------
 
   /** A move was made: the next deadline runs from it (the server does the same). */
@@ -295,6 +449,7 @@ export class SeatMenu {
   tick() {
     const room = this.room;
     const control = room?.time_control;
+    this.showAway(room);
     // on the game's panels: each game shows its late and left seats its own way
     const players = document.getElementById("game-panels");
     if (players && room) {
@@ -316,7 +471,9 @@ export class SeatMenu {
     const seat = room.seats.find((s) => s.seat === clock.seat);
     const mine = clock.seat === this.you?.seat;
     const name = seat?.name || t("seat.number", { n: clock.seat + 1 });
-    if (clock.overdue) {
+    if (stillAway(seat?.away_until)) {
+      this.clock.textContent = mine ? t("reach.away.you_are", { date: day(seat.away_until) }) : t("reach.away.seat", { name, date: day(seat.away_until) });
+    } else if (clock.overdue) {
       this.clock.textContent = mine ? t("clock.you_late") : t("clock.late", { name });
     } else {
       const left = span((Date.parse(clock.due_at) - Date.now()) / 1000);

@@ -48,6 +48,14 @@ BODIES: dict[tuple[str, str], Any] = {
     ("PUT", "/webhook"): {"url": "https://hooks.example/x"},
     ("POST", "/chat"): {"text": "hi"},
     ("PUT", "/chat/settings"): {"spectators": False},
+    ("PUT", "/push"): {
+        "endpoint": "https://push.example/x",
+        "keys": {"p256dh": "x", "auth": "y"},
+    },
+    ("DELETE", "/push"): {"endpoint": "https://push.example/x"},
+    ("POST", "/push/check"): {"endpoint": "https://push.example/x"},
+    ("PUT", "/email"): {"address": "a@example.org"},
+    ("PUT", "/away"): {"until": "2030-01-01T00:00:00Z"},
 }
 
 

@@ -67,6 +67,7 @@ async def test_create_a_room_and_take_seats(http: httpx.AsyncClient) -> None:
         "connected": False,
         "is_host": True,
         "left": False,
+        "away_until": None,
         "overdue": False,
     }
     bo = await http.post(f"/api/rooms/{room_id}/seats", json={"name": "渤海"})
