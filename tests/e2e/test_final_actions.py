@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.browser]
 
 WARNING = {
     "en": "Planting this card cannot be undone: a new tree card is turned face up.",
-    "fr": "Planter cette carte ne peut pas être annulé\u00a0: une nouvelle carte arbre est retournée.",
+    "fr": "Planter cette carte ne peut pas être annulé\u00a0: une nouvelle carte Arbre est retournée.",
     "nl": "Deze kaart planten kan niet ongedaan worden: er wordt een nieuwe boomkaart omgedraaid.",
 }
 
