@@ -189,7 +189,9 @@ def test_the_board_never_moves_through_a_turn_while_the_bar_grows_and_shrinks(
     # the bar does grow and shrink, beyond the room of the place step
     assert min(bars) < 100 and max(bars) > states[3]["bar"] + 30, states
     # the board does not move: not the canvas, not the drawing, not its scale
-    assert len({(tuple(s["canvas"]), tuple(s["at"]), s["k"]) for s in states}) == 1, states
+    assert len({(tuple(s["canvas"]), tuple(s["at"]), s["k"]) for s in states}) == 1, (
+        states
+    )
     assert {s["room"] for s in states} == {room}, states
     # where the board is tapped, the bar leaves the board's room clear
     for s in states:
