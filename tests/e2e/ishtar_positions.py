@@ -104,6 +104,18 @@ def bloom_step() -> Position:
     return _position(state)
 
 
+def reserve_step() -> Position:
+    """Seat 0 reserves a tree card (skill I just unlocked); each market card it may take
+    draws a new one from the pile: it cannot be undone (``"final": true``)."""
+    state = force_tile(game(), "line-03", (1, 0), 0)
+    state = with_special(
+        with_gems(force_tile(state, "line-02", (1, -1), 0), 0, 2, 2, 2)
+    )
+    state = apply(state, Action("skill", skill="I", pay=("purple", "purple")))
+    assert state.phase == "reserve", state.phase
+    return _position(state)
+
+
 def plant_step() -> Position:
     """Seat 0 may plant: grass spaces free, gems to pay."""
     state = force_tile(game(), "line-03", (1, 0), 0)
@@ -123,6 +135,7 @@ POSITIONS: dict[str, Callable[[], Position]] = {
     "special-tuned": special_tuned,
     "special-default": special_default,
     "bloom": bloom_step,
+    "reserve": reserve_step,
     "plant": plant_step,
     "over": finished,
 }

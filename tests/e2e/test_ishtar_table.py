@@ -818,3 +818,72 @@ def test_screenshots_in_french_and_dutch_keep_the_bar_and_panels_whole(
             "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
         )
         page.screenshot(path=str(artifacts / f"ishtar-{lang}-{view}-{screen}.png"))
+
+
+# Every text of the side panels against its box, and each skill name's lines: where a line
+# of a name begins, the one before must end at a space or a soft hyphen (drawn as "-").
+SIDE_TEXT = """() => {
+  const side = document.getElementById('side').getBoundingClientRect();
+  const out = { overflowing: [], outside: [], clipped: [], breaks: [], names: 0 };
+  const say = (e) => `${e.className || e.tagName}: ${e.textContent.trim().slice(0, 40)}`;
+  for (const e of document.querySelectorAll('#game-panels *')) {
+    const r = e.getBoundingClientRect();
+    if (!r.width) continue;
+    if (r.left < side.left - 0.5 || r.right > side.right + 0.5) out.outside.push(say(e));
+    const words = [...e.childNodes].some((n) => n.nodeType === 3 && n.data.trim());
+    if (words && e.clientWidth && e.scrollWidth > e.clientWidth + 1) out.overflowing.push(say(e));
+  }
+  for (const cell of document.querySelectorAll('#game-panels .skill')) {
+    const box = cell.getBoundingClientRect();
+    for (const e of cell.querySelectorAll('*')) {
+      const r = e.getBoundingClientRect();
+      if (r.width && (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.bottom > box.bottom + 0.5)) out.clipped.push(say(e));
+    }
+  }
+  for (const span of document.querySelectorAll('#game-panels .skill-name')) {
+    out.names += 1;
+    const node = span.firstChild;
+    let top = null;
+    for (let i = 0; i < node.data.length; i += 1) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = [...range.getClientRects()].filter((x) => x.width > 0).pop();
+      if (!rect) continue;
+      if (top !== null && rect.top > top + 2 && !' \\u00ad'.includes(node.data[i - 1])) {
+        out.breaks.push(`${node.data.slice(0, i)}|${node.data.slice(i)}`);
+      }
+      top = rect.top;
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["fr", "nl"])
+@pytest.mark.parametrize(
+    ("screen", "size"),
+    [("desktop", {"width": 1400, "height": 900}), ("phone", PHONE)],
+)
+def test_the_side_panels_break_no_word_and_let_no_text_out_of_its_box(
+    new_page: Callable[..., Page],
+    static_server: str,
+    artifacts: Path,
+    lang: str,
+    screen: str,
+    size: dict[str, Any],
+) -> None:
+    """Issue 36, point 6: in the narrow cells of the skill boards a long name ("Edelstenen",
+    "Terugroepen", "Fontaines") breaks only at a space or at the soft hyphens its catalogue
+    gives ("Edel-/stenen"; before: "Edelstene/n"), and no text of the side panels overflows
+    or is clipped (a skill just unlocked shows its gems too)."""
+    page = new_page(**size)
+    open_screen(page, static_server, "reserve", lang=lang)
+    found = page.evaluate(SIDE_TEXT)
+    assert found["names"] == 20  # two gardeners' boards
+    assert found["breaks"] == [], found
+    assert found["overflowing"] == [] and found["outside"] == [], found
+    assert found["clipped"] == [], found
+    page.locator(".player").first.screenshot(
+        path=str(artifacts / f"ishtar-skills-{lang}-{screen}.png")
+    )

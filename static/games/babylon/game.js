@@ -22,6 +22,13 @@ import { colourName, harvestGlow, list, t, tileWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
+
+// The room kept for the action bar over the board, the same at every step, so the board never
+// moves as the bar grows or shrinks: the tallest bar of a turn (a path with its "End path and
+// harvest" button and Undo), measured at 1400×900 and 390×844 in the three languages, is
+// 93 px wide and 140 px on a phone (the buttons in two rows). Before, the board was fitted
+// below the bar and moved down by 16-100 px at the first step of a path, under a second tap.
+const BAR_ROOM = COARSE ? 144 : 100;
 const WHY_DELAY_MS = 90;
 
 /**
@@ -52,7 +59,8 @@ export class GameScreen {
     this.why = new Map(); // "version|r,c" -> reason | true (asked)
     this.glowKey = null;
     this.renderer = new BoardRenderer($("board"));
-    this.renderer.followBar(this.bar.element);
+    // the board is fitted once below the bar's room (BAR_ROOM), never below the bar itself
+    this.renderer.setInsets(BAR_ROOM + 14);
     attachInput($("board"), this.renderer, {
       hover: (at) => this.onHover(at),
       tap: (at, ev) => this.onTap(at, ev),

@@ -35,11 +35,14 @@ function reasonText(reason) {
   return tm(reason.message || reason, reason.reason || reason.text || "");
 }
 
-// The room kept for the action bar over the board: its height in the place step (the tile in
-// hand and its buttons) and the special step (a button per skill), measured at 1400×900 and
-// 390×844 in the three languages (96 and 105 px; 151 and 167 px on a phone, the buttons in a
-// second row). A taller bar (several tree cards to plant) is kept from then on (render.js).
-const BAR_ROOM = COARSE ? 168 : 108;
+// The room kept for the action bar over the board, the same at every step, so the board never
+// moves as the bar grows or shrinks (a quick second tap lands where the first did). Measured
+// at 1400×900 and 390×844 in the three languages: on a wide screen every step's bar fits (the
+// tallest: the plant step with five tree cards, 149 px; a pile and its payments, 141 px); on a
+// phone every step that taps the board fits (placing 151 px, a token 146 px, a tree with its
+// warning 184 px in Dutch), and a taller bar of buttons only (which tree to plant or reserve,
+// up to 230 px; a pile and its payments) floats over the top of the board, never pushing it.
+const BAR_ROOM = COARSE ? 186 : 150;
 
 // Which tile cell sits under the pointer: the middle one for lines and chevrons.
 const GRIP = { line: 1, chevron: 1, triangle: 0 };
@@ -62,6 +65,8 @@ export class GameScreen {
     this.whyTimer = null;
     this.ui = this.freshUi();
     this.renderer = new BoardRenderer($("board"));
+    // the board is fitted once below the bar's room (BAR_ROOM), never below the bar itself
+    this.renderer.setInsets(BAR_ROOM + 12);
     attachInput($("board"), this.renderer, {
       hover: (cell, ev) => this.onHover(cell, ev),
       tap: (cell, ev) => this.onTap(cell, ev),
@@ -195,12 +200,6 @@ export class GameScreen {
     this.renderPanels();
     this.renderActionBar();
     this.renderOverlay();
-    // The board is laid out below room reserved for the bar of the place step (the tile in
-    // hand and its buttons), and below the tallest bar seen beyond that (render.js keeps the
-    // most): the bar growing from one step to the next never moves the board under a quick
-    // second tap. Between a touch preview and its confirmation it keeps still whatever the
-    // bar does, so that the second tap lands on the spot of the first.
-    if (!this.ui.pending) this.renderer.setInsets(Math.max(BAR_ROOM, this.bar.element.offsetHeight) + 12);
   }
 
   /**

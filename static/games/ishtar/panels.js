@@ -307,7 +307,7 @@ function skillBoard(p, ix, skillTexts, selectedSkill, onSkill) {
     const b = el(options ? "button" : "div", `skill${upper ? " upper" : ""}`);
     b.dataset.skill = letter;
     const name = skillName(letter);
-    b.append(el("b", "", letter), el("span", "", esc(name)));
+    b.append(el("b", "", letter), el("span", "skill-name", esc(skillName(letter, { breakable: true }))));
     const text = skillTexts.get(letter) || skillText(letter, name);
     const lines = [esc(text)];
     let state = "none";

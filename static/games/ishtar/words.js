@@ -67,9 +67,15 @@ export function treeName(card) {
 }
 
 /** A skill's short title ("Gems") and its description, with the game's numbers as params. */
-export function skillName(letter) {
+/**
+ * A skill's short name ("Recall", "Terugroepen"). The catalogue marks where a long name may
+ * break with soft hyphens (U+00AD: "Te\u00adrug\u00adroe\u00adpen"), for the narrow cells of
+ * the skill board (`breakable`); everywhere else (buttons, cards, labels) the plain word.
+ */
+export function skillName(letter, { breakable = false } = {}) {
   const key = `ishtar.ui.skill.${letter}.name`;
-  return has(key) ? t(key) : letter;
+  if (!has(key)) return letter;
+  return breakable ? t(key) : t(key).replaceAll("\u00ad", "");
 }
 
 export function skillText(letter, fallback = "", params = {}) {
