@@ -1,15 +1,16 @@
 """10,000 finished games in the database cost the server nothing in memory (issue 17, point 2).
 
 One finished game is played through the app, then cloned 10,000 times in SQL (rooms, seats,
-games, moves, snapshots). The last 4,000 clones are then read through the paths that keep
-something in memory (the first 6,000 stay idle in the database, read by nobody): its position (`service.reading.view`: the position cache and the game's context),
+games, moves, snapshots). The last 2,000 clones are then read through the paths that keep
+something in memory (the first 8,000 stay idle in the database, read by nobody): its
+position (`service.reading.view`: the position cache and the game's context),
 its room status (`service.rooms.status`: the shuffle facts of the archive) and a replay
 (`archive.room_view`: the replay cache). Memory is measured, not time: once every cache is
-full (their bounds are made small, so the 4,000 reads fill them many times over), tracemalloc
-counts what the last 2,000 reads left allocated, and each cache's own count of bytes is
+full (their bounds are made small, so the 2,000 reads fill them many times over), tracemalloc
+counts what the last 1,000 reads left allocated, and each cache's own count of bytes is
 held to its bound.
 
-Tracing starts 1,000 reads before the count does: what a full cache drops to make room
+Tracing starts 500 reads before the count does: what a full cache drops to make room
 while it is counted was itself allocated under tracing (tracemalloc does not subtract the
 freeing of a block it never saw allocated).
 """
@@ -34,17 +35,15 @@ from tests.app.conftest import TOY
 from tests.app.records.test_records import play
 
 GAMES = 10_000
-MEASURED = 2_000  # the last reads, counted
-TRACED_BEFORE = 1_000  # traced but not counted: more than any cache below holds
-FILLED = 1_000  # read before tracing starts: every cache full, many times over
-SMALL_CACHE = (
-    256 << 10
-)  # every cache's bound: the 4,000 reads fill each many times over
+MEASURED = 1_000  # the last reads, counted
+TRACED_BEFORE = 500  # traced but not counted: more than any cache below holds
+FILLED = 500  # read before tracing starts: every cache full, many times over
+SMALL_CACHE = 128 << 10  # every cache's bound: the 2,000 reads fill each many times over
 AT_ONCE = 8  # reads in flight together (the pool has 10 connections)
 GROWTH_BUDGET = 256 << 10
-"""What 2,000 more idle games may leave allocated: 131 bytes each. A cache without a bound
-does not fit: a game's context alone is about 1 KB (2 MB for 2,000 games), its shuffle
-facts 300 bytes (600 KB). What bounded things leave is noise of a fixed size, not per
+"""What 1,000 more idle games may leave allocated: 262 bytes each. A cache without a bound
+does not fit: a game's context alone is about 1 KB (1 MB for 1,000 games), its shuffle
+facts 300 bytes (300 KB, with the noise below). What bounded things leave is noise of a fixed size, not per
 game: the full caches hold entries of varying sizes at the two counts, and asyncpg keeps
 each pooled connection's prepared statements. Alone that noise measured 70-87 KB over
 five runs; in a full CI run with other tests beside it, 141 KB once (over the 128 KB this
