@@ -236,8 +236,11 @@ class Profiler:
     def __init__(self, pid: int, output: Path) -> None:
         formats = {".json": "speedscope", ".txt": "raw"}
         fmt = formats.get(output.suffix, "flamegraph")
+        # the one installed beside this interpreter (a virtualenv's bin/ is often not on
+        # PATH), else whichever PATH finds
+        beside = Path(sys.executable).parent / "py-spy"
         argv = [
-            "py-spy",
+            str(beside) if beside.exists() else "py-spy",
             "record",
             "--pid",
             str(pid),
