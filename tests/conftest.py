@@ -42,6 +42,7 @@ from app.ops.embedded import EmbeddedPostgres
 from app.ops.main import create_app
 from tests.support.databases import FAST_SERVER_SETTINGS, TestDatabases
 from tests.support.live import LiveServer
+from tests.support.scheduling import ModuleUnits, work_unit
 
 # In-process clients name made-up hosts (TestClient's "testserver", httpx base URLs such as
 # "http://t"), which the Host check (ISHTAR_ALLOWED_HOSTS, app/web/security.py) would refuse;
@@ -192,19 +193,59 @@ def _kind(path: Path) -> str | None:
     return None
 
 
+UNIT_WEIGHT = {"chaos": 30.0, "load": 30.0, "browser": 6.0, "slow": 10.0}
+"""A rough cost of one test by its marker, against 1 for any other test (measured sums of
+one full run: a benchmark smoke or chaos run takes 20-90 s, a browser test 2-20 s, a
+database test about 0.5 s). Only the order of the work units depends on it."""
+
+
+def _weight(item: pytest.Item) -> float:
+    for marker, weight in UNIT_WEIGHT.items():
+        if item.get_closest_marker(marker) is not None:
+            return weight
+    return 1.0
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """`--dist loadgroup` (scripts/test) schedules our work units, dearest first
+    (tests/support/scheduling.py)."""
+    if config.getoption("dist") == "loadgroup":
+        return ModuleUnits(config, log)
+    return None
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest's own -m selection
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
     """Mark chaos and load tests (`scripts/test --quick` leaves them out, with the
-    browser tests); then slow tests first (a stable sort: each module's tests keep their
-    order).
+    browser tests); then order the work units (tests/support/scheduling.py) by their
+    estimated cost, the dearest first.
 
-    pytest-xdist hands tests out in collection order; a test of a minute left for the end
-    keeps one worker busy while the other has nothing left to do.
+    `scripts/test` hands each work unit (a module sharing a live server or a browser, or a
+    single test) to the next idle worker in collection order. Dearest
+    first is the longest-processing-time rule, which leaves only small units for the end.
+    (With `worksteal` each worker first got a contiguous third of the collection, so one
+    worker got every slow test at the head of its third, and the others, stealing from the
+    tail, left it alone with them: the run's last minutes were one worker's benchmarks.)
     """
+    units: dict[str, float] = {}
+    unit_of: dict[int, str] = {}
     for item in items:
         kind = _kind(Path(item.path))
         if kind is not None:
             item.add_marker(kind)
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+        unit = work_unit(item.nodeid)
+        units[unit] = units.get(unit, 0.0) + _weight(item)
+        unit_of[id(item)] = unit
+    order = {id(item): index for index, item in enumerate(items)}
+    first: dict[str, int] = {}
+    for item in items:
+        first.setdefault(unit_of[id(item)], order[id(item)])
+    items.sort(
+        key=lambda item: (
+            -units[unit_of[id(item)]],
+            first[unit_of[id(item)]],
+            order[id(item)],
+        )
+    )
