@@ -224,6 +224,43 @@ class Settings(BaseSettings):
         ),
     )
 
+    # --- analyses of finished games (issue 38, docs/analysis.md) ------------------------------
+    analysis_per_address_per_day: int = Field(
+        default=20,
+        ge=0,
+        description=(
+            "New analyses one client address may ask for in a day (an analysis already "
+            "asked for by anyone is read for free); beyond it: too_many_analyses."
+        ),
+    )
+    analysis_cpu_s: float = Field(
+        default=300.0,
+        gt=0,
+        description="CPU seconds one analysis may use before it fails as too costly.",
+    )
+    analysis_share: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description=(
+            "Share of this machine's cores the analysis workers may use (worker processes, "
+            "at a lower priority than the server's); 0: this instance analyses nothing."
+        ),
+    )
+    analysis_rollouts: int = Field(
+        default=0,
+        ge=0,
+        description="Rollouts per candidate move (0: the analysis's default depth).",
+    )
+    analysis_policy: str = Field(
+        default="",
+        pattern="^(|easy|medium|hard|random)$",
+        description=(
+            "The bot level that plays the rollouts and proposes the candidate moves "
+            "(empty: the analysis's default, medium and easy)."
+        ),
+    )
+
     # --- replays and the position cache (issue 13: bounded in bytes, replays rate-limited) --
     replay_requests_per_s: float = Field(
         default=10.0,

@@ -61,6 +61,8 @@ HTTP_STATUS = {
     "no_bots": 400,
     "spectator_chat_off": 403,
     "unknown_language": 404,
+    "too_many_analyses": 429,
+    "no_analysis": 404,
     # Refused before any route runs (app/web/errors.py, app/web/security.py,
     # app/ops/connection_guard.py).
     "not_found": 404,

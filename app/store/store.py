@@ -14,7 +14,8 @@ module per concept:
 - ``store.bot_rooms`` (app/store/bot_rooms.py): all-bot rooms per client address;
 - ``store.room_limits`` (app/store/room_limits.py): room creations per address per minute;
 - ``store.chat`` (app/store/chat.py): table chat, its numbers and the spectators' switch;
-- ``store.secrets`` (app/store/server_secrets.py): the server's own keys, shared by instances.
+- ``store.secrets`` (app/store/server_secrets.py): the server's own keys, shared by instances;
+- ``store.analyses`` (app/store/analyses.py): analyses of finished games, queued and kept.
 
 The rows it hands out are in app/store/rows.py. Every write that others must hear about
 sends `NOTIFY` (app/store/channel.py) in the same transaction (a room's change through
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import asyncpg  # type: ignore[import-untyped]
 
+from app.store.analyses import AnalysisStore
 from app.store.bot_rooms import BotRoomStore
 from app.store.channel import CHANNEL, NOTIFY, NOTIFY_MANY, notice
 from app.store.chat import ChatStore
@@ -62,6 +64,7 @@ class Store(RoomStore, SeatStore, GameStore, PresenceStore):
         self.room_limits = RoomLimitStore(pool, light)
         self.chat = ChatStore(pool, light)
         self.secrets = ServerSecretStore(pool, light)
+        self.analyses = AnalysisStore(pool, light)
 
     async def announce(self, room_id: str, kind: str, number: int) -> None:
         """NOTIFY every instance that a room changed (after the change was committed)."""
