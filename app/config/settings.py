@@ -256,8 +256,8 @@ class Settings(BaseSettings):
         default="",
         pattern="^(|easy|medium|hard|random)$",
         description=(
-            "The bot level that plays the rollouts and proposes the candidate moves "
-            "(empty: the analysis's default, medium and easy)."
+            "The bot level that plays the rollouts (empty: the analysis's default, "
+            "medium); the candidate moves stay the medium and easy bots'."
         ),
     )
 

@@ -155,7 +155,11 @@ def _judge(engine: Any, before: Any, step: _Step) -> dict[str, Any]:
         "win_gain": win_loss,
     }
     if mark is not None:
+        # what the replay shows on the board for a marked move: the engine's preview of
+        # the better move, and the public view after it (the game is over: nothing in it
+        # is hidden any more)
         judged["better"]["preview"] = engine.preview(before, better)
+        judged["better"]["view"] = engine.view_for(engine.apply(before, better), None)
     return judged
 
 
