@@ -6,9 +6,10 @@ legal action, nothing drawn) costs no rollout: the chances before it are those a
 
 Chances (`points`): for each version v of the game (the state after v moves), each seat's
 expected final score and chance of winning, the rollouts of the move played there from
-positions sampled from what was known; the last point is the real result. A draw's luck is
-the value of the next position (its best move's rollouts) less the value of the move before
-the draw; the luck-adjusted score of a seat is its final score less its total luck.
+positions sampled from what was known; the last point is the real result. A draw's luck
+for each seat is bots/analysis/luck.py's (the standing a few moves after what was drawn,
+less the same after what could have been drawn); the luck-adjusted score of a seat is its
+final score less its total luck.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bots.analysis.decisions import Valued, candidates, key, value
-from bots.analysis.luck import is_chance
+from bots.analysis.luck import is_chance, measure
 from bots.analysis.marks import CATEGORIES, THRESHOLDS, category
 from bots.analysis.rollouts import Estimate, Think, outcome_of, paired
 from bots.base import derive_seed
@@ -36,11 +37,13 @@ class Depth:
     """How hard the analysis looks: rollouts per candidate, the bots that roll out and the
     bots whose moves are the candidates, and the seed of every sample (reproducible)."""
 
-    rollouts: int = 6
+    rollouts: int = 4
     policy: str = "medium"
     candidates: tuple[str, ...] = ("medium", "easy")
     seed: int = 0
     max_steps: int = 5000
+    luck_samples: int = 16
+    luck_plies: int = 4
 
     def describe(self) -> dict[str, Any]:
         return asdict(self) | {"candidates": list(self.candidates)}
@@ -64,6 +67,7 @@ class _Step:
     valued: Valued | None = None
     played_value: Estimate | None = None
     best_value: Estimate | None = None
+    luck: list[float] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -99,6 +103,18 @@ def analyse(
             played=action,
             chance=is_chance(engine, before, action, after, seed),
         )
+        if step.chance:
+            step.luck = measure(
+                engine,
+                think,
+                before,
+                action,
+                after,
+                samples=depth.luck_samples,
+                plies=depth.luck_plies,
+                policy=depth.policy,
+                seed=seed,
+            )
         if legal > 1 or step.chance:
             moves = candidates(engine, think, before, action, depth.candidates, seed)
             step.valued = value(
@@ -210,15 +226,17 @@ def _report(
         }
         entry.update(step.extra)
         before_draw, after_draw = played[i], best[i + 1]
-        if step.chance and before_draw is not None and after_draw is not None:
-            luck = [
-                round(after_draw["score"][s] - before_draw["score"][s], 2)
-                for s in range(players)
-            ]
-            win_luck = [
-                round(after_draw["win"][s] - before_draw["win"][s], 4)
-                for s in range(players)
-            ]
+        if step.chance and step.luck is not None:
+            luck = [round(x, 2) for x in step.luck]
+            # the chance of winning's swing at the draw (the chart's), for the record
+            win_luck = (
+                [
+                    round(after_draw["win"][s] - before_draw["win"][s], 4)
+                    for s in range(players)
+                ]
+                if before_draw is not None and after_draw is not None
+                else None
+            )
             entry["luck"] = {"score": luck, "win": win_luck}
             for s in range(players):
                 luck_total[s] += luck[s]
