@@ -353,7 +353,7 @@ export class AnalysisPanel {
         mark: t(`analysis.mark.${m.mark}`),
         loss: pts(m.loss),
         win: pct(Math.max(0, m.win_loss)),
-        better: entryText({ message: m.better.message, text: "" }),
+        better: entryText({ message: m.better.message, text: "" }).replace(/[.\s]+$/, ""),
       }));
       better.hidden = !m.better.view;
     } else if (m.loss > 0 && m.better) {
