@@ -9,8 +9,8 @@ test is of the page, docs/analysis.md measures the analysis itself."""
 from __future__ import annotations
 
 import math
-import re
 import random
+import re
 import uuid
 from collections.abc import Callable
 from pathlib import Path
