@@ -79,7 +79,7 @@ class Analyses:
         self.poke = poke or (lambda: None)
 
     async def _finished(self, room_id: str) -> tuple[int, str]:
-        facts = await self.archive._facts(room_id)
+        facts = await self.archive.facts(room_id)
         if not facts.finished:
             raise ServiceError(
                 "game_not_over",

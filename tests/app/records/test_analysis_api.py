@@ -20,9 +20,13 @@ from tests.app.records.test_records import finished_room, play
 
 
 @pytest.fixture
-def room_settings(room_settings: Settings) -> Settings:
+def room_settings(room_settings: Settings, request: pytest.FixtureRequest) -> Settings:
+    cpu = getattr(
+        request, "param", None
+    )  # a test's CPU bound per analysis, if it sets one
     return room_settings.model_copy(
         update={
+            "analysis_cpu_s": cpu or 300.0,
             "http_moves_per_s": 10_000.0,
             "rooms_per_minute": 10_000,
             "analysis_rollouts": 2,
@@ -121,3 +125,17 @@ async def test_a_game_without_bots_is_refused(
     assert answer.status_code == 400
     assert answer.json()["error"]["code"] == "no_bots"
     assert await jobs(database_url) == []
+
+
+@pytest.mark.parametrize("game_module", [BABYLON])
+@pytest.mark.parametrize("room_settings", [0.01], indirect=True)
+async def test_an_analysis_past_its_cpu_time_fails_and_says_so(
+    http: httpx.AsyncClient, database_url: str
+) -> None:
+    room_id, *_ = await finished_room(http, players=2, seed=5)
+    assert (await http.post(f"/api/rooms/{room_id}/analysis")).status_code == 202
+    answer = await analysed(http, room_id)
+    assert answer["status"] == "failed"
+    assert answer["error"].startswith("too costly")
+    rows = await jobs(database_url)
+    assert [(r["status"], r["attempts"]) for r in rows] == [("failed", 1)]
