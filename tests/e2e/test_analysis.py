@@ -98,6 +98,7 @@ def test_a_finished_game_is_analysed_in_the_browser(
     expect(ana.locator("#scores")).to_be_visible()
     link = ana.locator("#analysis-link")
     expect(link).to_have_text("Analyse the game")
+    ana.screenshot(path=str(artifacts / f"analysis-{game}-final-table.png"))
     link.click()
     ana.wait_for_url(f"**/r/{room}/replay**")
     panel = ana.locator("#analysis")
