@@ -152,12 +152,14 @@ def _calibration(args: tuple[str, int, int, str]) -> dict[str, Any]:
     }
 
 
-def _luck(args: tuple[str, int, int, int, int]) -> dict[str, Any]:
-    game_id, seed, rollouts, samples, plies = args
+def _luck(args: tuple[str, int, int, int, int, str]) -> dict[str, Any]:
+    game_id, seed, rollouts, samples, plies, policy = args
     hard_seat = seed % 2
     levels = ["hard", "medium"] if hard_seat == 0 else ["medium", "hard"]
     states, actions, _ = play(game_id, levels, seed)
-    depth = Depth(rollouts=rollouts, luck_samples=samples, luck_plies=plies)
+    depth = Depth(
+        rollouts=rollouts, luck_samples=samples, luck_plies=plies, luck_policy=policy
+    )
     report, cpu = analysed(game_id, states, actions, depth)
     players = report["players"]
     hard, medium = players[hard_seat], players[1 - hard_seat]
@@ -299,7 +301,14 @@ def calibration(args: argparse.Namespace) -> dict[str, Any]:
 
 def luck(args: argparse.Namespace) -> dict[str, Any]:
     tasks = [
-        (args.game, args.seed + g, args.rollouts, args.luck_samples, args.luck_plies)
+        (
+            args.game,
+            args.seed + g,
+            args.rollouts,
+            args.luck_samples,
+            args.luck_plies,
+            args.luck_policy,
+        )
         for g in range(args.games)
     ]
     results = _map(_luck, tasks, args.jobs)
@@ -318,6 +327,7 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
         "rollouts": args.rollouts,
         "luck_samples": args.luck_samples,
         "luck_plies": args.luck_plies,
+        "luck_policy": args.luck_policy,
         "correlation_luck_raw": round(
             statistics.correlation(raw, [r["raw"] - r["adjusted"] for r in results]), 3
         ),
@@ -353,6 +363,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--plant", type=int, default=8, help="plant one decision in N")
     parser.add_argument("--luck-samples", type=int, default=Depth.luck_samples)
     parser.add_argument("--luck-plies", type=int, default=Depth.luck_plies)
+    parser.add_argument("--luck-policy", default=Depth.luck_policy)
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     started = time.time()

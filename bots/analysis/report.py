@@ -44,6 +44,7 @@ class Depth:
     max_steps: int = 5000
     luck_samples: int = 16
     luck_plies: int = 4
+    luck_policy: str = "medium"
 
     def describe(self) -> dict[str, Any]:
         return asdict(self) | {"candidates": list(self.candidates)}
@@ -112,7 +113,7 @@ def analyse(
                 after,
                 samples=depth.luck_samples,
                 plies=depth.luck_plies,
-                policy=depth.policy,
+                policy=depth.luck_policy,
                 seed=seed,
             )
         if legal > 1 or step.chance:
