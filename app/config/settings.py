@@ -256,8 +256,9 @@ class Settings(BaseSettings):
         default="",
         pattern="^(|easy|medium|hard|random)$",
         description=(
-            "The bot level that plays the rollouts (empty: the analysis's default, "
-            "medium); the candidate moves stay the medium and easy bots'."
+            "The bot level that plays the rollouts, the decisions' and the luck's "
+            "(empty: the analysis's default, medium); the candidate moves stay the "
+            "medium and easy bots'."
         ),
     )
 

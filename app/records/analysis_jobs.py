@@ -161,7 +161,7 @@ def _run(
     if rollouts:
         depth = replace(depth, rollouts=rollouts)
     if policy:
-        depth = replace(depth, policy=policy)
+        depth = replace(depth, policy=policy, luck_policy=policy)
     try:
         result = analyse_record(
             registry(extra_games),
