@@ -225,9 +225,15 @@ class AnalysisWorkers:
         self._wake.set()
 
     async def stop(self) -> None:
+        """Stop claiming; end the worker processes now (an analysis they were computing
+        is taken up again by an instance once its lease has run out)."""
         await cancel_and_wait(*self._tasks, self._reader)
         if self._executor is not None:
+            # the executor has no public way to end a running task: its processes
+            processes = list(getattr(self._executor, "_processes", {}).values())
             self._executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
             self._executor = None
 
     def _pool(self) -> ProcessPoolExecutor:

@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 
 from app.config.settings import Settings
+from app.play.limits import RateLimits
 from app.records.analysis_jobs import Analyses, AnalysisWorkers
 from app.web.routes.bots import Address
 
@@ -48,7 +49,11 @@ def _cores() -> set[int]:
         return set(range(os.cpu_count() or 1))
 
 
-def _analyses(request: Request) -> Analyses:
+def _analyses(request: Request, address: str) -> Analyses:
+    """The service, once the address is within the replays' request rate (each read of
+    an analysis writes its `watched_at`: a flood of reads is refused with rate_limited)."""
+    limits: RateLimits = request.app.state.replay_limits
+    limits.check(address, "analysis requests")
     analyses: Analyses = request.app.state.analyses
     return analyses
 
@@ -61,12 +66,14 @@ def _analyses(request: Request) -> Analyses:
 async def ask_for_analysis(
     room_id: str, request: Request, address: Address
 ) -> dict[str, Any]:
-    return await _analyses(request).request(room_id, address)
+    return await _analyses(request, address).request(room_id, address)
 
 
 @router.get(
     "/rooms/{room_id}/analysis",
     summary="The analysis of a finished game: progress, then the result",
 )
-async def read_analysis(room_id: str, request: Request) -> dict[str, Any]:
-    return await _analyses(request).read(room_id)
+async def read_analysis(
+    room_id: str, request: Request, address: Address
+) -> dict[str, Any]:
+    return await _analyses(request, address).read(room_id)
