@@ -11,11 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from app.config.settings import get_settings
-from app.games import Registry, registry
+from app.games import Game, Registry, registry
 from app.records.gamerecord import RecordError, check_record
 from app.records.reading import NotJson, read_record
 from bots.analysis import Depth, TooCostly, analyse
@@ -32,10 +34,16 @@ class NotAnalysable(ValueError):
         self.reason, self.code = reason, code
 
 
+def depth_for(game: Game, given: Mapping[str, Any] | None = None) -> Depth:
+    """The analysis's depth for `game`: the default, the game's own (its descriptor's
+    `analysis`), then what is `given`."""
+    return replace(Depth(), **{**dict(game.analysis), **dict(given or {})})
+
+
 def analyse_record(
     games: Registry,
     record: Any,
-    depth: Depth | None = None,
+    depth: Mapping[str, Any] | None = None,
     *,
     progress: Progress | None = None,
     cpu_budget: float | None = None,
@@ -57,7 +65,7 @@ def analyse_record(
         game.think,
         checked.states,
         actions,
-        depth,
+        depth_for(game, depth),
         progress=progress,
         cpu_budget=cpu_budget,
     )
@@ -75,7 +83,17 @@ def register_analyse(subparsers: Subparsers) -> None:
         "record", help="a record file (.json), as /api/rooms/<id>/record gives it"
     )
     parser.add_argument(
-        "--rollouts", type=int, default=Depth.rollouts, help="rollouts per candidate"
+        "--rollouts",
+        type=int,
+        default=None,
+        help=f"rollouts per candidate (default {Depth.rollouts})",
+    )
+    parser.add_argument(
+        "--luck-samples",
+        type=int,
+        default=None,
+        help="samples of each draw's luck (default: the game's, else "
+        f"{Depth.luck_samples})",
     )
     parser.add_argument("--seed", type=int, default=0, help="the samples' seed")
     parser.add_argument(
@@ -96,14 +114,20 @@ def run_analyse(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.rollouts < 2:
+    if args.rollouts is not None and args.rollouts < 2:
         print("ishtar analyse: --rollouts must be at least 2", file=sys.stderr)
         return 2
     try:
         result = analyse_record(
             registry(get_settings().extra_games),
             record,
-            Depth(rollouts=args.rollouts, seed=args.seed),
+            {"seed": args.seed}
+            | ({"rollouts": args.rollouts} if args.rollouts is not None else {})
+            | (
+                {"luck_samples": args.luck_samples}
+                if args.luck_samples is not None
+                else {}
+            ),
             cpu_budget=args.cpu,
         )
     except RecordError as error:

@@ -30,7 +30,6 @@ import os
 import queue as queues
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
 from typing import Any
 
 from app.config.tasks import cancel_and_wait
@@ -41,7 +40,7 @@ from app.records.analysis import NotAnalysable, analyse_record
 from app.records.archive import Archive
 from app.records.gamerecord import RecordError
 from app.store.analyses import AnalysisStore, Job
-from bots.analysis import Depth, TooCostly
+from bots.analysis import TooCostly
 
 log = logging.getLogger("ishtar.analyses")
 
@@ -157,11 +156,11 @@ def _run(
             last[0] = now
             _progress.put((job_id, done, total, snapshot()))
 
-    depth = Depth()
+    depth: dict[str, Any] = {}
     if rollouts:
-        depth = replace(depth, rollouts=rollouts)
+        depth["rollouts"] = rollouts
     if policy:
-        depth = replace(depth, policy=policy, luck_policy=policy)
+        depth.update(policy=policy, luck_policy=policy)
     try:
         result = analyse_record(
             registry(extra_games),

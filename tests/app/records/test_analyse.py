@@ -10,15 +10,18 @@ import pytest
 
 from app.games import registry
 from app.ops.cli import main
-from app.records.analysis import NotAnalysable, analyse_record
+from app.records.analysis import NotAnalysable, analyse_record, depth_for
 from app.records.gamerecord import RecordError
 from bots.analysis import Depth
 from tests.app.records.finished import bot_record
 
+SHALLOW = {"rollouts": 2, "luck_samples": 4}
+"""A small depth: the suite stays fast (docs/analysis.md measures the default)."""
+
 
 def test_a_babylon_gardens_record_is_analysed_through_its_bots() -> None:
     record = bot_record("babylon-gardens", 2, seed=7)
-    report = analyse_record(registry(()), record, Depth(rollouts=2))
+    report = analyse_record(registry(()), record, SHALLOW)
     assert report["game"] == "babylon-gardens"
     assert report["complete"] is True
     assert report["moves_done"] == len(record["moves"])
@@ -42,7 +45,7 @@ def test_a_game_not_over_is_not_analysed() -> None:
     record["moves"] = record["moves"][:10]
     record["version"] = 10
     with pytest.raises(NotAnalysable) as refused:
-        analyse_record(registry(()), record, Depth(rollouts=2))
+        analyse_record(registry(()), record, SHALLOW)
     assert refused.value.code == "game_not_over"
 
 
@@ -50,7 +53,7 @@ def test_a_record_that_does_not_replay_is_refused() -> None:
     record = bot_record("babylon-gardens", 2, seed=7)
     record["moves"][3]["action"] = {"type": "nonsense"}
     with pytest.raises(RecordError):
-        analyse_record(registry(()), record, Depth(rollouts=2))
+        analyse_record(registry(()), record, SHALLOW)
 
 
 def test_the_command_prints_the_analysis_as_json(
@@ -58,7 +61,7 @@ def test_the_command_prints_the_analysis_as_json(
 ) -> None:
     path = tmp_path / "game.json"
     path.write_text(json.dumps(bot_record("babylon-gardens", 3, seed=11)))
-    assert main(["analyse", str(path), "--rollouts", "2"]) == 0
+    assert main(["analyse", str(path), "--rollouts", "2", "--luck-samples", "4"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["format"] == "ishtar-online/analysis"
     assert len(printed["players"]) == 3
@@ -70,6 +73,17 @@ def test_the_command_refuses_what_is_no_record(
 ) -> None:
     path = tmp_path / "game.json"
     path.write_text('{"not": "a record"}')
-    assert main(["analyse", str(path), "--rollouts", "2"]) == 1
+    assert main(["analyse", str(path), "--rollouts", "2", "--luck-samples", "4"]) == 1
     assert "not a game record" in capsys.readouterr().err
     assert main(["analyse", str(tmp_path / "missing.json")]) == 2
+
+
+def test_a_game_may_set_its_own_depth_and_a_caller_overrides_it() -> None:
+    games = registry(())
+    babylon = depth_for(games.get("babylon-gardens"), {"rollouts": 2})
+    assert (babylon.luck_samples, babylon.luck_plies, babylon.rollouts) == (64, 32, 2)
+    assert depth_for(games.get("ishtar")) == Depth()
+    record = bot_record("babylon-gardens", 2, seed=7)
+    report = analyse_record(games, record, {"rollouts": 2, "luck_plies": 2})
+    # the game's 64 luck samples stay where the caller says nothing of them
+    assert report["depth"]["luck_samples"] == 64 and report["depth"]["luck_plies"] == 2
