@@ -35,9 +35,11 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
 from typing import Any
 
 from app.games import registry
+from app.records.analysis import depth_for
 from bots.analysis import CATEGORIES, Depth, analyse
 from bots.base import derive_seed
 
@@ -87,7 +89,12 @@ def play(
 def analysed(
     game_id: str, states: list[Any], actions: list[Any], depth: Depth
 ) -> tuple[dict[str, Any], float]:
+    """The analysis at `depth`: its fields the default's are the game's own where the
+    game's descriptor sets them (as the server and `ishtar analyse` analyse)."""
     engine, think = _game(game_id)
+    game = registry(()).get(game_id)
+    given = {k: v for k, v in asdict(depth).items() if getattr(Depth(), k) != v}
+    depth = depth_for(game, given)
     started = time.process_time()
     report = analyse(engine, think, states, actions, depth)
     return report, time.process_time() - started
@@ -188,15 +195,16 @@ def _mean_se(values: Sequence[float]) -> dict[str, float]:
 
 
 def cost(args: argparse.Namespace) -> dict[str, Any]:
+    chosen = [args.game] if args.game else ["ishtar", "babylon-gardens"]
     tasks = [
         (game, players, args.seed + g)
-        for game in ("ishtar", "babylon-gardens")
+        for game in chosen
         for players in (2, 3, 4)
         for g in range(args.games)
     ]
     rows = _map(_cost, tasks, args.jobs)
     summary = []
-    for game in ("ishtar", "babylon-gardens"):
+    for game in chosen:
         for players in (2, 3, 4):
             mine = [r for r in rows if r["game"] == game and r["players"] == players]
             cpu = statistics.fmean(r["cpu_s"] for r in mine)
@@ -209,7 +217,8 @@ def cost(args: argparse.Namespace) -> dict[str, Any]:
                     "games_per_core_day": int(86400 / cpu) if cpu else None,
                 }
             )
-    return {"depth": Depth().describe(), "runs": rows, "summary": summary}
+    depths = {g: depth_for(registry(()).get(g)).describe() for g in chosen}
+    return {"depth": depths, "runs": rows, "summary": summary}
 
 
 def sensitivity(args: argparse.Namespace) -> dict[str, Any]:
@@ -356,7 +365,9 @@ MEASURES = {
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.analysis_quality")
     parser.add_argument("measure", choices=sorted(MEASURES))
-    parser.add_argument("--game", default="babylon-gardens")
+    parser.add_argument(
+        "--game", default=None, help="babylon-gardens, ishtar (cost: both by default)"
+    )
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--rollouts", type=int, default=Depth.rollouts)
@@ -367,6 +378,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     started = time.time()
+    if args.game is None and args.measure != "cost":
+        args.game = "babylon-gardens"
     result = MEASURES[args.measure](args)
     result["wall_s"] = round(time.time() - started, 1)
     json.dump(result, sys.stdout, indent=1)
