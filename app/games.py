@@ -80,6 +80,9 @@ class Game:
     )
     """The options and public set-up of a record written before rooms recorded options
     (records of format 1 and 2, which only this game could write)."""
+    analysis: Mapping[str, Any] = field(default_factory=dict)
+    """The analysis's depth where this game's costs differ from the default's (fields of
+    `bots.analysis.Depth`; docs/analysis.md): none for a game that takes the default."""
     played_options: Callable[[dict[str, Any], str | None], dict[str, Any]] | None = (
         field(default=None, repr=False)
     )
@@ -296,6 +299,9 @@ BABYLON = Game(
     options=BabylonOptions,
     bots=("easy", "medium", "hard"),
     think=babylon_bots.think,
+    # its bots are cheap: a draw's luck looked at 32 moves ahead, 64 times, separates a
+    # hard bot from a medium one in fewer games than the raw score (docs/analysis.md)
+    analysis={"luck_samples": 64, "luck_plies": 32},
     client="games/babylon/screen.js",
     summary=(
         "Water the flower tiles from the well, harvest their nectar and fill your "

@@ -299,6 +299,53 @@ class Settings(BaseSettings):
         ),
     )
 
+    # --- analyses of finished games (issue 38, docs/analysis.md) ------------------------------
+    analysis_per_address_per_day: int = Field(
+        default=20,
+        ge=0,
+        description=(
+            "New analyses one client address may ask for in a day (an analysis already "
+            "asked for by anyone is read for free); beyond it: too_many_analyses."
+        ),
+    )
+    analysis_cpu_s: float = Field(
+        default=300.0,
+        gt=0,
+        description="CPU seconds one analysis may use before it fails as too costly.",
+    )
+    analysis_share: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description=(
+            "Share of this machine's cores the analysis workers may use (worker processes, "
+            "at a lower priority than the server's); 0: this instance analyses nothing."
+        ),
+    )
+    analysis_rollouts: int = Field(
+        default=0,
+        ge=0,
+        description="Rollouts per candidate move (0: the analysis's default depth).",
+    )
+    analysis_luck_samples: int = Field(
+        default=0,
+        ge=0,
+        le=1024,
+        description=(
+            "Draws sampled to value each random event's luck (0: the analysis's "
+            "default, or the game's own)."
+        ),
+    )
+    analysis_policy: str = Field(
+        default="",
+        pattern="^(|easy|medium|hard|random)$",
+        description=(
+            "The bot level that plays the rollouts, the decisions' and the luck's "
+            "(empty: the analysis's default, medium); the candidate moves stay the "
+            "medium and easy bots'."
+        ),
+    )
+
     # --- replays and the position cache (issue 13: bounded in bytes, replays rate-limited) --
     replay_requests_per_s: float = Field(
         default=10.0,

@@ -31,6 +31,7 @@ from app.ops.connection_guard import (
     raise_descriptor_limit,
 )
 from app.ops.embedded import EmbeddedPostgres, EmbeddedPostgresError
+from app.records.analysis import register_analyse
 from app.records.verify import register_verify
 from app.store import migrate
 from bots.simulate import GameBots, register_simulate
@@ -371,6 +372,7 @@ COMMANDS: list[Register] = [
     register_db,
     lambda subparsers: register_simulate(subparsers, _game_bots),
     register_verify,
+    register_analyse,
 ]
 
 

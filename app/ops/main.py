@@ -26,6 +26,7 @@ from app.web import ws
 from app.web.assets import Assets, VersionedStatic
 from app.web.i18n import Catalogues
 from app.web.routes import (
+    analyses,
     app_shell,
     async_play,
     bots,
@@ -61,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             store.room_limits, settings.rooms_per_minute
         )
         records.install(app, store)  # adds the archive's facts to the room status
+        analysis_workers = analyses.install(app, runtime.instance)
         # Commit listeners, in this order after the hub's (app/ops/runtime.py): the bot
         # runner, then the webhook courier; each unsubscribes when it stops.
         app.state.bots = BotRunner(
@@ -86,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             heap_dump.uninstall(dumps)
             await collector.stop()
+            await analysis_workers.stop()
             await background.stop()
             await app.state.bots.stop()
             await runtime.stop()
@@ -113,6 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(reach.pages)
     app.include_router(app_shell.router)
     app.include_router(records.router)
+    app.include_router(analyses.router)
     app.include_router(chat.router)
     app.include_router(pages.router)
     app.include_router(i18n.router)

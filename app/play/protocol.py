@@ -69,6 +69,8 @@ HTTP_STATUS = {
     "mail_failed": 502,
     "bad_away": 400,
     "bad_link": 400,
+    "too_many_analyses": 429,
+    "no_analysis": 404,
     # Refused before any route runs (app/web/errors.py, app/web/security.py,
     # app/ops/connection_guard.py).
     "not_found": 404,

@@ -113,6 +113,11 @@ class Archive:
         assert facts is not None
         return facts
 
+    async def facts(self, room_id: str) -> GameFacts:
+        """What the store knows of a room's started game (unknown_room if there is no such
+        room, game_not_started before its start)."""
+        return await self._facts(room_id)
+
     async def _not_started(self, room_id: str) -> None:
         await self.rooms.rooms.room(room_id)  # unknown_room if there is no such room
         raise ServiceError(

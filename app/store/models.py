@@ -15,6 +15,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Identity,
     Index,
@@ -660,3 +661,47 @@ class MailDigest(Base):
     address: Mapped[str] = mapped_column(String(254), primary_key=True)
     last_sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     sent: Mapped[int] = mapped_column(Integer, server_default="0")
+
+
+# --- analyses of finished games (migration 0018, app/store/analyses.py) ----------------------
+
+
+class AnalysisJob(Base):
+    """The analysis of one finished game by one engine version: queued, computed by the
+    background workers of any instance (claimed with a lease), kept for everyone."""
+
+    __tablename__ = "analysis_jobs"
+    __table_args__ = (
+        CheckConstraint(
+            "status IN ('queued', 'running', 'done', 'failed')", name="status"
+        ),
+        UniqueConstraint("game_id", "engine_version", name="uq_analysis_jobs_game_id"),
+        Index(
+            "ix_analysis_jobs_open",
+            "created_at",
+            postgresql_where="status IN ('queued', 'running')",
+        ),
+        Index("ix_analysis_jobs_address", "address_hash", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, Identity(), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    room_id: Mapped[str] = mapped_column(String(64))
+    engine_version: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16), server_default="queued")
+    address_hash: Mapped[bytes | None] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    watched_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+    claimed_by: Mapped[str | None] = mapped_column(String(64))
+    claimed_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    attempts: Mapped[int] = mapped_column(SmallInteger, server_default="0")
+    done: Mapped[int] = mapped_column(Integer, server_default="0")
+    total: Mapped[int] = mapped_column(Integer, server_default="0")
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
+    error: Mapped[str | None] = mapped_column(Text)
+    cpu_s: Mapped[float | None] = mapped_column(Float)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

@@ -18,6 +18,7 @@ module per concept:
 - ``store.push`` (app/store/push.py): seats' Web Push subscriptions and the push outbox;
 - ``store.mail`` (app/store/mail.py): seats' e-mail addresses and the digests sent;
 - ``store.away`` (app/store/away.py): seats marked away, and their periods.
+- ``store.analyses`` (app/store/analyses.py): analyses of finished games, queued and kept.
 
 The rows it hands out are in app/store/rows.py. Every write that others must hear about
 sends `NOTIFY` (app/store/channel.py) in the same transaction (a room's change through
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import asyncpg  # type: ignore[import-untyped]
 
+from app.store.analyses import AnalysisStore
 from app.store.away import AwayStore
 from app.store.bot_rooms import BotRoomStore
 from app.store.channel import CHANNEL, NOTIFY, NOTIFY_MANY, notice
@@ -71,6 +73,7 @@ class Store(RoomStore, SeatStore, GameStore, PresenceStore):
         self.push = PushStore(pool, light)
         self.mail = MailStore(pool, light)
         self.away = AwayStore(pool, light)
+        self.analyses = AnalysisStore(pool, light)
 
     async def announce(self, room_id: str, kind: str, number: int) -> None:
         """NOTIFY every instance that a room changed (after the change was committed)."""

@@ -44,6 +44,8 @@ export class Rematch {
     this.busy = false;
     const replay = `/r/${encodeURIComponent(roomId)}/replay`;
     for (const id of ["replay-link", "replay-open"]) if ($(id)) $(id).href = replay;
+    // the analysis is read on the replay page, which asks for it when opened from here
+    if ($("analysis-link")) $("analysis-link").href = `${replay}?move=0&analysis=1`;
     if ($("export-link")) $("export-link").href = `/api/rooms/${encodeURIComponent(roomId)}/record?download=1`;
     $("rematch-btn")?.addEventListener("click", () => this.go());
   }

@@ -18,6 +18,7 @@ import { list, setSeatNamer, t } from "./i18n.js";
 import { entryText } from "./log.js";
 import { loadScreen } from "./games.js";
 import { attachImport } from "./record-import.js";
+import { AnalysisPanel } from "./analysis.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("replay");
@@ -27,6 +28,7 @@ const base = source === "room" ? `/api/rooms/${encodeURIComponent(id)}` : `/api/
 const recordUrl = source === "room" ? `${base}/record` : base;
 const pageUrl = source === "room" ? `/r/${encodeURIComponent(id)}/replay` : `/records/${encodeURIComponent(id)}`;
 const POLL_MS = 8000;
+const askAnalysis = new URLSearchParams(location.search).get("analysis") === "1"; // from the final table
 
 let record = null;
 let room = null; // {seats: [{seat, name, bot}]} for the panels' names
@@ -35,6 +37,7 @@ let version = 0;
 let move = 0;
 let shown = -1;
 let notice = "";
+let analysis = null; // the analysis panel (a room's finished game)
 let messages = []; // the moves' messages, in the page's language (…/replay/log); index seq - 1
 const views = new Map(); // move -> view
 const loading = new Map(); // move -> Promise<view>
@@ -87,6 +90,7 @@ async function show(n) {
 function draw(view) {
   const forward = shown === move - 1;
   shown = move;
+  $("replay").dataset.better = "";
   // stepping forward, the screen may light up what the move changed
   screen.update({ view, legal: [], version: move, event: forward ? record.moves[move - 1] : null, room, presence: null });
   renderControls(view);
@@ -115,6 +119,18 @@ function renderControls(view = views.get(move)) {
     li.classList.toggle("future", seq > move);
   }
   scrollLogTo($("log").querySelector("li.current"));
+  analysis?.moved();
+}
+
+/** The analysis's better move at the move shown, on the board: the view after it. */
+function showBetter(entry) {
+  const n = entry.move;
+  if (n !== move) return;
+  shown = -1; // the next step draws the game again
+  $("replay").dataset.better = String(n);
+  const event = { seq: n, seat: entry.seat, action: entry.better.action, message: entry.better.message };
+  screen.update({ view: entry.better.view, legal: [], version: n, event, room, presence: null });
+  $("replay-text").textContent = t("analysis.showing_better", { text: entryText(event) });
 }
 
 /** Keep the current line of the move list in sight, scrolling the list only. */
@@ -199,6 +215,7 @@ function setRecord(next) {
   setSeatNamer((seat) => playerName(room, seat)); // a seat in a move's message reads as its name
   renderLog();
   renderRecordPanel();
+  if (analysis?.analysis) analysis.markLog(analysis.analysis);
 }
 
 /** A game in progress grows: fetch its record again now and then, following the latest move. */
@@ -208,8 +225,10 @@ async function poll() {
     const next = await getJSON(recordUrl);
     if (next.version !== version || next.status !== record.status) {
       const atEnd = move === version;
+      const ended = next.status !== record.status;
       await loadMessages();
       setRecord(next);
+      if (ended) analysis?.start(false).catch(() => {});
       if (atEnd) show(version);
       else renderControls();
     }
@@ -306,6 +325,23 @@ async function start() {
   }
   await show(first);
   setInterval(poll, POLL_MS);
+  if (source === "room" && $("analysis")) {
+    analysis = new AnalysisPanel({
+      base,
+      page: {
+        get record() { return record; },
+        get room() { return room; },
+        get move() { return move; },
+        show: (n) => { notice = ""; show(n); },
+        showBetter,
+      },
+    });
+    window.__replay.analysis = () => analysis.job;
+    analysis.start(askAnalysis).catch((err) => {
+      $("analysis-error").textContent = err.message;
+      $("analysis-error").hidden = false;
+    });
+  }
 }
 
 start();

@@ -38,7 +38,9 @@ GAMES = 10_000
 MEASURED = 1_000  # the last reads, counted
 TRACED_BEFORE = 500  # traced but not counted: more than any cache below holds
 FILLED = 500  # read before tracing starts: every cache full, many times over
-SMALL_CACHE = 128 << 10  # every cache's bound: the 2,000 reads fill each many times over
+SMALL_CACHE = (
+    128 << 10
+)  # every cache's bound: the 2,000 reads fill each many times over
 AT_ONCE = 8  # reads in flight together (the pool has 10 connections)
 GROWTH_BUDGET = 256 << 10
 """What 1,000 more idle games may leave allocated: 262 bytes each. A cache without a bound

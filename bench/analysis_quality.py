@@ -1,0 +1,394 @@
+"""The analysis's quality and cost, measured on bot games (docs/analysis.md, "Quality").
+
+    python -m bench.analysis_quality cost [--games 1]
+    python -m bench.analysis_quality sensitivity --game babylon-gardens --games 20
+    python -m bench.analysis_quality stability --game ishtar --games 3
+    python -m bench.analysis_quality calibration --game babylon-gardens --games 200 --rollouts 2
+    python -m bench.analysis_quality luck --game babylon-gardens --games 100 --rollouts 2
+
+Each prints one JSON object. Run them niced on a shared machine (`nice -n 10`); `--jobs`
+spreads games over processes. Every run is reproducible from its arguments: games are
+played from seeds `seed + g` with the bots' counted budgets, the analysis from its own seed.
+
+- cost: CPU seconds of one analysis at the default depth, for 2, 3 and 4 players of each
+  game (games between medium bots), and how many such games one core analyses a day.
+- sensitivity: games between strong bots (hard) where seat 0 plays a uniformly random
+  legal move (the random bot's) at about one decision in `--plant` instead of its own;
+  how often the planted moves are marked, and the others; precision and recall.
+- stability: each game analysed with two seeds; the share of decisions (more than one
+  legal move) that get the same category (none, inaccuracy, mistake, blunder).
+- calibration: each position's predicted chances of winning against who won: a
+  reliability table by tenths and the Brier score (and the uninformed 1/players' score).
+- luck: games between hard and medium bots (seats rotated); each seat's total luck
+  (its mean over games should be 0), and how many games the raw and the luck-adjusted
+  score differences need to tell the two bots apart at 95 %.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
+from typing import Any
+
+from app.games import registry
+from app.records.analysis import depth_for
+from bots.analysis import CATEGORIES, Depth, analyse
+from bots.base import derive_seed
+
+
+def _game(game_id: str) -> tuple[Any, Any]:
+    game = registry(()).get(game_id)
+    assert game.think is not None
+    return game.rules, game.think
+
+
+def play(
+    game_id: str,
+    levels: Sequence[str],
+    seed: int,
+    plant_every: int = 0,
+) -> tuple[list[Any], list[Any], set[int]]:
+    """A bot game: its states, actions and the move numbers where seat 0 was made to play
+    a random move instead of its bot's (one decision in `plant_every`, 0: none)."""
+    engine, think = _game(game_id)
+    options = registry(()).get(game_id).check_options(len(levels), {"first_player": 0})
+    state = engine.new_game(len(levels), seed, options)
+    states, actions, planted = [state], [], set()
+    rng = random.Random(derive_seed(seed, "plant"))
+    while (seat := engine.current_player(state)) is not None:
+        legal = engine.legal_actions(state)
+        view = engine.view_for(state, seat)
+        step_seed = derive_seed(seed, len(actions))
+        action = think(levels[seat], view, legal, step_seed, None)
+        if (
+            seat == 0
+            and plant_every
+            and len(legal) > 1
+            and rng.randrange(plant_every) == 0
+        ):
+            other = think("random", view, legal, step_seed, None)
+            if json.dumps(engine.encode_action(other), sort_keys=True) != json.dumps(
+                engine.encode_action(action), sort_keys=True
+            ):
+                action = other
+                planted.add(len(actions) + 1)
+        state = engine.apply(state, action)
+        states.append(state)
+        actions.append(action)
+    return states, actions, planted
+
+
+def analysed(
+    game_id: str, states: list[Any], actions: list[Any], depth: Depth
+) -> tuple[dict[str, Any], float]:
+    """The analysis at `depth`: its fields the default's are the game's own where the
+    game's descriptor sets them (as the server and `ishtar analyse` analyse)."""
+    engine, think = _game(game_id)
+    game = registry(()).get(game_id)
+    given = {k: v for k, v in asdict(depth).items() if getattr(Depth(), k) != v}
+    depth = depth_for(game, given)
+    started = time.process_time()
+    report = analyse(engine, think, states, actions, depth)
+    return report, time.process_time() - started
+
+
+# --- the measures, one game each (run in worker processes) ---------------------------------
+
+
+def _cost(args: tuple[str, int, int]) -> dict[str, Any]:
+    game_id, players, seed = args
+    states, actions, _ = play(game_id, ["medium"] * players, seed)
+    report, cpu = analysed(game_id, states, actions, Depth())
+    return {
+        "game": game_id,
+        "players": players,
+        "moves": len(actions),
+        "decisions": sum(1 for m in report["moves"] if m["legal"] > 1),
+        "cpu_s": round(cpu, 1),
+    }
+
+
+def _sensitivity(args: tuple[str, int, int, int]) -> dict[str, Any]:
+    game_id, seed, plant, rollouts = args
+    states, actions, planted = play(game_id, ["hard", "hard"], seed, plant)
+    report, cpu = analysed(game_id, states, actions, Depth(rollouts=rollouts))
+    rows = [
+        (m["move"] in planted, m["mark"] is not None, m["seat"], m["loss"])
+        for m in report["moves"]
+        if m["legal"] > 1 and "loss" in m
+    ]
+    return {"rows": rows, "cpu_s": cpu}
+
+
+def _stability(args: tuple[str, int, int]) -> dict[str, Any]:
+    game_id, seed, rollouts = args
+    states, actions, _ = play(game_id, ["hard", "medium"], seed, plant_every=6)
+    one, _ = analysed(game_id, states, actions, Depth(rollouts=rollouts, seed=1))
+    two, _ = analysed(game_id, states, actions, Depth(rollouts=rollouts, seed=2))
+    pairs = [
+        (a["mark"], b["mark"])
+        for a, b in zip(one["moves"], two["moves"])
+        if a["legal"] > 1 and "mark" in a and "mark" in b
+    ]
+    return {"pairs": pairs}
+
+
+def _calibration(args: tuple[str, int, int, str]) -> dict[str, Any]:
+    game_id, seed, rollouts, level = args
+    players = 2
+    levels = ["medium"] * players if level == "medium" else [level, "medium"]
+    states, actions, _ = play(game_id, levels, seed)
+    depth = Depth(rollouts=rollouts)
+    report, cpu = analysed(game_id, states, actions, depth)
+    final = report["points"][-1]["win"]
+    pairs = [
+        (p["win"][s], final[s]) for p in report["points"][:-1] for s in range(players)
+    ]
+    return {
+        "pairs": pairs,
+        "cpu_s": cpu,
+        "players": report["players"],
+    }
+
+
+def _luck(args: tuple[str, int, int, int, int, str]) -> dict[str, Any]:
+    game_id, seed, rollouts, samples, plies, policy = args
+    hard_seat = seed % 2
+    levels = ["hard", "medium"] if hard_seat == 0 else ["medium", "hard"]
+    states, actions, _ = play(game_id, levels, seed)
+    depth = Depth(
+        rollouts=rollouts, luck_samples=samples, luck_plies=plies, luck_policy=policy
+    )
+    report, cpu = analysed(game_id, states, actions, depth)
+    players = report["players"]
+    hard, medium = players[hard_seat], players[1 - hard_seat]
+    return {
+        "raw": hard["score"] - medium["score"],
+        "adjusted": hard["luck_adjusted"] - medium["luck_adjusted"],
+        "luck": [p["luck"] for p in players],
+        "cpu_s": cpu,
+    }
+
+
+# --- summaries -----------------------------------------------------------------------------
+
+
+def _map(fn: Any, tasks: list[Any], jobs: int) -> list[Any]:
+    if jobs <= 1:
+        return [fn(t) for t in tasks]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(fn, tasks))
+
+
+def _mean_se(values: Sequence[float]) -> dict[str, float]:
+    mean = statistics.fmean(values)
+    se = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return {"mean": round(mean, 3), "se": round(se, 3)}
+
+
+def cost(args: argparse.Namespace) -> dict[str, Any]:
+    chosen = [args.game] if args.game else ["ishtar", "babylon-gardens"]
+    tasks = [
+        (game, players, args.seed + g)
+        for game in chosen
+        for players in (2, 3, 4)
+        for g in range(args.games)
+    ]
+    rows = _map(_cost, tasks, args.jobs)
+    summary = []
+    for game in chosen:
+        for players in (2, 3, 4):
+            mine = [r for r in rows if r["game"] == game and r["players"] == players]
+            cpu = statistics.fmean(r["cpu_s"] for r in mine)
+            summary.append(
+                {
+                    "game": game,
+                    "players": players,
+                    "moves": statistics.fmean(r["moves"] for r in mine),
+                    "cpu_s": round(cpu, 1),
+                    "games_per_core_day": int(86400 / cpu) if cpu else None,
+                }
+            )
+    depths = {g: depth_for(registry(()).get(g)).describe() for g in chosen}
+    return {"depth": depths, "runs": rows, "summary": summary}
+
+
+def sensitivity(args: argparse.Namespace) -> dict[str, Any]:
+    tasks = [
+        (args.game, args.seed + g, args.plant, args.rollouts) for g in range(args.games)
+    ]
+    results = _map(_sensitivity, tasks, args.jobs)
+    rows = [r for res in results for r in res["rows"]]
+    planted = [r for r in rows if r[0]]
+    others = [r for r in rows if not r[0]]
+    marked_planted = sum(1 for r in planted if r[1])
+    marked_others = sum(1 for r in others if r[1])
+    marked = marked_planted + marked_others
+    return {
+        "game": args.game,
+        "games": args.games,
+        "rollouts": args.rollouts,
+        "decisions": len(rows),
+        "planted": len(planted),
+        "planted_marked_rate": round(marked_planted / len(planted), 3)
+        if planted
+        else None,
+        "others_marked_rate": round(marked_others / len(others), 3) if others else None,
+        "precision": round(marked_planted / marked, 3) if marked else None,
+        "recall": round(marked_planted / len(planted), 3) if planted else None,
+        "planted_mean_loss": round(statistics.fmean(r[3] for r in planted), 2)
+        if planted
+        else None,
+        "others_mean_loss": round(statistics.fmean(r[3] for r in others), 2),
+        "cpu_s_per_game": round(statistics.fmean(r["cpu_s"] for r in results), 1),
+    }
+
+
+def stability(args: argparse.Namespace) -> dict[str, Any]:
+    tasks = [(args.game, args.seed + g, args.rollouts) for g in range(args.games)]
+    pairs = [p for res in _map(_stability, tasks, args.jobs) for p in res["pairs"]]
+    same = sum(1 for a, b in pairs if a == b)
+    marked_either = [(a, b) for a, b in pairs if a or b]
+    return {
+        "game": args.game,
+        "games": args.games,
+        "rollouts": args.rollouts,
+        "decisions": len(pairs),
+        "same_category": round(same / len(pairs), 3) if pairs else None,
+        "marked_by_either": len(marked_either),
+        "same_among_marked": round(
+            sum(1 for a, b in marked_either if a == b) / len(marked_either), 3
+        )
+        if marked_either
+        else None,
+        "categories": {
+            c: sum(1 for a, _ in pairs if a == c) for c in (*CATEGORIES, None)
+        },
+    }
+
+
+def calibration(args: argparse.Namespace) -> dict[str, Any]:
+    tasks = [
+        (args.game, args.seed + g, args.rollouts, "medium") for g in range(args.games)
+    ]
+    results = _map(_calibration, tasks, args.jobs)
+    pairs = [p for res in results for p in res["pairs"]]
+    table = []
+    for b in range(10):
+        low, high = b / 10, (b + 1) / 10
+        inside = [(p, o) for p, o in pairs if low <= p < high or (b == 9 and p == 1.0)]
+        if inside:
+            table.append(
+                {
+                    "predicted": f"{low:.1f}-{high:.1f}",
+                    "positions": len(inside),
+                    "mean_predicted": round(statistics.fmean(p for p, _ in inside), 3),
+                    "won": round(statistics.fmean(o for _, o in inside), 3),
+                }
+            )
+    brier = statistics.fmean((p - o) ** 2 for p, o in pairs)
+    base = statistics.fmean((0.5 - o) ** 2 for _, o in pairs)
+    return {
+        "game": args.game,
+        "games": args.games,
+        "rollouts": args.rollouts,
+        "positions": len(pairs),
+        "brier": round(brier, 4),
+        "brier_uninformed": round(base, 4),
+        "reliability": table,
+        "cpu_s_per_game": round(statistics.fmean(r["cpu_s"] for r in results), 1),
+    }
+
+
+def luck(args: argparse.Namespace) -> dict[str, Any]:
+    tasks = [
+        (
+            args.game,
+            args.seed + g,
+            args.rollouts,
+            args.luck_samples,
+            args.luck_plies,
+            args.luck_policy,
+        )
+        for g in range(args.games)
+    ]
+    results = _map(_luck, tasks, args.jobs)
+    raw = [r["raw"] for r in results]
+    adjusted = [r["adjusted"] for r in results]
+
+    def games_needed(values: list[float]) -> float | None:
+        mean = statistics.fmean(values)
+        sd = statistics.stdev(values)
+        return round((1.96 * sd / mean) ** 2, 1) if mean > 0 else None
+
+    seats = len(results[0]["luck"])
+    return {
+        "game": args.game,
+        "games": args.games,
+        "rollouts": args.rollouts,
+        "luck_samples": args.luck_samples,
+        "luck_plies": args.luck_plies,
+        "luck_policy": args.luck_policy,
+        "correlation_luck_raw": round(
+            statistics.correlation(raw, [r["raw"] - r["adjusted"] for r in results]), 3
+        ),
+        "luck_by_seat": [
+            _mean_se([r["luck"][s] for r in results]) for s in range(seats)
+        ],
+        "luck_all_seats": _mean_se([x for r in results for x in r["luck"]]),
+        "raw_difference": _mean_se(raw) | {"sd": round(statistics.stdev(raw), 2)},
+        "adjusted_difference": _mean_se(adjusted)
+        | {"sd": round(statistics.stdev(adjusted), 2)},
+        "games_to_separate_raw": games_needed(raw),
+        "games_to_separate_adjusted": games_needed(adjusted),
+        "cpu_s_per_game": round(statistics.fmean(r["cpu_s"] for r in results), 1),
+    }
+
+
+MEASURES = {
+    "cost": cost,
+    "sensitivity": sensitivity,
+    "stability": stability,
+    "calibration": calibration,
+    "luck": luck,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.analysis_quality")
+    parser.add_argument("measure", choices=sorted(MEASURES))
+    parser.add_argument(
+        "--game", default=None, help="babylon-gardens, ishtar (cost: both by default)"
+    )
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--rollouts", type=int, default=Depth.rollouts)
+    parser.add_argument("--plant", type=int, default=8, help="plant one decision in N")
+    parser.add_argument("--luck-samples", type=int, default=Depth.luck_samples)
+    parser.add_argument("--luck-plies", type=int, default=Depth.luck_plies)
+    parser.add_argument("--luck-policy", default=Depth.luck_policy)
+    parser.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    started = time.time()
+    if args.game is None and args.measure != "cost":
+        args.game = "babylon-gardens"
+    result = MEASURES[args.measure](args)
+    result["wall_s"] = round(time.time() - started, 1)
+    json.dump(result, sys.stdout, indent=1)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
+
+__all__ = ["main", "play"]

@@ -1,0 +1,107 @@
+"""One decision valued: the move played and the bots' moves, rolled out on common samples.
+
+The deciding seat's view is all the valuation reads: each sample is a full position drawn
+from that view by the engine's `sample_state` (what the seat could not know is filled at
+random), and each candidate is applied to the same sample and rolled out with the same bot
+seeds. The real position, with the draws that were to come, is never used.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bots.analysis.rollouts import Estimate, Outcome, Think, rollout
+from bots.base import derive_seed
+
+
+@dataclass(frozen=True)
+class Valued:
+    """The candidates of one decision (the played move first) and their estimates."""
+
+    seat: int
+    candidates: tuple[Any, ...]
+    estimates: tuple[Estimate, ...]
+
+    def best(self) -> int:
+        """The index of the candidate with the best expected lead for the deciding seat."""
+        leads = [e.lead(self.seat) for e in self.estimates]
+        return max(range(len(leads)), key=lambda i: (leads[i], -i))
+
+
+def key(engine: Any, action: Any) -> str:
+    """An action's identity: its JSON, keys sorted."""
+    return json.dumps(engine.encode_action(action), sort_keys=True)
+
+
+def candidates(
+    engine: Any,
+    think: Think,
+    state: Any,
+    played: Any,
+    levels: Sequence[str],
+    seed: int,
+) -> list[Any]:
+    """The played move, then each distinct move the bots of `levels` choose here."""
+    seat = engine.current_player(state)
+    legal = list(engine.legal_actions(state))
+    found = [played]
+    seen = {key(engine, played)}
+    if len(legal) < 2:
+        return found
+    view = engine.view_for(state, seat)
+    for level in levels:
+        choice = think(level, view, list(legal), derive_seed(seed, level), None)
+        k = key(engine, choice)
+        if k not in seen:
+            seen.add(k)
+            found.append(choice)
+    return found
+
+
+def value(
+    engine: Any,
+    think: Think,
+    state: Any,
+    moves: Sequence[Any],
+    *,
+    rollouts: int,
+    policy: str,
+    seed: int,
+    max_steps: int,
+) -> Valued:
+    """Each of `moves` valued by `rollouts` rollouts from positions sampled from the
+    deciding seat's view; sample k and its bot seeds are the same for every move."""
+    seat = engine.current_player(state)
+    view = engine.view_for(state, seat)
+    results: list[list[Outcome]] = [[] for _ in moves]
+    kept = list(range(len(moves)))
+    for k in range(rollouts):
+        sample = engine.sample_state(view, derive_seed(seed, "sample", k))
+        for i in list(kept):
+            try:
+                after = engine.apply(sample, moves[i])
+            except ValueError:
+                # a move legal in the real position is legal in every sample of the same
+                # view; should an engine disagree, the candidate is dropped, not guessed
+                if i == 0:
+                    raise
+                kept.remove(i)
+                continue
+            results[i].append(
+                rollout(
+                    engine,
+                    think,
+                    after,
+                    policy,
+                    derive_seed(seed, "roll", k),
+                    max_steps,
+                )
+            )
+    return Valued(
+        seat=seat,
+        candidates=tuple(moves[i] for i in kept),
+        estimates=tuple(Estimate(tuple(results[i])) for i in kept),
+    )

@@ -1,0 +1,127 @@
+"""Which moves drew something at random, and what each draw was worth.
+
+A move is a random event when what it reveals depends on the hidden order: the same move
+applied to positions sampled from the public view before it (`sample_state` of the
+spectator's view) shows something else than it showed in the game. Its luck for each seat
+is GNU Backgammon's: the value of the position it revealed, less the average value over
+what could have been revealed (the rollouts of the move from those samples, which is the
+value of the move before the draw).
+
+Values here are short: the standing a few moves on (`measure`), not the end of the game.
+A whole game's rollouts carry every later draw's noise, and a luck summed over some twenty
+draws would carry twenty times it; a few moves on, what a draw gave shows already (the
+tile placed, the garden harvested) and little else has happened. The luck-adjusted score
+(the score less the luck) is then a control variate in the manner of AIVAT: its mean is
+the score's, its variance smaller (docs/analysis.md, "Quality").
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bots.analysis.rollouts import Think
+from bots.base import derive_seed
+
+PROBES = 3
+"""Sampled positions tried before a move is called free of chance."""
+
+
+def public(engine: Any, state: Any) -> str:
+    """The spectator's view of a state, as comparable text."""
+    view = dict(engine.view_for(state, None))
+    view.pop("viewer", None)
+    return json.dumps(view, sort_keys=True, default=_plain)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    if isinstance(value, tuple):
+        return list(value)
+    try:
+        return dict(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def is_chance(engine: Any, before: Any, action: Any, after: Any, seed: int) -> bool:
+    """Whether `action` from `before` revealed something the public could not foresee."""
+    shown = public(engine, after)
+    view = engine.view_for(before, None)
+    for probe in range(PROBES):
+        sample = engine.sample_state(view, derive_seed(seed, "probe", probe))
+        try:
+            other = engine.apply(sample, action)
+        except ValueError:
+            return True
+        if public(engine, other) != shown:
+            return True
+    return False
+
+
+def standing(engine: Any, state: Any) -> list[float]:
+    """Every seat's score as it stands (the engine's `final_scores`, which both bundled
+    engines give mid-game: the running score players follow)."""
+    players = sorted(engine.final_scores(state)["players"], key=lambda p: p["seat"])
+    return [float(p["total"]) for p in players]
+
+
+def ahead(
+    engine: Any, think: Think, state: Any, policy: str, seed: int, plies: int
+) -> list[float]:
+    """The standing after `plies` more moves by the bots (fewer if the game ends)."""
+    for ply in range(plies):
+        seat = engine.current_player(state)
+        if seat is None:
+            break
+        legal = engine.legal_actions(state)
+        action = (
+            legal[0]
+            if len(legal) == 1
+            else think(
+                policy,
+                engine.view_for(state, seat),
+                list(legal),
+                derive_seed(seed, ply),
+                None,
+            )
+        )
+        state = engine.apply(state, action)
+    return standing(engine, state)
+
+
+def measure(
+    engine: Any,
+    think: Think,
+    before: Any,
+    action: Any,
+    after: Any,
+    *,
+    samples: int,
+    plies: int,
+    policy: str,
+    seed: int,
+) -> list[float]:
+    """Each seat's luck in points from a random event: the standing `plies` moves after
+    the position it revealed, less the same after what it could have revealed (the move
+    applied to samples of the public view before it), both averaged over `samples`
+    rollouts with the same bot seeds. Short rollouts judge what the draw gave with little
+    noise; both sides roll out alike, so the luck of a draw averages zero."""
+    view_before = engine.view_for(before, None)
+    view_after = engine.view_for(after, None)
+    drawn = []
+    possible = []
+    for k in range(samples):
+        roll = derive_seed(seed, "luck-roll", k)
+        world = engine.sample_state(view_after, derive_seed(seed, "luck-real", k))
+        drawn.append(ahead(engine, think, world, policy, roll, plies))
+        other = engine.apply(
+            engine.sample_state(view_before, derive_seed(seed, "luck-other", k)), action
+        )
+        possible.append(ahead(engine, think, other, policy, roll, plies))
+    seats = len(drawn[0])
+    return [
+        sum(d[s] for d in drawn) / samples - sum(p[s] for p in possible) / samples
+        for s in range(seats)
+    ]

@@ -1,0 +1,145 @@
+"""The analysis package (bots/analysis): marks, luck, chances, on a toy game with known
+answers and on a real game of each kind (small depth: the suite stays fast)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from bots.analysis import Depth, TooCostly, analyse, category
+from tests.bots import analysis_toy as toy
+
+
+def run(states: list[Any], actions: list[Any], **depth: Any) -> dict[str, Any]:
+    return analyse(toy, toy.think, states, actions, Depth(**{"rollouts": 8, **depth}))
+
+
+def seed_with(first_offer: int) -> int:
+    return next(s for s in range(1000) if toy.new_game(2, s).deck[0] == first_offer)
+
+
+def test_burning_a_high_card_is_marked_and_taking_never_is() -> None:
+    seed = seed_with(9)
+    states, actions = toy.play(seed, planted={0: "burn"})
+    report = run(states, actions)
+    first = report["moves"][0]
+    # common random numbers: every rollout after "burn" differs from its pair after
+    # "take" by the card alone, so the loss is exact and its error nil
+    assert first["loss"] == pytest.approx(9.0)
+    assert first["stderr"] == pytest.approx(0.0)
+    assert first["mark"] == "mistake"
+    assert first["better"]["action"] == {"type": "take"}
+    assert first["better"]["preview"] == {"type": "take", "card": 9}
+    assert all(m["mark"] is None for m in report["moves"][1:])
+    assert report["players"][0]["marks"] == {
+        "inaccuracy": 0,
+        "mistake": 1,
+        "blunder": 0,
+    }
+    assert report["players"][1]["average_loss"] == 0.0
+
+
+def test_a_small_loss_or_a_noisy_one_is_not_marked() -> None:
+    assert category(2.0, 0.0) is None  # below the first threshold
+    assert category(7.0, 4.0) is None  # within two standard errors
+    assert category(13.0, 1.0) == "blunder"
+    states, actions = toy.play(seed_with(2), planted={0: "burn"})
+    first = run(states, actions)["moves"][0]
+    assert first["loss"] == pytest.approx(2.0)
+    assert first["mark"] is None
+
+
+def test_a_decision_is_judged_without_the_real_future() -> None:
+    # two games alike up to the first decision, their hidden decks then in other orders:
+    # the first decision's valuation is the same
+    base = toy.new_game(2, seed_with(9))
+    other = toy.State(2, (base.deck[0], *reversed(base.deck[1:])), base.scores, 0)
+    reports = []
+    for start in (base, other):
+        states, actions = [start], []
+        for action in ("burn", "take", "take", "take", "take", "take"):
+            states.append(toy.apply(states[-1], action))
+            actions.append(action)
+        reports.append(run(states, actions)["moves"][0])
+    keys = ("loss", "stderr", "win_loss", "mark", "candidates")
+    assert [reports[0][k] for k in keys] == [reports[1][k] for k in keys]
+
+
+def test_draws_are_the_random_events_and_their_luck_has_the_right_sign() -> None:
+    states, actions = toy.play(seed_with(5))
+    report = run(states, actions, rollouts=64)
+    chance = [m["chance"] for m in report["moves"]]
+    # every move turns up the next card but the last, which turns up nothing
+    assert chance == [True] * 5 + [False]
+    for v, m in enumerate(report["moves"][:-1]):
+        drawn = states[v + 1].deck[0]
+        receiver = (v + 1) % 2
+        luck = m["luck"]["score"][receiver]
+        if drawn >= 8:
+            assert luck > 0, (drawn, luck)
+        if drawn <= 2:
+            assert luck < 0, (drawn, luck)
+    assert "luck" not in report["moves"][-1]
+    for seat, player in enumerate(report["players"]):
+        total = sum(m["luck"]["score"][seat] for m in report["moves"] if "luck" in m)
+        assert player["luck"] == pytest.approx(total, abs=0.05)
+        assert player["luck_adjusted"] == pytest.approx(
+            player["score"] - player["luck"]
+        )
+
+
+def test_chances_cover_every_version_and_end_on_the_result() -> None:
+    states, actions = toy.play(seed_with(9), planted={0: "burn"})
+    report = run(states, actions)
+    assert [p["version"] for p in report["points"]] == list(range(len(actions) + 1))
+    last = report["points"][-1]
+    assert last["score"] == [float(s) for s in states[-1].scores]
+    assert sum(last["win"]) == pytest.approx(1.0)
+    for point in report["points"]:
+        assert sum(point["win"]) == pytest.approx(1.0)
+    assert report["complete"] is True
+    assert report["moves_done"] == report["moves_total"] == len(actions)
+    json.dumps(report)  # plain JSON
+
+
+def test_turning_points_are_the_largest_swings() -> None:
+    states, actions = toy.play(seed_with(9), planted={0: "burn"})
+    report = run(states, actions)
+    turning = report["turning_points"]
+    assert 1 <= len(turning) <= 3
+    assert [t["move"] for t in turning] == sorted(t["move"] for t in turning)
+    for t in turning:
+        assert abs(t["after"] - t["before"]) >= 0.05
+        assert t["cause"] in ("draw", "decision")
+
+
+def test_progress_is_reported_move_by_move_and_the_budget_holds() -> None:
+    states, actions = toy.play(seed_with(9))
+    seen: list[tuple[int, int, bool]] = []
+
+    def progress(done: int, total: int, snapshot: Any) -> None:
+        partial = snapshot()
+        seen.append((done, total, partial["complete"]))
+        assert partial["moves_done"] == done
+
+    analyse(toy, toy.think, states, actions, Depth(rollouts=2), progress=progress)
+    assert seen == [(v, 6, False) for v in range(1, 7)]
+    with pytest.raises(TooCostly):
+        analyse(toy, toy.think, states, actions, Depth(rollouts=2), cpu_budget=0.0)
+
+
+def test_a_game_not_over_is_refused() -> None:
+    states, actions = toy.play(seed_with(9))
+    with pytest.raises(ValueError, match="not over"):
+        analyse(toy, toy.think, states[:-1], actions[:-1], Depth(rollouts=2))
+
+
+def test_the_same_seed_gives_the_same_analysis() -> None:
+    states, actions = toy.play(seed_with(4), planted={1: "burn"})
+    one = run(states, actions, rollouts=4, seed=3)
+    two = run(states, actions, rollouts=4, seed=3)
+    one.pop("cpu_s")
+    two.pop("cpu_s")
+    assert one == two
