@@ -445,10 +445,10 @@ def wait_version(http: httpx.Client, room: str, version: int) -> None:
         time.sleep(0.02)
 
 
-@pytest.mark.parametrize("lang", ["en", "fr", "nl"])
-def test_the_final_table_names_the_bot_that_finished_a_seat_not_the_person(
-    new_page: Callable[..., Page], live_server: str, artifacts: Path, lang: str
-) -> None:
+@pytest.fixture(scope="module")
+def finished_by_a_bot(live_server: str) -> dict[str, Any]:
+    """A game that Björn left and an easy bot finished, played once for the module: the
+    languages only read it (one game per language cost a whole game three times)."""
     t = table(live_server)
     with httpx.Client(base_url=live_server) as http:
         left = http.post(f"/api/rooms/{t['room']}/leave", headers=bearer(t["bjorn"]))
@@ -460,6 +460,18 @@ def test_the_final_table_names_the_bot_that_finished_a_seat_not_the_person(
         )
         assert handed.status_code == 200, handed.text
     play_with_a_bot(live_server, t["room"], t["ana"], 0)
+    return t
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl"])
+def test_the_final_table_names_the_bot_that_finished_a_seat_not_the_person(
+    new_page: Callable[..., Page],
+    live_server: str,
+    finished_by_a_bot: dict[str, Any],
+    artifacts: Path,
+    lang: str,
+) -> None:
+    t = finished_by_a_bot
     for size, name in ((WIDE, "wide"), (PHONE, "phone")):
         ana = new_page(**size, locale=LOCALE[lang])
         hold(ana, live_server, t["room"], seat=t["ana"], host=t["host"])
