@@ -16,7 +16,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.gardener import wait_until
-from tests.support.live import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -24,10 +23,9 @@ VERSIONED = re.compile(r"^/static/[0-9a-f]{12}/")
 
 
 @pytest.fixture
-def two_games(database_url: str, live_server_factory: Callable[..., LiveServer]) -> str:
+def two_games(toy_server: str) -> str:
     """A live server that plays Ishtar and the toy game (registered as the tests do)."""
-    env = {"ISHTAR_EXTRA_GAMES": "tests.app.toygame"}
-    return live_server_factory(database_url=database_url, env=env).url
+    return toy_server
 
 
 def page_manifest(page: Page) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,6 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.gardener import wait_until
 from tests.e2e.test_async import BACKGROUND_AND_NOTIFICATIONS, bearer, hold, table
-from tests.support.live import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -291,28 +290,6 @@ def test_the_seat_order_drawn_at_the_start_is_no_hand_over(
 
 
 # ---- point 8: the log and the lists -------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def toy_server(
-    test_databases: Any, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """A live server that also plays the toy game (short games to finish quickly)."""
-    url = test_databases.create(migrated=True)
-    server = LiveServer(
-        tmp_path_factory.mktemp("e2e-toy") / "server.log",
-        database_url=url,
-        env={
-            "ISHTAR_EXTRA_GAMES": "tests.app.toygame",
-            "ISHTAR_ROOMS_PER_MINUTE": "100000",
-        },
-    )
-    server.start()
-    try:
-        yield server.url
-    finally:
-        server.stop()
-        test_databases.drop(url)
 
 
 def toy_table(base: str) -> dict[str, Any]:
