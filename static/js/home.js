@@ -20,7 +20,9 @@ const errorBox = $("create-error");
 let game = null; // the game picked (its entry of the manifest)
 let readOptions = () => ({});
 
-nameInput.value = api.preferredName();
+// This runs once the page's catalogue has come (i18n.js awaits it at the top level), which
+// may be after the load event: a name typed meanwhile is kept, not replaced.
+if (!nameInput.value) nameInput.value = api.preferredName();
 
 function radio(name, value, label, checked) {
   const box = el("label");

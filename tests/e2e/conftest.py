@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.gardener import CHROMIUM_ARGS
+from tests.e2e.servers import serve
 from tests.support.databases import TestDatabases
-from tests.support.live import LiveServer
 
 CHROMIUM = os.environ.get("ISHTAR_CHROMIUM", "/usr/bin/chromium")
 HANG_GUARD_MS = 30_000
@@ -38,30 +38,34 @@ def artifacts() -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def live_server(
     test_databases: TestDatabases, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
-    """Base URL of a real `ishtar serve` shared by the browser tests of one module, on a
-    database of its own (overrides tests/conftest.py's server per test).
+    """Base URL of a real `ishtar serve` shared by the browser tests of a run (of one
+    xdist worker), on a database of its own (overrides tests/conftest.py's server per
+    test).
 
     These tests each create their own rooms and read only those, in fresh browser
-    contexts; a server start (2-4 s, more on a loaded machine) per test bought nothing.
-    The rooms-per-address limit is lifted: every test of the module creates rooms from
-    127.0.0.1 within the same minute (tests/security tests that limit, on servers of
-    their own)."""
-    url = test_databases.create(migrated=True)
-    server = LiveServer(
-        tmp_path_factory.mktemp("e2e-server") / "server.log",
-        database_url=url,
-        env={"ISHTAR_ROOMS_PER_MINUTE": "100000"},
+    contexts; a server start (2-4 s, 10-20 s on a loaded machine) per test or per module
+    bought nothing (and `--dist worksteal` may leave a module and come back to it, which
+    stopped and started a module's server again). A test script may play quickly: the
+    HTTP moves per seat and second are lifted too (no browser test is about that limit;
+    tests/security tests it)."""
+    yield from serve(
+        test_databases, tmp_path_factory, {"ISHTAR_HTTP_MOVES_PER_S": "1000"}
     )
-    server.start()
-    try:
-        yield server.url
-    finally:
-        server.stop()
-        test_databases.drop(url)
+
+
+@pytest.fixture(scope="session")
+def toy_server(
+    test_databases: TestDatabases, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A live server that plays Ishtar and also the toy game of the server tests (short
+    games, a plain screen), shared as `live_server` is."""
+    yield from serve(
+        test_databases, tmp_path_factory, {"ISHTAR_EXTRA_GAMES": "tests.app.toygame"}
+    )
 
 
 @pytest.fixture(scope="package")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +16,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.gardener import Gardener, wait_until
+from tests.e2e.servers import serve
+from tests.support.databases import TestDatabases
 from tests.support.lines import shown_lines, unserial
-from tests.support.live import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -319,12 +320,15 @@ def test_handing_a_seat_to_a_bot_asks_first_and_tells_its_player(
     expect(banner).to_be_hidden()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def quick_server(
-    database_url: str, live_server_factory: Callable[..., LiveServer]
-) -> str:
-    env = {"ISHTAR_DEADLINE_POLL_S": "0.1"}
-    return live_server_factory(database_url=database_url, env=env).url
+    test_databases: TestDatabases, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A live server that looks for late seats every 0.1 s. Module-scoped, so that it
+    is stopped after the test's pages are closed, not under them."""
+    yield from serve(
+        test_databases, tmp_path_factory, {"ISHTAR_DEADLINE_POLL_S": "0.1"}
+    )
 
 
 def test_time_per_move_from_the_form_to_the_late_seat(

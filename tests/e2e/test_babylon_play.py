@@ -19,16 +19,15 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.babylon_gardener import BabylonPlayer
 from tests.e2e.gardener import wait_until
-from tests.support.live import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture
-def server(database_url: str, live_server_factory: Callable[..., LiveServer]) -> str:
-    """A live server whose rate limits let two scripted people play quickly."""
-    env = {"ISHTAR_HTTP_MOVES_PER_S": "1000", "ISHTAR_ROOMS_PER_MINUTE": "1000"}
-    return live_server_factory(database_url=database_url, env=env).url
+def server(live_server: str) -> str:
+    """The browser tests' server (tests/e2e/conftest.py): its rate limits let two
+    scripted people play quickly."""
+    return live_server
 
 
 def to_play(*people: BabylonPlayer, timeout: float = 10.0) -> BabylonPlayer:

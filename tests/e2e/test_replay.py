@@ -21,16 +21,15 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tests.e2e.gardener import Gardener, wait_until
 from tests.e2e.test_play import to_play
 from tests.support.lines import shown_lines, unserial
-from tests.support.live import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture
-def server(database_url: str, live_server_factory: Callable[..., LiveServer]) -> str:
-    """A live server whose HTTP rate limit lets a test script play a game quickly."""
-    env = {"ISHTAR_HTTP_MOVES_PER_S": "1000", "ISHTAR_ROOMS_PER_MINUTE": "1000"}
-    return live_server_factory(database_url=database_url, env=env).url
+def server(live_server: str) -> str:
+    """The browser tests' server (tests/e2e/conftest.py): its HTTP rate limit lets a
+    test script play a game quickly."""
+    return live_server
 
 
 def finished_game(base: str, seed: int = 3) -> tuple[str, list[str]]:

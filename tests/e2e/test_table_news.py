@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,6 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.gardener import wait_until
 from tests.e2e.test_async import BACKGROUND_AND_NOTIFICATIONS, bearer, hold, table
-from tests.support.live import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -293,28 +292,6 @@ def test_the_seat_order_drawn_at_the_start_is_no_hand_over(
 # ---- point 8: the log and the lists -------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def toy_server(
-    test_databases: Any, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    """A live server that also plays the toy game (short games to finish quickly)."""
-    url = test_databases.create(migrated=True)
-    server = LiveServer(
-        tmp_path_factory.mktemp("e2e-toy") / "server.log",
-        database_url=url,
-        env={
-            "ISHTAR_EXTRA_GAMES": "tests.app.toygame",
-            "ISHTAR_ROOMS_PER_MINUTE": "100000",
-        },
-    )
-    server.start()
-    try:
-        yield server.url
-    finally:
-        server.stop()
-        test_databases.drop(url)
-
-
 def toy_table(base: str) -> dict[str, Any]:
     with httpx.Client(base_url=base, timeout=10) as http:
         created = http.post(
@@ -445,10 +422,10 @@ def wait_version(http: httpx.Client, room: str, version: int) -> None:
         time.sleep(0.02)
 
 
-@pytest.mark.parametrize("lang", ["en", "fr", "nl"])
-def test_the_final_table_names_the_bot_that_finished_a_seat_not_the_person(
-    new_page: Callable[..., Page], live_server: str, artifacts: Path, lang: str
-) -> None:
+@pytest.fixture(scope="module")
+def finished_by_a_bot(live_server: str) -> dict[str, Any]:
+    """A game that Björn left and an easy bot finished, played once for the module: the
+    languages only read it (one game per language cost a whole game three times)."""
     t = table(live_server)
     with httpx.Client(base_url=live_server) as http:
         left = http.post(f"/api/rooms/{t['room']}/leave", headers=bearer(t["bjorn"]))
@@ -460,6 +437,18 @@ def test_the_final_table_names_the_bot_that_finished_a_seat_not_the_person(
         )
         assert handed.status_code == 200, handed.text
     play_with_a_bot(live_server, t["room"], t["ana"], 0)
+    return t
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "nl"])
+def test_the_final_table_names_the_bot_that_finished_a_seat_not_the_person(
+    new_page: Callable[..., Page],
+    live_server: str,
+    finished_by_a_bot: dict[str, Any],
+    artifacts: Path,
+    lang: str,
+) -> None:
+    t = finished_by_a_bot
     for size, name in ((WIDE, "wide"), (PHONE, "phone")):
         ana = new_page(**size, locale=LOCALE[lang])
         hold(ana, live_server, t["room"], seat=t["ana"], host=t["host"])
