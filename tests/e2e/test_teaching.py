@@ -17,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.gardener import wait_until
 from tests.e2e.test_async import bearer, hold, open_room, table
@@ -373,11 +374,30 @@ def test_ishtar_announces_the_end_before_it_comes(
         pages[lang].screenshot(path=str(artifacts / f"teach-end-last-{lang}-wide.png"))
         phone.screenshot(path=str(artifacts / f"teach-end-last-{lang}-phone.png"))
         # the sidebar reads whole in every language: nothing wider than its column
+        # (waited for: a page just brought back may still be laying its panels out)
         side = pages[lang].locator("#side")
-        assert side.evaluate("s => s.scrollWidth <= s.clientWidth + 1"), lang
+        try:
+            pages[lang].wait_for_function(SIDE_FITS, timeout=10_000)
+        except PlaywrightTimeout:
+            wider = side.evaluate(WIDER_THAN_SIDE)
+            raise AssertionError(f"{lang}: wider than the sidebar: {wider}") from None
     play_until(live_server, t, lambda v: False)
     for page in pages.values():
         expect(page.locator("#end-notice")).to_be_hidden()
+
+
+SIDE_FITS = """() => {
+  const s = document.querySelector("#side");
+  return s !== null && s.scrollWidth <= s.clientWidth + 1;
+}"""
+
+WIDER_THAN_SIDE = """s => s.scrollWidth <= s.clientWidth + 1 ? [] :
+  [...s.querySelectorAll("*")]
+    .filter(e => e.getBoundingClientRect().right > s.getBoundingClientRect().right + 1)
+    .slice(0, 5)
+    .map(e => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right
+      - s.getBoundingClientRect().right)}px: ${e.textContent.slice(0, 60)}`)"""
+"""What sticks out of the sidebar on the right (nothing, when it fits)."""
 
 
 TILE_ID = re.compile(r"\b[SM]-[rgyp]\d")
