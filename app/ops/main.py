@@ -40,6 +40,7 @@ from app.web.routes import (
     rooms,
 )
 from app.web.security import AllowedHosts, SecurityHeaders, host_allow_list
+from app.web.socket_door import Site, SocketDoor
 
 
 def _version() -> str:
@@ -93,19 +94,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.bots.stop()
             await runtime.stop()
 
-    app = FastAPI(title="Ishtar Online", version=_version(), lifespan=lifespan)
+    app = Site(title="Ishtar Online", version=_version(), lifespan=lifespan)
     app.state.settings = settings
     app.state.games = registry(settings.extra_games)
     app.state.default_game = settings.default_game or DEFAULT_GAME
     app.state.games.get(app.state.default_game)  # a typo in the settings fails at start
     # Any other Host (a rebound DNS name, say) gets 400, websockets included; added before
     # SecurityHeaders so that the refusal carries the security headers too.
-    app.add_middleware(
-        AllowedHosts,
-        allowed_hosts=host_allow_list(
-            settings.allowed_hosts, settings.host, settings.public_url
-        ),
+    allowed_hosts = host_allow_list(
+        settings.allowed_hosts, settings.host, settings.public_url
     )
+    app.add_middleware(AllowedHosts, allowed_hosts=allowed_hosts)
+    # Room sockets on an allowed Host skip the stack (app/web/socket_door.py).
+    app.door = SocketDoor(allowed_hosts)
     app.add_middleware(SecurityHeaders)
     app.include_router(health.router)
     app.include_router(rooms.router)

@@ -148,7 +148,8 @@ async def room_socket(websocket: WebSocket) -> None:
         hub.addresses.release(address)
 
 
-router.add_websocket_route("/ws/rooms/{room_id}", room_socket)
+ROOM_SOCKET_PATH = "/ws/rooms/{room_id}"
+router.add_websocket_route(ROOM_SOCKET_PATH, room_socket)
 
 
 async def refuse_address(websocket: WebSocket, limit: int) -> None:

@@ -10,10 +10,12 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from starlette.testclient import TestClient, WebSocketDenialResponse
+from starlette.websockets import WebSocketDisconnect
 
 from app.config.settings import Settings
 from app.ops.main import create_app
-from app.web.security import content_security_policy
+from app.web.security import AllowedHosts, content_security_policy
+from app.web.socket_door import Site
 
 PAGES = ["/", "/healthz", "/readyz", "/static/css/shell.css", "/no-such-page"]
 
@@ -162,3 +164,80 @@ def _handshake(port: int, *, host: str, origin: str) -> bytes:
                 break
             answer += chunk
     return answer
+
+
+DOOR_CASES = [
+    # (allow list, Host header, the door lets the room socket skip the stack)
+    ([], "127.0.0.1:8000", True),
+    ([], "LOCALHOST", True),
+    ([], "[::1]:8000", True),
+    ([], "evil.example", False),
+    ([], "127.0.0.1.evil.example", False),
+    ([], "", False),
+    ([], "a b", False),
+    (["play.example", "*.ishtar.example"], "eu.ishtar.example:443", True),
+    (["play.example", "*.ishtar.example"], "ishtar.example.evil", False),
+    (["play.example", "*.ishtar.example"], "127.0.0.1", False),
+    (["*"], "anything.example", True),
+]
+
+
+@pytest.mark.parametrize(("allowed", "host", "short_way"), DOOR_CASES)
+def test_the_socket_door_lets_in_only_what_the_host_check_lets_in(
+    allowed: list[str], host: str, short_way: bool
+) -> None:
+    """A room socket on an allowed Host skips the middleware stack; every other one takes
+    it, where the Host check decides (app/web/socket_door.py). The door never admits a
+    Host the stack's check refuses."""
+    app = _app(allowed_hosts=allowed, host="127.0.0.1")
+    assert isinstance(app, Site) and app.door is not None
+    scope = {
+        "type": "websocket",
+        "path": "/ws/rooms/abcdefghijkl",
+        "headers": [(b"host", host.encode())],
+    }
+    opened = app.door.opens(scope)
+    assert (opened is not None) is short_way
+    if opened is not None:
+        assert opened == {"room_id": "abcdefghijkl"}
+        assert _status(app, host) == 200  # the long way agrees
+    assert app.door.opens({**scope, "path": "/ws/other/abcdefghijkl"}) is None
+    twice = {**scope, "headers": [(b"host", host.encode())] * 2}
+    assert (app.door.opens(twice) is not None) is (allowed == ["*"])
+
+
+def test_a_room_socket_on_an_allowed_host_skips_the_middleware_stack(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the Host check made to refuse every websocket, one on an allowed Host still
+    reaches the handler (whose Origin check then closes it before the accept), and one on
+    another path still meets the stack."""
+    seen: list[str] = []
+    original = AllowedHosts.__call__
+
+    async def watched(self: AllowedHosts, scope: Any, receive: Any, send: Any) -> None:
+        seen.append(scope["path"])
+        await original(self, scope, receive, send)
+
+    monkeypatch.setattr(AllowedHosts, "__call__", watched)
+    client = TestClient(_app(allowed_hosts=[], host="127.0.0.1"))
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        client.websocket_connect(
+            "/ws/rooms/abcdefghijkl",
+            headers={"host": "127.0.0.1:8000", "origin": "http://evil.example"},
+        ),
+    ):
+        pass
+    assert closed.value.code == 1008  # the handler's Origin check, before the accept
+    assert seen == []
+    with (
+        pytest.raises(WebSocketDenialResponse) as rebound,
+        client.websocket_connect(
+            "/ws/rooms/abcdefghijkl",
+            headers={"host": "evil.example", "origin": "http://evil.example"},
+        ),
+    ):
+        pass
+    assert rebound.value.json()["error"]["code"] == "bad_host"
+    assert seen == ["/ws/rooms/abcdefghijkl"]
