@@ -172,7 +172,11 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
         if message["type"] == "websocket.accept" and self.handshake_complete:
             # The handshake's request and response (their headers: about 4 KB a socket
             # from a browser) are not needed again; the scope keeps what the app reads.
-            self.__dict__.pop("request", None)
+            # websockets' handshake parser keeps the request in its generator's frame for
+            # the socket's life, so its headers are emptied, not only let go of.
+            request = self.__dict__.pop("request", None)
+            if request is not None:
+                request.headers.clear()
             self.__dict__.pop("response", None)
 
     def _stalled(self) -> None:

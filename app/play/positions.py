@@ -20,11 +20,12 @@ on a random layout (832 KiB a game), 1.35 times on the preset (360 KiB a game), 
 times for Babylon Gardens (60-80 KiB a game). Before issue 33 it was 0.14 times on a
 random layout (2.7 MiB a game: the previews memoised per layout hung from the geometry)
 and 0.9 times on the preset. A watched 4-player game held 1.3-2 MiB in 8 versions, each with
-every audience's whole view as text; now three versions are held, only the latest keeps
-its whole views and legal actions (what a welcome sends), the older ones only the entries
-of their views, which they share with the next version (the same text objects). By
-tracemalloc, a watched 2-player game held 409 KiB with four versions, two of them whole,
-and holds 226 KiB with three, one whole (docs/benchmarks.md, "Scale").
+every audience's whole view as text; now three versions are held, each as the entries of
+its views, which it shares with the next version (the same text objects), and only the
+latest with its legal actions; a whole view is joined from its entries when a welcome or
+a sync sends it. By tracemalloc, a watched 2-player game held 409 KiB with four versions,
+two of them whole, and 226 KiB with three, one whole (docs/benchmarks.md, "Scale"), before
+the whole views were no longer kept.
 """
 
 from __future__ import annotations
@@ -55,7 +56,6 @@ class Position:
         "_owner",
         "_parts",
         "_texts",
-        "_views",
         "bytes",
         "current",
         "over",
@@ -73,7 +73,6 @@ class Position:
         self.over: bool = bool(rules.is_over(state))
         self._parts: dict[int | None, dict[str, Part]] = {}
         self._texts: dict[int, Part] = {}  # id(value) -> (value, its JSON text)
-        self._views: dict[int | None, str] = {}
         self._legal: str | None = None
         self._memoised = 0  # of `bytes`: what the engine state memoised of its moves
         self.bytes = Weights.STATE  # what it holds, by the estimate of `Weights`
@@ -91,13 +90,12 @@ class Position:
             self._owner.grew(size)
 
     def trim(self) -> None:
-        """Forget the whole views and the legal actions (kept: the entries of the views,
+        """Forget the legal actions (kept: the entries of the views,
         which the next version shares and compares with), and what the engine memoised
         about this state's moves, if it says how (`forget_legal`, optional)."""
-        freed = sum(map(sys.getsizeof, self._views.values()))
+        freed = 0
         if self._legal is not None:
             freed += sys.getsizeof(self._legal)
-        self._views.clear()
         self._legal = None
         forget = getattr(self.rules, "forget_legal", None)
         if forget is not None:
@@ -140,12 +138,12 @@ class Position:
         return parts
 
     def view_json(self, seat: int | None) -> str:
-        """`view_for(state, seat)` as JSON text (seat None: the public view)."""
-        text = self._views.get(seat)
-        if text is None:
-            text = self._views[seat] = _object_json(self.parts(seat))
-            self._hold(sys.getsizeof(text))
-        return text
+        """`view_for(state, seat)` as JSON text (seat None: the public view).
+
+        Joined from the entries' texts at each call, not kept: only a welcome or a sync
+        sends a whole view, and the message it goes into is a copy of its own. Kept, the
+        text was a third of a 2-player room's position (11 KB an audience)."""
+        return _object_json(self.parts(seat))
 
     def changes_json(self, seat: int | None, before: Position) -> str:
         """The entries of the view that differ from `before`'s, as a JSON object."""
@@ -249,8 +247,8 @@ class Positions:
     """The most recent positions of the most recently used games, within `max_bytes`."""
 
     FULL_VERSIONS = 1
-    """Versions of a game that keep their whole views and legal actions: the latest, which
-    welcomes send. An update is built whole when it is fanned out, and needs of the version
+    """Versions of a game that keep their legal actions: the latest, which welcomes
+    send. An update is built whole when it is fanned out, and needs of the version
     before only the entries of its views (kept by every version held)."""
 
     DEPTH = 3
