@@ -126,7 +126,7 @@ class Connection:
         # every later message carries at least this one (docs/protocol.md, "Versions").
         self.shown: int | None = None
         # The last room status (and `you`) it was sent, to send no unchanged copy.
-        self.room_key = ""
+        self.room_key = b""
         self.syncing = False
         self.limits = limits or OutboxLimits()
         self.queue = Outbox(self.limits.items, self.limits.bytes, weigh)

@@ -3,7 +3,7 @@
 `asyncio.Queue` does more than a connection needs (task accounting, any number of getters
 and putters), and a room's update is put into every connection's queue: with a thousand
 spectators that bookkeeping is a measurable part of each move (docs/benchmarks.md). An
-outbox is a deque and at most one waiting writer.
+outbox is a list and at most one waiting writer.
 
 It is bounded twice: in items and in bytes (each item is weighed once, when it is put, by
 the function the outbox was made with). A client that does not read makes its outbox fill;
@@ -13,7 +13,6 @@ what then happens to it is the connection's policy (app/live/connection.py), not
 from __future__ import annotations
 
 import asyncio
-from collections import deque
 from collections.abc import Callable
 
 Weigh = Callable[[object], int]
@@ -29,7 +28,9 @@ class Outbox:
         self.max_bytes = max_bytes
         self.weigh = weigh
         self.bytes = 0  # what the queued items weigh together
-        self._items: deque[tuple[object, int]] = deque()
+        # A list, not a deque: an empty deque is 760 bytes on every socket, and the items
+        # are bounded by `limit` (taking the first moves at most that many).
+        self._items: list[tuple[object, int]] = []
         self._waiter: asyncio.Future[None] | None = None
 
     def __len__(self) -> int:
@@ -72,14 +73,14 @@ class Outbox:
     def take_if(self, wanted: Callable[[object], bool]) -> object | None:
         """The oldest item if there is one and `wanted(item)` (then removed), else None."""
         if self._items and wanted(self._items[0][0]):
-            item, size = self._items.popleft()
+            item, size = self._items.pop(0)
             self.bytes -= size
             return item
         return None
 
     def remove(self, unwanted: Callable[[object], bool]) -> list[object]:
         """Remove every queued item for which `unwanted(item)`; the removed, in order."""
-        kept: deque[tuple[object, int]] = deque()
+        kept: list[tuple[object, int]] = []
         removed: list[object] = []
         for entry in self._items:
             if unwanted(entry[0]):
@@ -105,6 +106,6 @@ class Outbox:
             finally:
                 if self._waiter is waiter:
                     self._waiter = None
-        item, size = self._items.popleft()
+        item, size = self._items.pop(0)
         self.bytes -= size
         return item

@@ -38,6 +38,7 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from app.config.flags import Flag
 from app.ops.ws_frames import FrameCache, build_frame, deflate_factory
 
 Framing = Callable[[str, Sequence[Extension]], bytes]
@@ -95,6 +96,8 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         self._stall: asyncio.TimerHandle | None = None
         self.queue = Events()  # type: ignore[assignment]
+        self.writable = Flag()  # type: ignore[assignment]  # no deque a socket
+        self.writable.set()
         if self.config.ws_per_message_deflate:
             # uvicorn's protocol keeps a compressor and an inflater for the socket's life.
             self.conn = ServerProtocol(

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
+from app.config.flags import Flag
 from app.config.settings import Settings
 from app.live.connection import SYNC, Ack, Close, Connection, OutboxLimits, Versioned
 from app.live.hub import Hub
@@ -296,7 +297,7 @@ class Session:
         self.inbox: list[tuple[ClientMessage, int]] = []
         self.inbox_bytes = 0
         self.inbox_bytes_limit = max(INBOX_BYTES, 2 * self.max_bytes)
-        self.wake = asyncio.Event()
+        self.wake = Flag()
         self.flooding = 0
         self.said_hello = False  # a hello arrived (it may not be handled yet)
         self.greeted = False  # a hello was handled: the connection is in its room
