@@ -103,6 +103,9 @@ class Plan:
     server_env: dict[str, str] = field(default_factory=dict)  # e.g. a cache's bound
     # tracemalloc snapshots of the server at each phase (app/ops/heap_dump.py), or None
     heap_dir: str | None = None
+    profile: str | None = (
+        None  # folder for py-spy's collapsed stacks of the play window
+    )
     # another checkout's code to serve (e.g. `git worktree add /tmp/before HEAD~1`), for A/B
     server_dir: str | None = None
     heap_frames: int = 12
@@ -573,11 +576,18 @@ async def measure_n(
     wire0 = Wire.read(run)
     t0 = time.perf_counter()
     gc.disable()  # the driver's collections would stop every room's clock at once
+    profiler = None
+    if plan.profile:  # py-spy on the server (not its workers) while the rooms play
+        Path(plan.profile).mkdir(parents=True, exist_ok=True)
+        out = Path(plan.profile) / f"{kind}-{tag}.txt"
+        profiler = procs.Profiler(meter.process.pid, out)
     try:
         say(f"{label}: playing for {plan.seconds} s")
         run.start_play()
         await asyncio.sleep(plan.seconds)
         rss_loaded = meter.rss()
+        if profiler is not None:
+            profiler.stop()
         run.playing = False  # no new move; the ones in flight land
         deadline = time.monotonic() + plan.drain_s
         while time.monotonic() < deadline:
@@ -1133,6 +1143,12 @@ def main(argv: list[str] | None = None) -> None:
         " python -m bench.heap. Tracing slows the server: read memory, not times",
     )
     parser.add_argument(
+        "--profile",
+        metavar="DIR",
+        help="sample the server with py-spy while the rooms play (1 kHz) and write its"
+        " collapsed stacks to DIR/<server>-<N>.txt; read them with python -m bench.flame",
+    )
+    parser.add_argument(
         "--server-dir",
         metavar="DIR",
         help="serve this checkout's code instead (A/B: alternate invocations)",
@@ -1196,6 +1212,7 @@ def main(argv: list[str] | None = None) -> None:
         seed=args.seed,
         policy=args.policy,
         game=args.game,
+        profile=str(Path(args.profile).resolve()) if args.profile else None,
         rest_s=args.rest,
         warmup_s=args.warmup,
         settle_s=args.settle,

@@ -187,7 +187,15 @@ class Position:
                 fast(self.state, dumps) if fast is not None else dumps(self.legal())
             )
             text = sys.getsizeof(self._legal)
-            if fast is not None:  # the engine keeps the list it made the text from
+            forget = getattr(self.rules, "forget_legal", None)
+            if fast is not None and forget is not None:
+                # What the engine memoised to make the text (the list, its entries, the
+                # placements: 7-7.5 times the text for Ishtar) goes at once: only the
+                # text is sent again. At 1,000 live rooms, counted, it made the games
+                # outgrow the cache, which then rebuilt them from the database between
+                # moves (docs/benchmarks.md, "The serving core reworked").
+                forget(self.state)
+            elif fast is not None:  # the engine keeps the list it made the text from
                 self._memoised += text * Weights.LEGAL_PER_TEXT_BYTE
                 text += text * Weights.LEGAL_PER_TEXT_BYTE
             self._hold(text)
@@ -255,7 +263,7 @@ class Positions:
     """Versions held per game: the latest, the one before (what an update is the change
     from), and one more for a publisher a move behind its room's commits."""
 
-    def __init__(self, max_bytes: int = 128 << 20, depth: int = DEPTH) -> None:
+    def __init__(self, max_bytes: int = 384 << 20, depth: int = DEPTH) -> None:
         self._games: OrderedDict[int, OrderedDict[int, Position]] = OrderedDict()
         self._shared: dict[int, Shared] = {}
         """What the positions held share (`Position.shared`), by id: counted once each."""
