@@ -41,6 +41,7 @@ from app.config.settings import Settings
 from app.ops.embedded import EmbeddedPostgres
 from app.ops.main import create_app
 from tests.support.databases import FAST_SERVER_SETTINGS, TestDatabases
+from tests.support.examples import QUICK_SHARE
 from tests.support.live import LiveServer
 from tests.support.scheduling import ModuleUnits, work_unit
 
@@ -52,6 +53,13 @@ os.environ.setdefault("ISHTAR_ALLOWED_HOSTS", "*")
 
 # A loaded 2-core CI machine makes per-example deadlines flaky; keep examples bounded instead.
 hypothesis.settings.register_profile("ishtar", deadline=None)
+# The developers' quick loop (`scripts/test --quick`): a quarter of the examples, for the
+# tests that name no count as for those that do (tests/support/examples.py). CI runs all.
+hypothesis.settings.register_profile(
+    "quick",
+    deadline=None,
+    max_examples=hypothesis.settings.default.max_examples // QUICK_SHARE,
+)
 hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ishtar"))
 
 
