@@ -58,7 +58,7 @@ hypothesis.settings.register_profile("ishtar", deadline=None)
 hypothesis.settings.register_profile(
     "quick",
     deadline=None,
-    max_examples=hypothesis.settings.default.max_examples // QUICK_SHARE,
+    max_examples=hypothesis.settings.get_profile("default").max_examples // QUICK_SHARE,
 )
 hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ishtar"))
 
@@ -119,11 +119,11 @@ def postgres(test_databases: TestDatabases) -> str:
 
 @pytest.fixture
 def database_url(test_databases: TestDatabases) -> Iterator[str]:
-    """A clean database migrated to head, emptied for another test or dropped afterwards
-    (tests/support/databases.py, `release`)."""
+    """A clean database migrated to head, emptied for another test or dropped afterwards,
+    in the background (tests/support/databases.py, `release_later`)."""
     url = test_databases.create(migrated=True)
     yield url
-    test_databases.release(url)
+    test_databases.release_later(url)
 
 
 @pytest.fixture
