@@ -23,6 +23,7 @@ which would cut a running server (of this or a concurrent session) off its own f
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import tempfile
@@ -170,9 +171,10 @@ def live_server_factory(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
     optionally ``env={...}``, ``port=...``, ``args=(...)``, ``timeout=...``.
     """
     servers: list[LiveServer] = []
+    numbers = itertools.count()  # one log each, also when threads start servers at once
 
     def start(*, timeout: float = 60.0, **kwargs: Any) -> LiveServer:
-        server = LiveServer(tmp_path / f"server-{len(servers)}.log", **kwargs)
+        server = LiveServer(tmp_path / f"server-{next(numbers)}.log", **kwargs)
         servers.append(server)
         return server.start(timeout)
 
