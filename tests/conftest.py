@@ -23,6 +23,7 @@ which would cut a running server (of this or a concurrent session) off its own f
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import tempfile
@@ -41,6 +42,7 @@ from app.config.settings import Settings
 from app.ops.embedded import EmbeddedPostgres
 from app.ops.main import create_app
 from tests.support.databases import FAST_SERVER_SETTINGS, TestDatabases
+from tests.support.examples import QUICK_SHARE
 from tests.support.live import LiveServer
 from tests.support.scheduling import ModuleUnits, work_unit
 
@@ -52,6 +54,13 @@ os.environ.setdefault("ISHTAR_ALLOWED_HOSTS", "*")
 
 # A loaded 2-core CI machine makes per-example deadlines flaky; keep examples bounded instead.
 hypothesis.settings.register_profile("ishtar", deadline=None)
+# The developers' quick loop (`scripts/test --quick`): a quarter of the examples, for the
+# tests that name no count as for those that do (tests/support/examples.py). CI runs all.
+hypothesis.settings.register_profile(
+    "quick",
+    deadline=None,
+    max_examples=hypothesis.settings.get_profile("default").max_examples // QUICK_SHARE,
+)
 hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ishtar"))
 
 
@@ -111,11 +120,11 @@ def postgres(test_databases: TestDatabases) -> str:
 
 @pytest.fixture
 def database_url(test_databases: TestDatabases) -> Iterator[str]:
-    """A clean database migrated to head, emptied for another test or dropped afterwards
-    (tests/support/databases.py, `release`)."""
+    """A clean database migrated to head, emptied for another test or dropped afterwards,
+    in the background (tests/support/databases.py, `release_later`)."""
     url = test_databases.create(migrated=True)
     yield url
-    test_databases.release(url)
+    test_databases.release_later(url)
 
 
 @pytest.fixture
@@ -162,9 +171,10 @@ def live_server_factory(tmp_path: Path) -> Iterator[Callable[..., LiveServer]]:
     optionally ``env={...}``, ``port=...``, ``args=(...)``, ``timeout=...``.
     """
     servers: list[LiveServer] = []
+    numbers = itertools.count()  # one log each, also when threads start servers at once
 
     def start(*, timeout: float = 60.0, **kwargs: Any) -> LiveServer:
-        server = LiveServer(tmp_path / f"server-{len(servers)}.log", **kwargs)
+        server = LiveServer(tmp_path / f"server-{next(numbers)}.log", **kwargs)
         servers.append(server)
         return server.start(timeout)
 

@@ -20,6 +20,7 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
 from tests.support.databases import TestDatabases
+from tests.support.examples import examples
 from tests.support.live import LiveServer
 
 pytestmark = pytest.mark.slow
@@ -71,7 +72,7 @@ def no_server_error(
 ) -> None:
     @given(case=operation.as_strategy(generation_mode=mode))
     @settings(
-        max_examples=20,
+        max_examples=examples(20),
         deadline=None,
         derandomize=True,
         database=None,

@@ -45,6 +45,7 @@ from tests.chaos.ledger import canonical
 from tests.engine.ishtar.invariants import check_all
 from tests.fuzz.audit import Audit, expected_legal
 from tests.fuzz.wire import Line, Predicate
+from tests.support.examples import examples
 from tests.support.live import LiveServer
 
 pytestmark = pytest.mark.slow
@@ -505,7 +506,7 @@ def test_protocol_state_machine(
         run_state_machine_as_test(
             ProtocolMachine,
             settings=settings(
-                max_examples=25,
+                max_examples=examples(25),
                 stateful_step_count=30,
                 deadline=None,
                 derandomize=True,

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import contextlib
 import socket
-from collections.abc import Callable
+from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from app.ops.connection_guard import LINGER_BYTES
+from tests.support.databases import TestDatabases
 from tests.support.live import LiveServer
 
 pytestmark = pytest.mark.slow
@@ -30,11 +31,29 @@ BIG = 3 << 20  # over the 2 MiB of a record import
 BOUND_S = 60.0
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def server(
-    database_url: str, live_server_factory: Callable[..., LiveServer]
-) -> LiveServer:
-    return live_server_factory(database_url=database_url)
+    test_databases: TestDatabases, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """One server for the module (its tests' connections are their own, and a refused
+    body leaves nothing behind), checked to be still serving after each test."""
+    database_url = test_databases.create(migrated=True)
+    log = tmp_path_factory.mktemp("refused-bodies") / "server.log"
+    server = LiveServer(log, database_url=database_url)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        test_databases.drop(database_url)
+
+
+@pytest.fixture(autouse=True)
+def still_serving(server: LiveServer) -> Iterator[None]:
+    """Each test ends with the server still up and answering."""
+    yield
+    assert server.process is not None and server.process.poll() is None, server.log()
+    assert httpx.get(f"{server.url}/readyz", timeout=BOUND_S).status_code == 200
 
 
 def test_big_uploads_on_one_client_each_get_their_413(server: LiveServer) -> None:

@@ -10,14 +10,20 @@ of tables, columns, indexes, constraints, triggers, functions, schemas, database
 and the Alembic version), one TRUNCATE empties every table and restarts every sequence, in
 tens of milliseconds, and the next test gets it. Anything else (a server still attached, a
 schema a test changed) is dropped as before.
+
+The fixtures recycle in the background (`release_later`): a test's database is emptied in a
+thread of its own while the next test runs on another (two take turns), so no test waits for
+it. Emptying one took 0.15-0.3 s, most of it a new server backend loading the catalogue of 29
+tables to truncate them, on every database test.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import uuid
 from collections.abc import Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
@@ -41,7 +47,8 @@ FAST_SERVER_SETTINGS = {
 
 
 SPARE_DATABASES = 2
-"""Emptied databases kept for the next tests of a session (a test uses one at a time)."""
+"""Emptied databases kept for the next tests of a session (a test uses one at a time),
+counting those being emptied."""
 
 SCHEMA_FINGERPRINT = """
 SELECT md5(concat_ws('|',
@@ -118,6 +125,11 @@ class TestDatabases:
         self.template = f"{prefix}_template_{uuid.uuid4().hex[:8]}"
         self._fingerprint: str | None = None
         self._spare: list[str] = []
+        self._lock = threading.Lock()  # guards _spare and _emptying
+        self._emptying: set[Future[None]] = set()
+        self._recycler = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="recycle-database"
+        )
 
     def _execute(self, *statements: str) -> None:
         async def go() -> None:
@@ -156,21 +168,67 @@ class TestDatabases:
 
         A migrated one may be a recycled database (`release`): empty, at the template's
         schema, nothing connected."""
-        if migrated and self._spare:
-            return self._spare.pop()
+        if migrated:
+            spare = self._take_spare()
+            if spare is not None:
+                return spare
         name = f"{self.prefix}_{uuid.uuid4().hex[:12]}"
         template = self.template if migrated else "template0"
         self._execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
         return self.url(name)
 
+    def _take_spare(self) -> str | None:
+        """An emptied database if one is ready; None if a new one is to be made (the
+        spares and those being emptied are fewer than `SPARE_DATABASES`: so a second one
+        joins the rotation, and the next test finds one ready while its predecessor's is
+        emptied); else the first of those being emptied."""
+        while True:
+            with self._lock:
+                if self._spare:
+                    return self._spare.pop()
+                emptying = {future for future in self._emptying if not future.done()}
+            if len(emptying) < SPARE_DATABASES:
+                return None
+            wait(emptying, return_when=FIRST_COMPLETED)
+
     def release(self, url: str) -> None:
         """The test is done with the migrated database of `url`: empty it for the next
         test if nothing is connected to it and its schema is the template's, else drop it."""
-        if self._fingerprint is None or len(self._spare) >= SPARE_DATABASES:
+        with self._lock:
+            full = len(self._spare) + len(self._emptying) >= SPARE_DATABASES
+        if self._fingerprint is None or full:
             self.drop(url)
             return
+        self._recycle(url)
+
+    def release_later(self, url: str) -> None:
+        """`release`, in a thread of its own: returns at once. `create` waits for it when
+        it has no other spare; `drop_template` waits for it."""
+        with self._lock:
+            full = len(self._spare) + len(self._emptying) >= SPARE_DATABASES
+            if self._fingerprint is not None and not full:
+                future = self._recycler.submit(self._recycle, url)
+                self._emptying.add(future)
+                future.add_done_callback(self._done_emptying)
+                return
+        self.drop(url)
+
+    def _done_emptying(self, future: Future[None]) -> None:
+        with self._lock:
+            self._emptying.discard(future)
+
+    def settle(self) -> None:
+        """Wait until every database released in the background is a spare or dropped;
+        raises what emptying or dropping one raised."""
+        with self._lock:
+            emptying = set(self._emptying)
+        for future in emptying:
+            future.result()
+
+    def _recycle(self, url: str) -> None:
         if run_async(lambda: self._empty(url)):
-            self._spare.append(url)
+            with self._lock:
+                self._spare.append(url)
         else:
             self.drop(url)
 
@@ -206,6 +264,10 @@ class TestDatabases:
         self._execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def drop_template(self) -> None:
+        try:
+            self.settle()
+        finally:
+            self._recycler.shutdown(wait=True)
         for url in self._spare:
             self.drop(url)
         self._spare.clear()

@@ -82,3 +82,39 @@ def test_a_database_still_in_use_is_dropped_not_reused(
 
     run_async(hold_and_release)
     assert not exists(test_databases, url), "dropped (its connection cut)"
+
+
+def test_a_database_released_in_the_background_comes_back_empty(
+    test_databases: TestDatabases,
+) -> None:
+    """The fixtures' way (`release_later`): emptied in a thread of its own, then reused."""
+    url = test_databases.create()
+    written = sql(url, *WRITE)
+    test_databases.release_later(url)
+    test_databases.settle()
+    again = test_databases.create()
+    assert again == url, "recycled, not created"
+    assert sql(again, "SELECT count(*) FROM rooms", "SELECT count(*) FROM seats") == [
+        0,
+        0,
+    ]
+    assert sql(again, *WRITE) == written, "the identities start again from 1"
+    test_databases.release(again)
+
+
+def test_a_database_being_emptied_is_not_handed_out_before_it_is_empty(
+    test_databases: TestDatabases,
+) -> None:
+    """The next test asks at once: it gets another database, or this one once emptied."""
+    url = test_databases.create()
+    sql(url, *WRITE)
+    test_databases.release_later(url)
+    for _ in range(3):  # each asked at once after the last was released
+        url = test_databases.create()
+        assert sql(url, "SELECT count(*) FROM rooms", "SELECT count(*) FROM seats") == [
+            0,
+            0,
+        ]
+        sql(url, *WRITE)
+        test_databases.release_later(url)
+    test_databases.settle()

@@ -1,18 +1,42 @@
 """Whole games over websockets against a live server, with spectators, checked message by
-message for hidden information (issue 4: websocket protocol, spectators, no hidden info)."""
+message for hidden information (issue 4: websocket protocol, spectators, no hidden info).
+
+One real `ishtar serve` (with the toy game registered) serves the module's games, each in a
+room of its own that names its game: a server start and stop cost more than a game.
+"""
 
 from __future__ import annotations
 
 import importlib
 import random
+from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from tests.app.clients import WsClient, open_room, pick
-from tests.app.conftest import GAMES
+from tests.app.conftest import GAME_IDS, GAMES, TOY
 from tests.app.hidden import assert_no_secret, game_record, states
+from tests.support.databases import TestDatabases
+from tests.support.live import LiveServer
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def shared_server(
+    test_databases: TestDatabases, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[LiveServer, str]]:
+    """A real server for the module's games, and the URL of its database."""
+    database_url = test_databases.create(migrated=True)
+    log = tmp_path_factory.mktemp("ws-game") / "server.log"
+    server = LiveServer(log, database_url=database_url, env={"ISHTAR_EXTRA_GAMES": TOY})
+    server.start()
+    try:
+        yield server, database_url
+    finally:
+        server.stop()
+        test_databases.drop(database_url)
 
 
 async def play_over_ws(
@@ -44,10 +68,13 @@ async def play_over_ws(
 @pytest.mark.parametrize("game_module", GAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
 async def test_a_whole_game_over_websockets_leaks_nothing(
-    live, database_url: str, players: int, game_module: str
+    shared_server: tuple[LiveServer, str], players: int, game_module: str
 ) -> None:
-    server, http = live
-    room_id, _host, tokens = await open_room(http, players, seat_order="random")
+    server, database_url = shared_server
+    async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+        room_id, _host, tokens = await open_room(
+            http, players, seat_order="random", game=GAME_IDS[game_module]
+        )
     seats = [await WsClient(server.url, room_id, token).open() for token in tokens]
     watchers = [await WsClient(server.url, room_id).open() for _ in range(2)]
     try:

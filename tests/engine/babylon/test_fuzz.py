@@ -23,6 +23,7 @@ from engine.babylon import (
 )
 from engine.babylon.floors import FLOOR_IDS
 from engine.babylon.state import Action
+from tests.support.examples import examples
 
 positions = st.tuples(st.integers(-2, 9), st.integers(-2, 9))
 actions = st.builds(
@@ -33,7 +34,7 @@ actions = st.builds(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     seed=st.integers(0, 10_000),
     steps=st.integers(0, 100),
@@ -83,7 +84,7 @@ action_like = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=json_values | action_like)
 def test_any_json_is_an_action_or_malformed(data: Any) -> None:
     try:

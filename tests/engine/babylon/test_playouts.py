@@ -29,6 +29,7 @@ from engine.babylon.components import TILES
 from engine.babylon.floors import FLOOR_IDS
 from engine.babylon.state import Action, State
 from tests.engine.babylon.invariants import check_all, check_view_hides_secrets
+from tests.support.examples import examples
 
 MAX_STEPS = 6000
 """A bound on a game's actions. Nothing in the rules bounds a game (a path may fill nothing,
@@ -108,19 +109,19 @@ def playout(players: int, seed: int, opts: dict[str, Any]) -> None:
     assert again == state, "replay is not deterministic"
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(seed=st.integers(0, 2**32), opts=options)
 def test_random_playouts_two_players(seed: int, opts: dict[str, Any]) -> None:
     playout(2, seed, opts)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(seed=st.integers(0, 2**32), opts=options)
 def test_random_playouts_three_players(seed: int, opts: dict[str, Any]) -> None:
     playout(3, seed, opts)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(seed=st.integers(0, 2**32), opts=options, teams=st.booleans())
 def test_random_playouts_four_players(
     seed: int, opts: dict[str, Any], teams: bool

@@ -19,6 +19,7 @@ from engine.ishtar import (
     why_illegal,
 )
 from engine.ishtar.state import Action
+from tests.support.examples import examples
 
 cells = st.tuples(st.integers(-12, 12), st.integers(-12, 12))
 actions = st.builds(
@@ -38,7 +39,7 @@ actions = st.builds(
 )  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 120), action=actions)
 def test_any_action_is_explained_or_legal(
     seed: int, steps: int, action: Action

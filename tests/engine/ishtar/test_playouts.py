@@ -24,6 +24,7 @@ from engine.ishtar import (
 )
 from engine.ishtar.editions import EDITIONS
 from tests.engine.ishtar.invariants import check_all, check_view_hides_secrets
+from tests.support.examples import examples
 
 MAX_STEPS = 1500
 """No game lasts longer: at most 42 turns, each of a few steps plus at most 20 plantings."""
@@ -74,7 +75,7 @@ def playout(players: int, seed: int, layout: str | None, edition: str = "1") -> 
     assert replay(setup, actions) == state, "replay is not deterministic"
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(seed=st.integers(0, 2**32), layout=LAYOUTS, edition=EDITION_NAMES)
 def test_random_playouts_two_players(
     seed: int, layout: str | None, edition: str
@@ -82,7 +83,7 @@ def test_random_playouts_two_players(
     playout(2, seed, layout, edition)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(seed=st.integers(0, 2**32), layout=LAYOUTS, edition=EDITION_NAMES)
 def test_random_playouts_three_players(
     seed: int, layout: str | None, edition: str
@@ -90,7 +91,7 @@ def test_random_playouts_three_players(
     playout(3, seed, layout, edition)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(seed=st.integers(0, 2**32), layout=LAYOUTS, edition=EDITION_NAMES)
 def test_random_playouts_four_players(
     seed: int, layout: str | None, edition: str
