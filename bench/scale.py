@@ -578,7 +578,6 @@ async def measure_n(
     gc.disable()  # the driver's collections would stop every room's clock at once
     profiler = None
     if plan.profile:  # py-spy on the server (not its workers) while the rooms play
-        Path(plan.profile).mkdir(parents=True, exist_ok=True)
         out = Path(plan.profile) / f"{kind}-{tag}.txt"
         profiler = procs.Profiler(meter.process.pid, out)
     try:
@@ -752,6 +751,28 @@ def postgres() -> Iterator[tuple[str, int | None]]:
 
 
 SYNC_LINE = re.compile(r"syncs sent by reason: (.*)$")
+FULL_LINE = re.compile(r"full collection: (\d+) unreachable objects, (\d+) ms")
+
+
+def _folder(name: str | None) -> str | None:
+    """`name` made a folder if it is not one, as an absolute path; None stays None."""
+    if name is None:
+        return None
+    folder = Path(name).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    return str(folder)
+
+
+def full_collections(log: Path | None) -> list[int]:
+    """The milliseconds of each full collection ours made (its collector's log lines:
+    app/ops/collector.py), in order; the floor makes none of its own."""
+    if log is None or not log.exists():
+        return []
+    return [
+        int(match.group(2))
+        for line in log.read_text(errors="replace").splitlines()
+        if (match := FULL_LINE.search(line))
+    ]
 
 
 def sync_reasons(log: Path | None) -> dict[str, int]:
@@ -814,8 +835,10 @@ async def serve_and_measure(
         raise
     server.stop()
     reasons = sync_reasons(server.log)
+    collections = full_collections(server.log)
     for result in results:
         result["sync_reasons"] = reasons
+        result["full_collections_ms"] = collections
     if server.log is not None and not any(r["errors"] for r in results):
         server.log.unlink(missing_ok=True)
     for result in results:
@@ -1212,7 +1235,7 @@ def main(argv: list[str] | None = None) -> None:
         seed=args.seed,
         policy=args.policy,
         game=args.game,
-        profile=str(Path(args.profile).resolve()) if args.profile else None,
+        profile=_folder(args.profile),
         rest_s=args.rest,
         warmup_s=args.warmup,
         settle_s=args.settle,
