@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.ishtar.codec import encode_action
 from engine.ishtar.errors import IllegalAction
-from engine.ishtar.game import apply
+from engine.ishtar.game import apply, apply_legal
 from engine.ishtar.rules import choose, place, special, undo
 from engine.ishtar.rules.gems import as_counts
 from engine.ishtar.state import Action, State
@@ -26,6 +26,16 @@ def preview(state: State, action: Action) -> dict[str, Any]:
     ``"final": true`` when it can never be taken back (`is_final`)."""
     shown = _preview(state, action)
     if action.type not in ("place", "undo") and is_final(state, action):
+        return {**shown, "final": True}
+    return shown
+
+
+def legal_preview(state: State, action: Action) -> dict[str, Any]:
+    """``preview(state, action)`` for an action known to be legal (one of
+    ``legal_actions(state)``): the same, but whether it is final is read off the rules
+    (``undo.is_final_step``) rather than found by applying it."""
+    shown = _preview(state, action)
+    if action.type not in ("place", "undo") and undo.is_final_step(state, action):
         return {**shown, "final": True}
     return shown
 
@@ -98,8 +108,9 @@ def narrate_message(state: State, action: Action) -> Message:
 
 
 def _before_last(state: State) -> State:
-    """The state before the last undoable step (what an undo leads to)."""
-    return undo.rewind(state, apply)
+    """The state before the last undoable step (what an undo leads to): its steps were
+    played from the checkpoint once, so they are replayed unchecked."""
+    return undo.rewind(state, apply_legal)
 
 
 def _deed(state: State, action: Action) -> Message:

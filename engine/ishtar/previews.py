@@ -31,7 +31,7 @@ from engine.ishtar.codec import encode_action
 from engine.ishtar.game import legal_actions
 from engine.ishtar.geometry import ROTATIONS, Geometry
 from engine.ishtar.memos import MEMOS, Weights
-from engine.ishtar.narration import no_assistant, preview
+from engine.ishtar.narration import legal_preview, no_assistant
 from engine.ishtar.rules import special, undo
 from engine.ishtar.rules.place import frontier, legal_placements
 from engine.ishtar.state import FRONTIER, Action, Gems, State
@@ -114,7 +114,10 @@ def _build(state: State) -> list[dict[str, Any]]:
 
 
 def _entries(state: State, actions: list[Action]) -> list[dict[str, Any]]:
-    return [{"action": encode_action(a), "preview": preview(state, a)} for a in actions]
+    """The entries of ``actions``, all legal in ``state``."""
+    return [
+        {"action": encode_action(a), "preview": legal_preview(state, a)} for a in actions
+    ]
 
 
 class _Placement:
