@@ -116,7 +116,8 @@ def _build(state: State) -> list[dict[str, Any]]:
 def _entries(state: State, actions: list[Action]) -> list[dict[str, Any]]:
     """The entries of ``actions``, all legal in ``state``."""
     return [
-        {"action": encode_action(a), "preview": legal_preview(state, a)} for a in actions
+        {"action": encode_action(a), "preview": legal_preview(state, a)}
+        for a in actions
     ]
 
 
