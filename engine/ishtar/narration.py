@@ -82,7 +82,7 @@ def _preview(state: State, action: Action) -> dict[str, Any]:
         return {"cells": [list(h) for h in action.cells]}
     if action.type == "undo" and state.steps:
         last = state.steps[-1]
-        deed = _deed(_before_last(state), last)
+        deed = _undone_deed(state)
         return {"undoes": encode_action(last), "text": english(deed), "message": deed}
     return {}
 
@@ -103,8 +103,22 @@ def narrate_message(state: State, action: Action) -> Message:
     """The log line as a message (``ishtar.log.move`` or ``ishtar.log.undo``)."""
     who = seat(state.current)
     if action.type == "undo" and state.steps:
-        return log("undo", seat=who, deed=_deed(_before_last(state), state.steps[-1]))
+        return log("undo", seat=who, deed=_undone_deed(state))
     return log("move", seat=who, deed=_deed(state, action))
+
+
+_EDITION_DEEDS = frozenset(
+    {"assistant", "skill", "pass", "bloom", "reserve", "plant", "end"}
+)
+"""Actions whose `_deed` reads nothing of the state but its edition (``state.ed``)."""
+
+
+def _undone_deed(state: State) -> Message:
+    """The deed of the last undoable step, told from the state before it. A deed that reads
+    only the edition is told from ``state`` itself, which saves replaying the turn."""
+    last = state.steps[-1]
+    before = state if last.type in _EDITION_DEEDS else _before_last(state)
+    return _deed(before, last)
 
 
 def _before_last(state: State) -> State:

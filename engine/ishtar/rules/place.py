@@ -164,8 +164,8 @@ def apply(state: State, action: Action) -> State:
     assert action.rotation is not None
     pid = placement_id(state, action.at, action.rotation)
     assert pid is not None
-    cells = legal_placements(state)[pid]
     tile = state.ed.tiles[state.hand]
+    cells = state.geo.placements[tile.shape][pid]  # as legal_placements has it
     flowers = list(state.flowers)
     for c, space in zip(cells, tile.spaces):
         flowers[c] = space.flowers
