@@ -34,11 +34,12 @@ through, or the preset layouts of many games)."""
 class Weights:
     """Estimates of what a memo holds, in bytes, rounded up from tracemalloc's figures."""
 
-    PLACEMENT = 900
-    """A placement of a shape: its object, action, cells and two empty dicts, and its slot
+    PLACEMENT = 650
+    """A placement of a shape: its object, action, cells and dict of entries, and its slot
     in the memo."""
     ENTRY = 700
-    """A preview entry of a placement (besides its JSON text): its two dicts, key and slots."""
+    """A preview entry of a placement (besides its JSON text): its two dicts, its key, the
+    pair of it and its text, and its slot."""
     HEX = 100
     """A cell's ``[q, r]``, made once per layout and shared by every placement's action."""
     LAYOUT_PER_BOARD = 700

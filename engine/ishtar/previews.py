@@ -13,7 +13,7 @@ a bit mask, masked) and that reason, each entry sharing the action and cells. Ev
 takes the plain way (a few actions).
 
 The list is memoised per state and its entries are shared between states and games on one
-layout: it is read-only, like a view. Memory: about 900 bytes per placement ever legal on a
+layout: it is read-only, like a view. Memory: about 650 bytes per placement ever legal on a
 layout (at most a few thousand per layout), 700 more plus its JSON text per gem pattern seen
 (the entry and its text, which ``legal_json`` joins instead of serialising the list): 1.8 MiB
 for 80 moves of a 4-player game. The layout's memo is kept within the byte budget of
@@ -124,7 +124,7 @@ def _entries(state: State, actions: list[Action]) -> list[dict[str, Any]]:
 class _Placement:
     """One placement of a shape on a layout: its JSON and its entries by gems lying there."""
 
-    __slots__ = ("rocks", "action", "cells", "entries", "texts")
+    __slots__ = ("rocks", "action", "cells", "entries")
 
     def __init__(
         self, geo: Geometry, hexes: list[list[int]], shape: str, pid: int
@@ -138,12 +138,13 @@ class _Placement:
             "rotation": pid % ROTATIONS,
         }
         self.cells = [hexes[c] for c in covered]
-        self.entries: dict[tuple[int, str | None], dict[str, Any]] = {}
-        """(Gem cells covered as a bit mask, why no assistant or None) → the entry."""
-        self.texts: dict[tuple[int, str | None], str] = {}
-        """The same keys → the entry as compact JSON."""
+        self.entries: dict[tuple[int, str | None], tuple[dict[str, Any], str]] = {}
+        """(Gem cells covered as a bit mask, why no assistant or None) → the entry and
+        its compact JSON."""
 
-    def entry(self, geo: Geometry, key: tuple[int, str | None]) -> dict[str, Any]:
+    def entry(
+        self, geo: Geometry, key: tuple[int, str | None]
+    ) -> tuple[dict[str, Any], str]:
         gems, lost = key
         counts = [0, 0, 0]
         for c in range(gems.bit_length()):
@@ -155,9 +156,9 @@ class _Placement:
         }
         if lost is not None:
             shown.update(no_assistant(lost))
-        entry = self.entries[key] = {"action": self.action, "preview": shown}
-        self.texts[key] = compact_json(entry)
-        return entry
+        entry = {"action": self.action, "preview": shown}
+        found = self.entries[key] = (entry, compact_json(entry))
+        return found
 
 
 def _placements(
@@ -180,41 +181,43 @@ def _placements(
     lost = _assistant_lost(state)
     entries = []
     texts = []
-    for pid in placements:
+    for pid, cells in placements.items():
         placement = known.get(pid)
         if placement is None:
             placement = known[pid] = _Placement(geo, hexes, shape, pid)
             grown += Weights.PLACEMENT
-        key = (on_board & placement.rocks, lost(placements[pid]))
-        entry = placement.entries.get(key)
-        if entry is None:
-            entry = placement.entry(geo, key)
-            grown += Weights.ENTRY + sys.getsizeof(placement.texts[key])
-        entries.append(entry)
-        texts.append(placement.texts[key])
+        key = (on_board & placement.rocks, lost if lost is None else lost(cells))
+        found = placement.entries.get(key)
+        if found is None:
+            found = placement.entry(geo, key)
+            grown += Weights.ENTRY + sys.getsizeof(found[1])
+        entries.append(found[0])
+        texts.append(found[1])
     state.cache[_TEXTS_KEY] = texts
     if grown:
         MEMOS.grew(geo.key, memo, grown)
     return entries
 
 
-def _assistant_lost(state: State) -> Callable[[tuple[int, ...]], str | None]:
-    """``special.assistant_lost`` for each placement, skipped where it cannot apply."""
+def _assistant_lost(state: State) -> Callable[[tuple[int, ...]], str | None] | None:
+    """``special.assistant_lost`` for each placement, skipped where it cannot apply; None
+    where it is None for every placement."""
     assert state.hand is not None
     spaces = state.ed.tiles[state.hand].spaces
     if not any(sp.icon in ("a", "w") for sp in spaces):
-        return lambda cells: None
+        return None
     if state.assistants_supply[state.current] == 0:
         return lambda cells: special.NO_SUPPLY
     near = frontier(state)[1]  # empty cells next to an assistant's flowerbed
     if not near:
-        return lambda cells: None
+        return None
     flowered = [i for i, sp in enumerate(spaces) if sp.flowers > 0]
 
     def lost(cells: tuple[int, ...]) -> str | None:
-        if not any(cells[i] in near for i in flowered):
-            return None
-        return special.assistant_lost(state, cells)
+        for i in flowered:
+            if cells[i] in near:
+                return special.assistant_lost(state, cells)
+        return None
 
     return lost
 
