@@ -31,7 +31,6 @@ class Gardens:
     def __init__(self, state: State) -> None:
         flowers = state.flowers
         neighbours = state.geo.neighbours
-        fountain_of = state.geo.fountain_of
         self.garden: dict[int, int] = {}
         """Vegetation cell → garden label (the smallest cell of the garden)."""
         self.garden_fountain: dict[int, int] = {}
@@ -43,36 +42,53 @@ class Gardens:
         """Flowerbed label → seat of its assistant (beds without one are absent)."""
         self.controllers: list[list[int]] | None = None
         """``fountain_controllers``, once asked for (it reads nothing else)."""
-        vegetation = sorted(c for c, f in enumerate(flowers) if f >= 0)
+        vegetation = [c for c, f in enumerate(flowers) if f >= 0]  # in cell order
+        self._label_gardens(vegetation, flowers, neighbours, state.geo.fountain_of)
+        self._label_beds(vegetation, flowers, neighbours, state.assistants)
+
+    def _label_gardens(
+        self,
+        vegetation: list[int],
+        flowers: tuple[int, ...],
+        neighbours: tuple[tuple[int, ...], ...],
+        fountain_of: dict[int, int],
+    ) -> None:
+        garden = self.garden
+        garden_fountain = self.garden_fountain
         for start in vegetation:
-            if start in self.garden:
+            if start in garden:
                 continue
             fountain = -1
-            self.garden[start] = start
+            garden[start] = start
             stack = [start]
             while stack:
-                c = stack.pop()
-                for n in neighbours[c]:
+                for n in neighbours[stack.pop()]:
                     if flowers[n] >= 0:
-                        if n not in self.garden:
-                            self.garden[n] = start
+                        if n not in garden:
+                            garden[n] = start
                             stack.append(n)
                     elif n in fountain_of:
                         fountain = fountain_of[n]
-            self.garden_fountain[start] = fountain
-        assistants = state.assistants
+            garden_fountain[start] = fountain
+
+    def _label_beds(
+        self,
+        vegetation: list[int],
+        flowers: tuple[int, ...],
+        neighbours: tuple[tuple[int, ...], ...],
+        assistants: dict[int, int],
+    ) -> None:
+        bed = self.bed
         for start in vegetation:
-            if flowers[start] <= 0 or start in self.bed:
+            if flowers[start] <= 0 or start in bed:
                 continue
             cells = [start]
-            self.bed[start] = start
-            i = 0
-            while i < len(cells):
-                for n in neighbours[cells[i]]:
-                    if flowers[n] > 0 and n not in self.bed:
-                        self.bed[n] = start
+            bed[start] = start
+            for c in cells:  # grows while it is walked: a breadth-first search
+                for n in neighbours[c]:
+                    if flowers[n] > 0 and n not in bed:
+                        bed[n] = start
                         cells.append(n)
-                i += 1
             self.bed_cells[start] = cells
             for c in cells:
                 if c in assistants:
@@ -130,6 +146,8 @@ def shares_assistant(state: State, new_flowers: list[int]) -> bool:
     adjacent or touch a common flowerbed; each merged bed may hold at most one assistant.
     """
     g = gardens(state)
+    if len(g.bed_assistant) < 2:
+        return False  # no two assistants to share a bed
     flowers = state.flowers
     neighbours = state.geo.neighbours
     beds_next = [
