@@ -13,6 +13,8 @@ The analysis is derived from the state once and memoised in ``state.cache``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from engine.ishtar.state import GARDENS, State
 
 
@@ -26,6 +28,7 @@ class Gardens:
         "bed_cells",
         "bed_assistant",
         "controllers",
+        "holdings",
     )
 
     def __init__(self, state: State) -> None:
@@ -42,6 +45,8 @@ class Gardens:
         """Flowerbed label → seat of its assistant (beds without one are absent)."""
         self.controllers: list[list[int]] | None = None
         """``fountain_controllers``, once asked for (it reads nothing else)."""
+        self.holdings: dict[int, Holding] = {}
+        """Seat → its `Holding`, once asked for (`holding`)."""
         vegetation = [c for c, f in enumerate(flowers) if f >= 0]  # in cell order
         self._label_gardens(vegetation, flowers, neighbours, state.geo.fountain_of)
         self._label_beds(vegetation, flowers, neighbours, state.assistants)
@@ -108,10 +113,36 @@ def gardens(state: State) -> Gardens:
     return found
 
 
-def controlled_beds(state: State, seat: int) -> list[int]:
-    """Labels of the flowerbeds where ``seat`` has an assistant."""
+class Holding(NamedTuple):
+    """The flowerbeds a seat controls (where one of its assistants stands), as the final
+    scoring counts them."""
+
+    beds: list[int]
+    """Their labels, in the order of ``Gardens.bed_assistant``."""
+    flowers: int
+    """The flowers in them."""
+    spaces: int
+    """Their flower spaces."""
+
+
+def holding(state: State, seat: int) -> Holding:
+    """What ``seat`` holds: memoised with the garden analysis it is read from (like
+    `fountain_controllers`, so shared by the states that share it, a few dozen bytes a
+    seat); read-only."""
     g = gardens(state)
-    return [bed for bed, owner in g.bed_assistant.items() if owner == seat]
+    found = g.holdings.get(seat)
+    if found is None:
+        beds = [bed for bed, owner in g.bed_assistant.items() if owner == seat]
+        flowers = state.flowers
+        cells = [c for bed in beds for c in g.bed_cells[bed]]
+        found = Holding(beds, sum(flowers[c] for c in cells), len(cells))
+        g.holdings[seat] = found
+    return found
+
+
+def controlled_beds(state: State, seat: int) -> list[int]:
+    """Labels of the flowerbeds where ``seat`` has an assistant (read-only)."""
+    return holding(state, seat).beds
 
 
 def fountain_controllers(state: State) -> list[list[int]]:
@@ -153,6 +184,9 @@ def shares_assistant(state: State, new_flowers: list[int]) -> bool:
     beds_next = [
         {g.bed[n] for n in neighbours[c] if flowers[n] > 0} for c in new_flowers
     ]
+    assisted = g.bed_assistant
+    if sum(1 for b in set().union(*beds_next) if b in assisted) < 2:
+        return False  # however they merge, no bed gets two
     group = list(range(len(new_flowers)))
 
     def root(i: int) -> int:
