@@ -50,9 +50,12 @@ def spots(state: State, size: int) -> list[tuple[int, ...]]:
 def legal(state: State) -> list[Action]:
     hexes = state.geo.hexes
     flowers = state.ed.blooming_tokens
-    places = {size: spots(state, size) for size in sizes(state)}
+    places = {
+        size: [tuple(hexes[c] for c in cells) for cells in spots(state, size)]
+        for size in sizes(state)
+    }
     return [
-        Action("bloom", token=token, cells=tuple(hexes[c] for c in cells))
+        Action("bloom", token=token, cells=cells)
         for token in tokens_of_size(state)
         for cells in places[len(flowers[token])]
     ]

@@ -8,13 +8,16 @@ gems, no special action, the turn goes on to planting.
 Speed: only positions through the frontier (empty cells next to a fountain or vegetation)
 are tried. Per state, each frontier cell gets a bit mask of the fountains it would connect to
 and of the assistants' flowerbeds it touches, so a placement is checked with a few integer
-ORs; the rare case of two assistants' beds nearby falls back to an exact merge check.
+ORs; the rare case of two assistants' beds nearby falls back to an exact merge check. The
+``place`` actions themselves (immutable) are made once per layout and position, in the
+layout's memo (engine.ishtar.memos).
 """
 
 from __future__ import annotations
 
 from engine.ishtar.geometry import ROTATIONS
 from engine.ishtar.hexgrid import Hex
+from engine.ishtar.memos import MEMOS, Weights
 from engine.ishtar.rules.gardens import gardens, shares_assistant
 from engine.ishtar.rules.special import enter_special
 from engine.ishtar.rules.turn import to_plant
@@ -95,11 +98,24 @@ def legal(state: State) -> list[Action]:
     placements = legal_placements(state)
     if not placements:
         return [Action("discard")]
-    hexes = state.geo.hexes
-    return [
-        Action("place", at=hexes[pid // ROTATIONS], rotation=pid % ROTATIONS)
-        for pid in placements
-    ]
+    geo = state.geo
+    memo = MEMOS.of(geo.key)
+    known: dict[int, Action] | None = memo.data.get("place actions")
+    if known is None:
+        known = memo.data["place actions"] = {}
+    actions = []
+    made = 0
+    for pid in placements:
+        action = known.get(pid)
+        if action is None:
+            action = known[pid] = Action(
+                "place", at=geo.hexes[pid // ROTATIONS], rotation=pid % ROTATIONS
+            )
+            made += 1
+        actions.append(action)
+    if made:
+        MEMOS.grew(geo.key, memo, made * Weights.ACTION)
+    return actions
 
 
 def placement_id(state: State, at: Hex, rotation: int) -> int | None:
