@@ -7,6 +7,7 @@ Over random games of every player count, edition and turn-end rule, undoing ofte
 - ``game.apply_legal`` (no checking) reaches the same state as ``apply``;
 - an undo's log line and preview, which replay the turn only when the deed reads the board,
   say what replaying the turn says;
+- ``bloom.possible`` (is there a token and a spot for it) says what ``bloom.legal`` lists;
 - ``State.evolve`` copies every field (``state._copy_fields`` is written out by hand).
 """
 
@@ -27,7 +28,7 @@ from engine.ishtar.narration import (
     narrate_message,
     preview,
 )
-from engine.ishtar.rules import undo
+from engine.ishtar.rules import bloom, undo
 from engine.ishtar.state import State, _copy_fields
 from engine.ishtar.words import log
 from engine.messages import seat
@@ -92,6 +93,22 @@ def test_an_undo_tells_the_deed_it_takes_back_as_replaying_the_turn_does(
             "undo", seat=seat(state.current), deed=replayed
         )
     assert {"place", "pass"} <= told
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), GAMES)
+def test_a_bloom_is_possible_exactly_when_one_is_listed(
+    players: int, seed: int, options: dict[str, str]
+) -> None:
+    seen: set[bool] = set()
+    for state in played(players, seed, options)[::2]:
+        if state.phase == "over":
+            continue
+        for kind in ("single", "double"):
+            blooming = state.evolve(phase="bloom", bloom=kind)
+            possible = bloom.possible(blooming)
+            assert possible == bool(bloom.legal(blooming)), (kind, state.turn)
+            seen.add(possible)
+    assert seen == {True, False}
 
 
 def test_evolve_copies_every_field() -> None:
