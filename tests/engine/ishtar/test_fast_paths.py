@@ -7,6 +7,8 @@ Over random games of every player count, edition and turn-end rule, undoing ofte
 - ``game.apply_legal`` (no checking) reaches the same state as ``apply``;
 - an undo's log line and preview, which replay the turn only when the deed reads the board,
   say what replaying the turn says;
+- a view's ``standing`` is its viewed ancestor's object exactly while nothing it is scored
+  from changed, and always equals the scores computed afresh;
 - ``bloom.possible`` (is there a token and a spot for it) says what ``bloom.legal`` lists;
 - ``State.evolve`` copies every field (``state._copy_fields`` is written out by hand).
 """
@@ -18,7 +20,14 @@ from dataclasses import fields
 
 import pytest
 
-from engine.ishtar import apply, is_over, legal_actions, new_game
+from engine.ishtar import (
+    apply,
+    final_scores,
+    is_over,
+    legal_actions,
+    new_game,
+    view_for,
+)
 from engine.ishtar.game import apply_legal
 from engine.ishtar.narration import (
     _before_last,
@@ -29,7 +38,9 @@ from engine.ishtar.narration import (
     preview,
 )
 from engine.ishtar.rules import bloom, undo
+from engine.ishtar.scoring import with_tiebreak_message
 from engine.ishtar.state import State, _copy_fields
+from engine.ishtar.views import SCORE_FIELDS, _differs
 from engine.ishtar.words import log
 from engine.messages import seat
 
@@ -109,6 +120,30 @@ def test_a_bloom_is_possible_exactly_when_one_is_listed(
             assert possible == bool(bloom.legal(blooming)), (kind, state.turn)
             seen.add(possible)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), GAMES)
+def test_the_standing_is_shared_while_nothing_it_is_scored_from_changes(
+    players: int, seed: int, options: dict[str, str]
+) -> None:
+    rng = random.Random(seed)
+    before = new_game(players, seed, options)
+    shared: set[bool] = set()
+    while not is_over(before):
+        old = view_for(before, None)  # before the step, so that its view is inherited
+        forward = [a for a in legal_actions(before) if a.type != "undo"]
+        state = apply(before, rng.choice(forward))
+        view = view_for(state, None)
+        scores = final_scores(state)
+        assert (view["standing"] or view["scores"]) == (
+            scores if view["standing"] else with_tiebreak_message(scores)
+        )
+        alike = not any(_differs(before, state, name) for name in SCORE_FIELDS)
+        if not is_over(state):
+            assert (view["standing"] is old["standing"]) == alike
+            shared.add(alike)
+        before = state
+    assert shared == {True, False}
 
 
 def test_evolve_copies_every_field() -> None:
