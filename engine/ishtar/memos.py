@@ -35,10 +35,10 @@ through, or the preset layouts of many games)."""
 class Weights:
     """Estimates of what a memo holds, in bytes, rounded up from tracemalloc's figures."""
 
-    PLACEMENT = 650
-    """A placement of a shape: its object, action, cells and dict of entries, and its slot
-    in the memo."""
-    ENTRY = 700
+    PLACEMENT = 850
+    """A placement of a shape: its object, action, cells, the head of its entries' JSON
+    and its dict of entries, and its slot in the memo."""
+    ENTRY = 750
     """A preview entry of a placement (besides its JSON text): its two dicts, its key, the
     pair of it and its text, and its slot."""
     ACTION = 220

@@ -13,8 +13,8 @@ a bit mask, masked) and that reason, each entry sharing the action and cells. Ev
 takes the plain way (a few actions).
 
 The list is memoised per state and its entries are shared between states and games on one
-layout: it is read-only, like a view. Memory: about 650 bytes per placement ever legal on a
-layout (at most a few thousand per layout), 700 more plus its JSON text per gem pattern seen
+layout: it is read-only, like a view. Memory: about 850 bytes per placement ever legal on a
+layout (at most a few thousand per layout), 750 more plus its JSON text per gem pattern seen
 (the entry and its text, which ``legal_json`` joins instead of serialising the list): 1.8 MiB
 for 80 moves of a 4-player game. The layout's memo is kept within the byte budget of
 engine.ishtar.memos, not by the states: a state keeps only the entries of its own list.
@@ -55,7 +55,11 @@ def compact_json(value: Any) -> str:
 
 
 _GEMS: dict[Gems, dict[str, int]] = {}
-"""Gem counts → their JSON dict, shared by every preview with those counts."""
+"""Gem counts → their JSON dict, shared by every preview with those counts (a placement
+covers at most three gems: a few dozen counts)."""
+
+_GEMS_TEXT: dict[Gems, str] = {}
+"""Gem counts → the compact JSON of their dict."""
 
 
 def legal_with_previews(state: State) -> list[dict[str, Any]]:
@@ -124,20 +128,26 @@ def _entries(state: State, actions: list[Action]) -> list[dict[str, Any]]:
 class _Placement:
     """One placement of a shape on a layout: its JSON and its entries by gems lying there."""
 
-    __slots__ = ("rocks", "action", "cells", "entries")
+    __slots__ = ("covered", "rocks", "action", "cells", "head", "entries")
 
     def __init__(
         self, geo: Geometry, hexes: list[list[int]], shape: str, pid: int
     ) -> None:
-        covered = geo.placements[shape][pid]
-        self.rocks = sum(1 << c for c in covered if geo.rock[c] >= 0)
+        self.covered = geo.placements[shape][pid]
+        """The cells it covers (the geometry's tuple)."""
+        self.rocks = sum(1 << c for c in self.covered if geo.rock[c] >= 0)
         """Bit mask of the rock cells it covers."""
         self.action = {
             "type": "place",
             "at": hexes[pid // ROTATIONS],
             "rotation": pid % ROTATIONS,
         }
-        self.cells = [hexes[c] for c in covered]
+        self.cells = [hexes[c] for c in self.covered]
+        self.head = (
+            f'{{"action":{compact_json(self.action)},'
+            f'"preview":{{"cells":{compact_json(self.cells)},"gems":'
+        )
+        """The compact JSON of its entries up to their gems."""
         self.entries: dict[tuple[int, str | None], tuple[dict[str, Any], str]] = {}
         """(Gem cells covered as a bit mask, why no assistant or None) → the entry and
         its compact JSON."""
@@ -147,18 +157,19 @@ class _Placement:
     ) -> tuple[dict[str, Any], str]:
         gems, lost = key
         counts = [0, 0, 0]
-        for c in range(gems.bit_length()):
+        for c in self.covered:
             if gems >> c & 1:
                 counts[geo.rock[c]] += 1
-        shown: dict[str, Any] = {
-            "cells": self.cells,
-            "gems": _gems_json((counts[0], counts[1], counts[2])),
-        }
-        if lost is not None:
-            shown.update(no_assistant(lost))
+        found = (counts[0], counts[1], counts[2])
+        shown: dict[str, Any] = {"cells": self.cells, "gems": _gems_json(found)}
         entry = {"action": self.action, "preview": shown}
-        found = self.entries[key] = (entry, compact_json(entry))
-        return found
+        if lost is None:
+            text = self.head + _gems_text(found) + "}}"
+        else:
+            shown.update(no_assistant(lost))
+            text = compact_json(entry)
+        self.entries[key] = (entry, text)
+        return entry, text
 
 
 def _placements(
@@ -226,4 +237,12 @@ def _gems_json(counts: Gems) -> dict[str, int]:
     found = _GEMS.get(counts)
     if found is None:
         found = _GEMS[counts] = gems_json(counts)
+    return found
+
+
+def _gems_text(counts: Gems) -> str:
+    """``compact_json(_gems_json(counts))``, memoised like it."""
+    found = _GEMS_TEXT.get(counts)
+    if found is None:
+        found = _GEMS_TEXT[counts] = compact_json(_gems_json(counts))
     return found
