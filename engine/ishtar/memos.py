@@ -1,8 +1,9 @@
 """What views and previews derive from a layout alone, memoised within a byte budget.
 
-A layout's memo holds JSON-ready data that only its geometry decides: the layout as JSON
-(engine.ishtar.view_parts) and each placement's action, cells and preview entries with their
-JSON text (engine.ishtar.previews). Every state and game on one layout shares it, read-only.
+A layout's memo holds what only its geometry decides: the layout as JSON
+(engine.ishtar.view_parts), each placement's action, cells and preview entries with their
+JSON text (engine.ishtar.previews), and the engine's ``place`` actions
+(engine.ishtar.rules.place). Every state and game on one layout shares it, read-only.
 
 The memos of all layouts together are bounded in bytes (`BUDGET`), the least recently used
 layout's memo dropped first; a dropped memo is rebuilt the same on demand, so only speed
@@ -34,11 +35,14 @@ through, or the preset layouts of many games)."""
 class Weights:
     """Estimates of what a memo holds, in bytes, rounded up from tracemalloc's figures."""
 
-    PLACEMENT = 900
-    """A placement of a shape: its object, action, cells and two empty dicts, and its slot
-    in the memo."""
-    ENTRY = 700
-    """A preview entry of a placement (besides its JSON text): its two dicts, key and slots."""
+    PLACEMENT = 850
+    """A placement of a shape: its object, action, cells, the head of its entries' JSON
+    and its dict of entries, and its slot in the memo."""
+    ENTRY = 750
+    """A preview entry of a placement (besides its JSON text): its two dicts, its key, the
+    pair of it and its text, and its slot."""
+    ACTION = 220
+    """A ``place`` action of the engine (engine.ishtar.rules.place), and its slot."""
     HEX = 100
     """A cell's ``[q, r]``, made once per layout and shared by every placement's action."""
     LAYOUT_PER_BOARD = 700

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.ishtar.codec import encode_action
 from engine.ishtar.errors import IllegalAction
-from engine.ishtar.game import apply
+from engine.ishtar.game import apply, apply_legal
 from engine.ishtar.rules import choose, place, special, undo
 from engine.ishtar.rules.gems import as_counts
 from engine.ishtar.state import Action, State
@@ -26,6 +26,16 @@ def preview(state: State, action: Action) -> dict[str, Any]:
     ``"final": true`` when it can never be taken back (`is_final`)."""
     shown = _preview(state, action)
     if action.type not in ("place", "undo") and is_final(state, action):
+        return {**shown, "final": True}
+    return shown
+
+
+def legal_preview(state: State, action: Action) -> dict[str, Any]:
+    """``preview(state, action)`` for an action known to be legal (one of
+    ``legal_actions(state)``): the same, but whether it is final is read off the rules
+    (``undo.is_final_step``) rather than found by applying it."""
+    shown = _preview(state, action)
+    if action.type not in ("place", "undo") and undo.is_final_step(state, action):
         return {**shown, "final": True}
     return shown
 
@@ -72,7 +82,7 @@ def _preview(state: State, action: Action) -> dict[str, Any]:
         return {"cells": [list(h) for h in action.cells]}
     if action.type == "undo" and state.steps:
         last = state.steps[-1]
-        deed = _deed(_before_last(state), last)
+        deed = _undone_deed(state)
         return {"undoes": encode_action(last), "text": english(deed), "message": deed}
     return {}
 
@@ -93,13 +103,28 @@ def narrate_message(state: State, action: Action) -> Message:
     """The log line as a message (``ishtar.log.move`` or ``ishtar.log.undo``)."""
     who = seat(state.current)
     if action.type == "undo" and state.steps:
-        return log("undo", seat=who, deed=_deed(_before_last(state), state.steps[-1]))
+        return log("undo", seat=who, deed=_undone_deed(state))
     return log("move", seat=who, deed=_deed(state, action))
 
 
+_EDITION_DEEDS = frozenset(
+    {"assistant", "skill", "pass", "bloom", "reserve", "plant", "end"}
+)
+"""Actions whose `_deed` reads nothing of the state but its edition (``state.ed``)."""
+
+
+def _undone_deed(state: State) -> Message:
+    """The deed of the last undoable step, told from the state before it. A deed that reads
+    only the edition is told from ``state`` itself, which saves replaying the turn."""
+    last = state.steps[-1]
+    before = state if last.type in _EDITION_DEEDS else _before_last(state)
+    return _deed(before, last)
+
+
 def _before_last(state: State) -> State:
-    """The state before the last undoable step (what an undo leads to)."""
-    return undo.rewind(state, apply)
+    """The state before the last undoable step (what an undo leads to): its steps were
+    played from the checkpoint once, so they are replayed unchecked."""
+    return undo.rewind(state, apply_legal)
 
 
 def _deed(state: State, action: Action) -> Message:

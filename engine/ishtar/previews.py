@@ -13,8 +13,8 @@ a bit mask, masked) and that reason, each entry sharing the action and cells. Ev
 takes the plain way (a few actions).
 
 The list is memoised per state and its entries are shared between states and games on one
-layout: it is read-only, like a view. Memory: about 900 bytes per placement ever legal on a
-layout (at most a few thousand per layout), 700 more plus its JSON text per gem pattern seen
+layout: it is read-only, like a view. Memory: about 850 bytes per placement ever legal on a
+layout (at most a few thousand per layout), 750 more plus its JSON text per gem pattern seen
 (the entry and its text, which ``legal_json`` joins instead of serialising the list): 1.8 MiB
 for 80 moves of a 4-player game. The layout's memo is kept within the byte budget of
 engine.ishtar.memos, not by the states: a state keeps only the entries of its own list.
@@ -31,7 +31,7 @@ from engine.ishtar.codec import encode_action
 from engine.ishtar.game import legal_actions
 from engine.ishtar.geometry import ROTATIONS, Geometry
 from engine.ishtar.memos import MEMOS, Weights
-from engine.ishtar.narration import no_assistant, preview
+from engine.ishtar.narration import legal_preview, no_assistant
 from engine.ishtar.rules import special, undo
 from engine.ishtar.rules.place import frontier, legal_placements
 from engine.ishtar.state import FRONTIER, Action, Gems, State
@@ -55,7 +55,11 @@ def compact_json(value: Any) -> str:
 
 
 _GEMS: dict[Gems, dict[str, int]] = {}
-"""Gem counts → their JSON dict, shared by every preview with those counts."""
+"""Gem counts → their JSON dict, shared by every preview with those counts (a placement
+covers at most three gems: a few dozen counts)."""
+
+_GEMS_TEXT: dict[Gems, str] = {}
+"""Gem counts → the compact JSON of their dict."""
 
 
 def legal_with_previews(state: State) -> list[dict[str, Any]]:
@@ -114,46 +118,58 @@ def _build(state: State) -> list[dict[str, Any]]:
 
 
 def _entries(state: State, actions: list[Action]) -> list[dict[str, Any]]:
-    return [{"action": encode_action(a), "preview": preview(state, a)} for a in actions]
+    """The entries of ``actions``, all legal in ``state``."""
+    return [
+        {"action": encode_action(a), "preview": legal_preview(state, a)}
+        for a in actions
+    ]
 
 
 class _Placement:
     """One placement of a shape on a layout: its JSON and its entries by gems lying there."""
 
-    __slots__ = ("rocks", "action", "cells", "entries", "texts")
+    __slots__ = ("covered", "rocks", "action", "cells", "head", "entries")
 
     def __init__(
         self, geo: Geometry, hexes: list[list[int]], shape: str, pid: int
     ) -> None:
-        covered = geo.placements[shape][pid]
-        self.rocks = sum(1 << c for c in covered if geo.rock[c] >= 0)
+        self.covered = geo.placements[shape][pid]
+        """The cells it covers (the geometry's tuple)."""
+        self.rocks = sum(1 << c for c in self.covered if geo.rock[c] >= 0)
         """Bit mask of the rock cells it covers."""
         self.action = {
             "type": "place",
             "at": hexes[pid // ROTATIONS],
             "rotation": pid % ROTATIONS,
         }
-        self.cells = [hexes[c] for c in covered]
-        self.entries: dict[tuple[int, str | None], dict[str, Any]] = {}
-        """(Gem cells covered as a bit mask, why no assistant or None) → the entry."""
-        self.texts: dict[tuple[int, str | None], str] = {}
-        """The same keys → the entry as compact JSON."""
+        self.cells = [hexes[c] for c in self.covered]
+        self.head = (
+            f'{{"action":{compact_json(self.action)},'
+            f'"preview":{{"cells":{compact_json(self.cells)},"gems":'
+        )
+        """The compact JSON of its entries up to their gems."""
+        self.entries: dict[tuple[int, str | None], tuple[dict[str, Any], str]] = {}
+        """(Gem cells covered as a bit mask, why no assistant or None) → the entry and
+        its compact JSON."""
 
-    def entry(self, geo: Geometry, key: tuple[int, str | None]) -> dict[str, Any]:
+    def entry(
+        self, geo: Geometry, key: tuple[int, str | None]
+    ) -> tuple[dict[str, Any], str]:
         gems, lost = key
         counts = [0, 0, 0]
-        for c in range(gems.bit_length()):
+        for c in self.covered:
             if gems >> c & 1:
                 counts[geo.rock[c]] += 1
-        shown: dict[str, Any] = {
-            "cells": self.cells,
-            "gems": _gems_json((counts[0], counts[1], counts[2])),
-        }
-        if lost is not None:
+        found = (counts[0], counts[1], counts[2])
+        shown: dict[str, Any] = {"cells": self.cells, "gems": _gems_json(found)}
+        entry = {"action": self.action, "preview": shown}
+        if lost is None:
+            text = self.head + _gems_text(found) + "}}"
+        else:
             shown.update(no_assistant(lost))
-        entry = self.entries[key] = {"action": self.action, "preview": shown}
-        self.texts[key] = compact_json(entry)
-        return entry
+            text = compact_json(entry)
+        self.entries[key] = (entry, text)
+        return entry, text
 
 
 def _placements(
@@ -176,41 +192,43 @@ def _placements(
     lost = _assistant_lost(state)
     entries = []
     texts = []
-    for pid in placements:
+    for pid, cells in placements.items():
         placement = known.get(pid)
         if placement is None:
             placement = known[pid] = _Placement(geo, hexes, shape, pid)
             grown += Weights.PLACEMENT
-        key = (on_board & placement.rocks, lost(placements[pid]))
-        entry = placement.entries.get(key)
-        if entry is None:
-            entry = placement.entry(geo, key)
-            grown += Weights.ENTRY + sys.getsizeof(placement.texts[key])
-        entries.append(entry)
-        texts.append(placement.texts[key])
+        key = (on_board & placement.rocks, lost if lost is None else lost(cells))
+        found = placement.entries.get(key)
+        if found is None:
+            found = placement.entry(geo, key)
+            grown += Weights.ENTRY + sys.getsizeof(found[1])
+        entries.append(found[0])
+        texts.append(found[1])
     state.cache[_TEXTS_KEY] = texts
     if grown:
         MEMOS.grew(geo.key, memo, grown)
     return entries
 
 
-def _assistant_lost(state: State) -> Callable[[tuple[int, ...]], str | None]:
-    """``special.assistant_lost`` for each placement, skipped where it cannot apply."""
+def _assistant_lost(state: State) -> Callable[[tuple[int, ...]], str | None] | None:
+    """``special.assistant_lost`` for each placement, skipped where it cannot apply; None
+    where it is None for every placement."""
     assert state.hand is not None
     spaces = state.ed.tiles[state.hand].spaces
     if not any(sp.icon in ("a", "w") for sp in spaces):
-        return lambda cells: None
+        return None
     if state.assistants_supply[state.current] == 0:
         return lambda cells: special.NO_SUPPLY
     near = frontier(state)[1]  # empty cells next to an assistant's flowerbed
     if not near:
-        return lambda cells: None
+        return None
     flowered = [i for i, sp in enumerate(spaces) if sp.flowers > 0]
 
     def lost(cells: tuple[int, ...]) -> str | None:
-        if not any(cells[i] in near for i in flowered):
-            return None
-        return special.assistant_lost(state, cells)
+        for i in flowered:
+            if cells[i] in near:
+                return special.assistant_lost(state, cells)
+        return None
 
     return lost
 
@@ -219,4 +237,12 @@ def _gems_json(counts: Gems) -> dict[str, int]:
     found = _GEMS.get(counts)
     if found is None:
         found = _GEMS[counts] = gems_json(counts)
+    return found
+
+
+def _gems_text(counts: Gems) -> str:
+    """``compact_json(_gems_json(counts))``, memoised like it."""
+    found = _GEMS_TEXT.get(counts)
+    if found is None:
+        found = _GEMS_TEXT[counts] = compact_json(_gems_json(counts))
     return found

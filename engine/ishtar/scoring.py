@@ -20,7 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ishtar.components import D_VP_PER_TREE, FOUNTAIN_VP, PLAYER_COLOURS
-from engine.ishtar.rules.gardens import controlled_beds, fountain_controllers, gardens
+from engine.ishtar.rules.gardens import (
+    controlled_beds,
+    fountain_controllers,
+    gardens,
+    holding,
+)
 from engine.ishtar.state import State
 from engine.messages import Message, beside, listed, message
 from engine.messages import seat as seat_param
@@ -32,12 +37,7 @@ def score_trees(state: State, seat: int) -> int:
 
 
 def score_flowers(state: State, seat: int) -> int:
-    g = gardens(state)
-    return sum(
-        state.flowers[c]
-        for bed in controlled_beds(state, seat)
-        for c in g.bed_cells[bed]
-    )
+    return holding(state, seat).flowers
 
 
 def fountains_controlled(state: State, seat: int) -> list[int]:
@@ -83,8 +83,7 @@ def skill_d(state: State, seat: int) -> int:
 def skill_e(state: State, seat: int) -> int:
     """``skill_e_vp`` VP per flower space (per whole group of ``skill_e_spaces_per_vp`` of
     them) in flowerbeds you control, at most ``skill_e_max``."""
-    g = gardens(state)
-    spaces = sum(len(g.bed_cells[bed]) for bed in controlled_beds(state, seat))
+    spaces = holding(state, seat).spaces
     ed = state.ed
     vp = spaces // ed.skill_e_spaces_per_vp * ed.skill_e_vp
     return vp if ed.skill_e_max is None else min(vp, ed.skill_e_max)
@@ -101,15 +100,22 @@ def categories(state: State, seat: int) -> dict[str, int]:
         "fountains": score_fountains(state, seat),
     }
     owned = state.skills[seat]
-    for letter, rule in UPPER_SKILLS.items():
-        result[f"skill_{letter}"] = rule(state, seat) if letter in owned else 0
+    for letter, key, rule in _SKILL_CATEGORIES:
+        result[key] = rule(state, seat) if letter in owned else 0
     return result
+
+
+_SKILL_CATEGORIES = tuple(
+    (letter, f"skill_{letter}", rule) for letter, rule in UPPER_SKILLS.items()
+)
+"""Each upper skill's letter, its category and its rule."""
 
 
 def final_scores(state: State) -> dict[str, Any]:
     """Scores with a breakdown, the winners and the tie-break sentence (see docs/games/ishtar/contract.md)."""
     players = []
     geo = state.geo
+    controllers = fountain_controllers(state)
     for seat in range(state.players):
         cats = categories(state, seat)
         players.append(
@@ -123,7 +129,8 @@ def final_scores(state: State) -> dict[str, Any]:
                         "colour": state.fountains[k],
                         "vp": FOUNTAIN_VP[state.fountains[k]],
                     }
-                    for k in fountains_controlled(state, seat)
+                    for k, seats in enumerate(controllers)
+                    if seat in seats
                 ],
                 "trees_planted": len(state.tree_cards[seat]),
                 "gems_left": sum(state.gems[seat]),

@@ -183,10 +183,9 @@ class State:
         ``BOARD_DERIVED`` entries whose fields are not among ``changes``.
         """
         new = object.__new__(State)
-        for name in _FIELD_NAMES:
-            object.__setattr__(
-                new, name, changes[name] if name in changes else getattr(self, name)
-            )
+        _copy_fields(self, new)
+        for name, value in changes.items():
+            setattr(new, name, value)
         cache = self.cache
         carried = _lineage(self, changes) if VIEW in cache or LINEAGE in cache else {}
         for key, depends_on in BOARD_DERIVED.items():
@@ -210,6 +209,54 @@ def _lineage(parent: State, changes: dict[str, Any]) -> dict[str, Any]:
 _FIELD_NAMES: tuple[str, ...] = tuple(
     f.name for f in fields(State) if f.name != "cache"
 )
+
+
+def _copy_fields(old: State, new: State) -> None:
+    """Set every field of ``new`` but its cache to ``old``'s: one plain attribute copy per
+    field, seven times faster than a loop of getattr and setattr (``evolve`` runs a few
+    times per step of a game). A field added to `State` must be added here too
+    (tests/engine/ishtar/test_fast_paths.py checks that none is missing).
+    """
+    new.players = old.players
+    new.seed = old.seed
+    new.layout = old.layout
+    new.geo = old.geo
+    new.edition = old.edition
+    new.ed = old.ed
+    new.first_player = old.first_player
+    new.fountains = old.fountains
+    new.gems_on_board = old.gems_on_board
+    new.bank = old.bank
+    new.flowers = old.flowers
+    new.placed = old.placed
+    new.tokens = old.tokens
+    new.assistants = old.assistants
+    new.trees = old.trees
+    new.cups = old.cups
+    new.piles = old.piles
+    new.can = old.can
+    new.tokens_left = old.tokens_left
+    new.discarded = old.discarded
+    new.removed = old.removed
+    new.market = old.market
+    new.market_trees = old.market_trees
+    new.deck = old.deck
+    new.trees_left = old.trees_left
+    new.gems = old.gems
+    new.assistants_supply = old.assistants_supply
+    new.assistants_carpet = old.assistants_carpet
+    new.skills = old.skills
+    new.tree_cards = old.tree_cards
+    new.reserved = old.reserved
+    new.current = old.current
+    new.phase = old.phase
+    new.turn = old.turn
+    new.hand = old.hand
+    new.bloom = old.bloom
+    new.end_triggered = old.end_triggered
+    new.auto_end = old.auto_end
+    new.checkpoint = old.checkpoint
+    new.steps = old.steps
 
 
 def replace_at(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

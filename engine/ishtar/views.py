@@ -33,8 +33,11 @@ optimisation, never needed for correctness):
 4. Nothing else is promised: a value not shared may still be equal (e.g. a state decoded
    from storage has no viewed ancestor, so only ``layout``, memoised per layout while its
    memo is kept (engine.ishtar.memos), is
-   shared), and the scalar entries (``phase``, ``turn``, ``deck_size``…), ``scores`` and
-   ``standing`` are rebuilt each time.
+   shared), and the scalar entries (``phase``, ``turn``, ``deck_size``…) and ``scores``
+   are rebuilt each time. ``standing`` is the ancestor's object where the fields the scores
+   are computed from (``SCORE_FIELDS``) are all equal and the ancestor's game is not over
+   (then ``scores``, once over, are made from it too): sharing it saves the scoring of the
+   many states a bot weighs that score alike. Otherwise it is rebuilt.
 """
 
 from __future__ import annotations
@@ -88,7 +91,24 @@ PART_FIELDS: dict[str, tuple[str, ...]] = {
 }
 """Top-level view key → the State fields its value is built from (and nothing else)."""
 
-_VIEWED_FIELDS = frozenset(f for fields in PART_FIELDS.values() for f in fields)
+SCORE_FIELDS = frozenset(
+    {
+        "players",
+        "layout",
+        "geo",
+        "edition",
+        "ed",
+        "fountains",
+        "flowers",
+        "assistants",
+        "gems",
+        "skills",
+        "tree_cards",
+    }
+)
+"""The State fields the scores are computed from (engine.ishtar.scoring, and nothing else)."""
+
+_READ_FIELDS = SCORE_FIELDS.union(f for fields in PART_FIELDS.values() for f in fields)
 assert list(PART_FIELDS) == list(BUILDERS), "one builder per part, in view order"
 
 
@@ -121,8 +141,13 @@ def _build(state: State) -> dict[str, Any]:
         "edition": state.edition,
     }
     lineage = cache.get(LINEAGE)
+    projected: dict[str, Any] | None = None
     if lineage is not None and VIEW in lineage[0].cache:
-        _inherit(view, state, lineage[0], lineage[1])
+        ancestor = lineage[0]
+        differ = _differing(ancestor, state, lineage[1])
+        _inherit(view, state, ancestor, differ)
+        if differ.isdisjoint(SCORE_FIELDS):
+            projected = ancestor.cache[VIEW]["standing"]  # None if its game was over
     else:
         for key, build in BUILDERS.items():
             view[key] = build(state)
@@ -131,7 +156,8 @@ def _build(state: State) -> dict[str, Any]:
     # the projection mid-game (who would score what if it ended now, who holds each
     # fountain): the running score the players follow; all of it public. The final
     # scores carry the tie-break as a message too, for the readers' languages.
-    projected = final_scores(state)
+    if projected is None:
+        projected = final_scores(state)
     view["scores"] = with_tiebreak_message(projected) if over else None
     view["standing"] = None if over else projected
     cache[VIEW] = view
@@ -139,16 +165,20 @@ def _build(state: State) -> dict[str, Any]:
     return view
 
 
-def _inherit(
-    view: dict[str, Any], state: State, ancestor: State, changed: frozenset[str]
-) -> None:
-    """Add the parts to ``view``: the ancestor's where their fields are all equal, else
-    updated from the ancestor's (``UPDATES``) or built afresh."""
-    differ = {
+def _differing(ancestor: State, state: State, changed: frozenset[str]) -> set[str]:
+    """The fields among ``changed`` that a view or its scores read and that differ."""
+    return {
         name
         for name in changed
-        if name in _VIEWED_FIELDS and _differs(ancestor, state, name)
+        if name in _READ_FIELDS and _differs(ancestor, state, name)
     }
+
+
+def _inherit(
+    view: dict[str, Any], state: State, ancestor: State, differ: set[str]
+) -> None:
+    """Add the parts to ``view``: the ancestor's where their fields are all equal (none is
+    in ``differ``), else updated from the ancestor's (``UPDATES``) or built afresh."""
     parts: dict[str, Any] = ancestor.cache[VIEW]
     for key, build in BUILDERS.items():
         fields = differ.intersection(PART_FIELDS[key])

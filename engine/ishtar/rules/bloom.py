@@ -9,6 +9,8 @@ flowerbed. With no legal spot, the player gets no token.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from engine.ishtar.rules.gardens import shares_assistant
 from engine.ishtar.rules.trees import free_grass
 from engine.ishtar.rules.turn import to_plant
@@ -36,6 +38,11 @@ def tokens_of_size(state: State) -> list[str]:
 
 def spots(state: State, size: int) -> list[tuple[int, ...]]:
     """Every legal spot (one cell, or two adjacent cells in order) for a token of ``size``."""
+    return list(_spots(state, size))
+
+
+def _spots(state: State, size: int) -> Iterator[tuple[int, ...]]:
+    """`spots`, one at a time."""
     grass = free_grass(state)
     candidates: list[tuple[int, ...]]
     if size == 2:
@@ -44,15 +51,26 @@ def spots(state: State, size: int) -> list[tuple[int, ...]]:
         candidates = [(c, n) for c in grass for n in neighbours[c] if n in free]
     else:
         candidates = [(c,) for c in grass]
-    return [cells for cells in candidates if not shares_assistant(state, list(cells))]
+    return (cells for cells in candidates if not shares_assistant(state, list(cells)))
+
+
+def possible(state: State) -> bool:
+    """Whether ``legal(state)`` has an action: a token of a size being taken is left and
+    has a spot (found without listing every spot)."""
+    flowers = state.ed.blooming_tokens
+    left = {len(flowers[token]) for token in tokens_of_size(state)}
+    return any(next(_spots(state, size), None) is not None for size in sorted(left))
 
 
 def legal(state: State) -> list[Action]:
     hexes = state.geo.hexes
     flowers = state.ed.blooming_tokens
-    places = {size: spots(state, size) for size in sizes(state)}
+    places = {
+        size: [tuple(hexes[c] for c in cells) for cells in spots(state, size)]
+        for size in sizes(state)
+    }
     return [
-        Action("bloom", token=token, cells=tuple(hexes[c] for c in cells))
+        Action("bloom", token=token, cells=cells)
         for token in tokens_of_size(state)
         for cells in places[len(flowers[token])]
     ]

@@ -13,6 +13,8 @@ The analysis is derived from the state once and memoised in ``state.cache``.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from engine.ishtar.state import GARDENS, State
 
 
@@ -26,12 +28,12 @@ class Gardens:
         "bed_cells",
         "bed_assistant",
         "controllers",
+        "holdings",
     )
 
     def __init__(self, state: State) -> None:
         flowers = state.flowers
         neighbours = state.geo.neighbours
-        fountain_of = state.geo.fountain_of
         self.garden: dict[int, int] = {}
         """Vegetation cell → garden label (the smallest cell of the garden)."""
         self.garden_fountain: dict[int, int] = {}
@@ -43,36 +45,55 @@ class Gardens:
         """Flowerbed label → seat of its assistant (beds without one are absent)."""
         self.controllers: list[list[int]] | None = None
         """``fountain_controllers``, once asked for (it reads nothing else)."""
-        vegetation = sorted(c for c, f in enumerate(flowers) if f >= 0)
+        self.holdings: dict[int, Holding] = {}
+        """Seat → its `Holding`, once asked for (`holding`)."""
+        vegetation = [c for c, f in enumerate(flowers) if f >= 0]  # in cell order
+        self._label_gardens(vegetation, flowers, neighbours, state.geo.fountain_of)
+        self._label_beds(vegetation, flowers, neighbours, state.assistants)
+
+    def _label_gardens(
+        self,
+        vegetation: list[int],
+        flowers: tuple[int, ...],
+        neighbours: tuple[tuple[int, ...], ...],
+        fountain_of: dict[int, int],
+    ) -> None:
+        garden = self.garden
+        garden_fountain = self.garden_fountain
         for start in vegetation:
-            if start in self.garden:
+            if start in garden:
                 continue
             fountain = -1
-            self.garden[start] = start
+            garden[start] = start
             stack = [start]
             while stack:
-                c = stack.pop()
-                for n in neighbours[c]:
+                for n in neighbours[stack.pop()]:
                     if flowers[n] >= 0:
-                        if n not in self.garden:
-                            self.garden[n] = start
+                        if n not in garden:
+                            garden[n] = start
                             stack.append(n)
                     elif n in fountain_of:
                         fountain = fountain_of[n]
-            self.garden_fountain[start] = fountain
-        assistants = state.assistants
+            garden_fountain[start] = fountain
+
+    def _label_beds(
+        self,
+        vegetation: list[int],
+        flowers: tuple[int, ...],
+        neighbours: tuple[tuple[int, ...], ...],
+        assistants: dict[int, int],
+    ) -> None:
+        bed = self.bed
         for start in vegetation:
-            if flowers[start] <= 0 or start in self.bed:
+            if flowers[start] <= 0 or start in bed:
                 continue
             cells = [start]
-            self.bed[start] = start
-            i = 0
-            while i < len(cells):
-                for n in neighbours[cells[i]]:
-                    if flowers[n] > 0 and n not in self.bed:
-                        self.bed[n] = start
+            bed[start] = start
+            for c in cells:  # grows while it is walked: a breadth-first search
+                for n in neighbours[c]:
+                    if flowers[n] > 0 and n not in bed:
+                        bed[n] = start
                         cells.append(n)
-                i += 1
             self.bed_cells[start] = cells
             for c in cells:
                 if c in assistants:
@@ -92,10 +113,36 @@ def gardens(state: State) -> Gardens:
     return found
 
 
-def controlled_beds(state: State, seat: int) -> list[int]:
-    """Labels of the flowerbeds where ``seat`` has an assistant."""
+class Holding(NamedTuple):
+    """The flowerbeds a seat controls (where one of its assistants stands), as the final
+    scoring counts them."""
+
+    beds: list[int]
+    """Their labels, in the order of ``Gardens.bed_assistant``."""
+    flowers: int
+    """The flowers in them."""
+    spaces: int
+    """Their flower spaces."""
+
+
+def holding(state: State, seat: int) -> Holding:
+    """What ``seat`` holds: memoised with the garden analysis it is read from (like
+    `fountain_controllers`, so shared by the states that share it, a few dozen bytes a
+    seat); read-only."""
     g = gardens(state)
-    return [bed for bed, owner in g.bed_assistant.items() if owner == seat]
+    found = g.holdings.get(seat)
+    if found is None:
+        beds = [bed for bed, owner in g.bed_assistant.items() if owner == seat]
+        flowers = state.flowers
+        cells = [c for bed in beds for c in g.bed_cells[bed]]
+        found = Holding(beds, sum(flowers[c] for c in cells), len(cells))
+        g.holdings[seat] = found
+    return found
+
+
+def controlled_beds(state: State, seat: int) -> list[int]:
+    """Labels of the flowerbeds where ``seat`` has an assistant (read-only)."""
+    return holding(state, seat).beds
 
 
 def fountain_controllers(state: State) -> list[list[int]]:
@@ -130,11 +177,16 @@ def shares_assistant(state: State, new_flowers: list[int]) -> bool:
     adjacent or touch a common flowerbed; each merged bed may hold at most one assistant.
     """
     g = gardens(state)
+    if len(g.bed_assistant) < 2:
+        return False  # no two assistants to share a bed
     flowers = state.flowers
     neighbours = state.geo.neighbours
     beds_next = [
         {g.bed[n] for n in neighbours[c] if flowers[n] > 0} for c in new_flowers
     ]
+    assisted = g.bed_assistant
+    if sum(1 for b in set().union(*beds_next) if b in assisted) < 2:
+        return False  # however they merge, no bed gets two
     group = list(range(len(new_flowers)))
 
     def root(i: int) -> int:

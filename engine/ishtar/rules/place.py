@@ -8,13 +8,16 @@ gems, no special action, the turn goes on to planting.
 Speed: only positions through the frontier (empty cells next to a fountain or vegetation)
 are tried. Per state, each frontier cell gets a bit mask of the fountains it would connect to
 and of the assistants' flowerbeds it touches, so a placement is checked with a few integer
-ORs; the rare case of two assistants' beds nearby falls back to an exact merge check.
+ORs; the rare case of two assistants' beds nearby falls back to an exact merge check. The
+``place`` actions themselves (immutable) are made once per layout and position, in the
+layout's memo (engine.ishtar.memos).
 """
 
 from __future__ import annotations
 
 from engine.ishtar.geometry import ROTATIONS
 from engine.ishtar.hexgrid import Hex
+from engine.ishtar.memos import MEMOS, Weights
 from engine.ishtar.rules.gardens import gardens, shares_assistant
 from engine.ishtar.rules.special import enter_special
 from engine.ishtar.rules.turn import to_plant
@@ -68,14 +71,15 @@ def legal_placements(state: State) -> dict[int, tuple[int, int, int]]:
     positions = state.geo.placements[tile.shape]
     # Positions through a frontier cell, minus those over vegetation (set operations in C).
     candidates: set[int] = set().union(*(through[c] for c in fountain_mask))
-    for c in gardens(state).garden:
-        candidates.difference_update(through[c])
+    candidates.difference_update(*(through[c] for c in gardens(state).garden))
     flower_spaces = [i for i, space in enumerate(tile.spaces) if space.flowers > 0]
-    mask = fountain_mask.get
+    mask = [0] * len(state.flowers)  # fountain_mask as a list: faster to read
+    for c, m in fountain_mask.items():
+        mask[c] = m
     result: dict[int, tuple[int, int, int]] = {}
     for pid in sorted(candidates):
         cells = positions[pid]
-        m = mask(cells[0], 0) | mask(cells[1], 0) | mask(cells[2], 0)
+        m = mask[cells[0]] | mask[cells[1]] | mask[cells[2]]
         if m & (m - 1):
             continue
         if assistant_mask:
@@ -95,11 +99,24 @@ def legal(state: State) -> list[Action]:
     placements = legal_placements(state)
     if not placements:
         return [Action("discard")]
-    hexes = state.geo.hexes
-    return [
-        Action("place", at=hexes[pid // ROTATIONS], rotation=pid % ROTATIONS)
-        for pid in placements
-    ]
+    geo = state.geo
+    memo = MEMOS.of(geo.key)
+    known: dict[int, Action] | None = memo.data.get("place actions")
+    if known is None:
+        known = memo.data["place actions"] = {}
+    actions = []
+    made = 0
+    for pid in placements:
+        action = known.get(pid)
+        if action is None:
+            action = known[pid] = Action(
+                "place", at=geo.hexes[pid // ROTATIONS], rotation=pid % ROTATIONS
+            )
+            made += 1
+        actions.append(action)
+    if made:
+        MEMOS.grew(geo.key, memo, made * Weights.ACTION)
+    return actions
 
 
 def placement_id(state: State, at: Hex, rotation: int) -> int | None:
@@ -164,8 +181,8 @@ def apply(state: State, action: Action) -> State:
     assert action.rotation is not None
     pid = placement_id(state, action.at, action.rotation)
     assert pid is not None
-    cells = legal_placements(state)[pid]
     tile = state.ed.tiles[state.hand]
+    cells = state.geo.placements[tile.shape][pid]  # as legal_placements has it
     flowers = list(state.flowers)
     for c, space in zip(cells, tile.spaces):
         flowers[c] = space.flowers

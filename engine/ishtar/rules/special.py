@@ -203,7 +203,7 @@ def _skill_effect(state: State, letter: str) -> State:
         blooming = state.evolve(
             phase="bloom", bloom="single" if letter == "G" else "double"
         )
-        return blooming if bloom.legal(blooming) else to_plant(state)
+        return blooming if bloom.possible(blooming) else to_plant(state)
     if letter == "I":
         reserving = state.evolve(phase="reserve")
         return reserving if reserve.legal(reserving) else to_plant(state)

@@ -44,6 +44,25 @@ def reveals(before: State, after: State) -> bool:
     )
 
 
+def is_final_step(state: State, action: Action) -> bool:
+    """Whether ``action``, known to be legal in ``state``, can never be undone, read off the
+    rules without playing it: a choice reveals the next tile of its pile and ``end`` ends
+    the turn; reserving a market card, or planting one (not the reserved card), reveals the
+    next card while the draw pile has one. Every other step leaves the piles, the draw pile
+    and the turn alone, so `record` keeps it undoable (and, being recorded, it never lets
+    ``settle`` end the turn). The same as applying it and asking whether the turn moved on,
+    the game ended or `reveals` says so (``narration.is_final``, which also takes illegal
+    actions; tests/engine/ishtar/test_final_actions.py checks the two agree)."""
+    kind = action.type
+    if kind in ("choose", "end"):
+        return True
+    if kind == "reserve":
+        return bool(state.deck)
+    if kind == "plant":
+        return action.card != state.reserved[state.current] and bool(state.deck)
+    return False
+
+
 def record(before: State, action: Action, after: State) -> State:
     """``after`` with its undo record: the step added, or a new boundary after a reveal."""
     if after.turn != before.turn or after.phase == "over":
