@@ -259,7 +259,7 @@ async def test_the_server_bounds_its_cache_by_the_setting(
     room_app: FastAPI, http: object
 ) -> None:
     assert room_app.state.rooms.positions.max_bytes == 12345678
-    assert Settings.model_fields["position_cache_bytes"].default == 128 << 20
+    assert Settings.model_fields["position_cache_bytes"].default == 384 << 20
 
 
 def test_a_position_keeps_the_text_of_its_legal_moves_not_the_engines_memo() -> None:
