@@ -4,7 +4,9 @@
     python -m bench.analysis_quality sensitivity --game babylon-gardens --games 20
     python -m bench.analysis_quality stability --game ishtar --games 3
     python -m bench.analysis_quality calibration --game babylon-gardens --games 200 --rollouts 2
+    python -m bench.analysis_quality calibration --game ishtar --games 200 --positions 4
     python -m bench.analysis_quality luck --game babylon-gardens --games 100 --rollouts 2
+    python -m bench.analysis_quality luck --game ishtar --games 40 --luck-only
 
 Each prints one JSON object. Run them niced on a shared machine (`nice -n 10`); `--jobs`
 spreads games over processes. Every run is reproducible from its arguments: games are
@@ -18,10 +20,13 @@ played from seeds `seed + g` with the bots' counted budgets, the analysis from i
 - stability: each game analysed with two seeds; the share of decisions (more than one
   legal move) that get the same category (none, inaccuracy, mistake, blunder).
 - calibration: each position's predicted chances of winning against who won: a
-  reliability table by tenths and the Brier score (and the uninformed 1/players' score).
+  reliability table by tenths and the Brier score (and the uninformed 1/players' score);
+  `--positions N` values only N random points of each game, as the analysis values them
+  (what a game whose whole analysis costs too much affords).
 - luck: games between hard and medium bots (seats rotated); each seat's total luck
   (its mean over games should be 0), and how many games the raw and the luck-adjusted
-  score differences need to tell the two bots apart at 95 %.
+  score differences need to tell the two bots apart at 95 %; `--luck-only` measures the
+  draws as the analysis does without valuing the decisions.
 """
 
 from __future__ import annotations
@@ -41,6 +46,9 @@ from typing import Any
 from app.games import registry
 from app.records.analysis import depth_for
 from bots.analysis import CATEGORIES, Depth, analyse
+from bots.analysis.decisions import candidates, value
+from bots.analysis.luck import is_chance, measure
+from bots.analysis.rollouts import outcome_of
 from bots.base import derive_seed
 
 
@@ -141,12 +149,14 @@ def _stability(args: tuple[str, int, int]) -> dict[str, Any]:
     return {"pairs": pairs}
 
 
-def _calibration(args: tuple[str, int, int, str]) -> dict[str, Any]:
-    game_id, seed, rollouts, level = args
+def _calibration(args: tuple[str, int, int, str, int]) -> dict[str, Any]:
+    game_id, seed, rollouts, level, positions = args
     players = 2
     levels = ["medium"] * players if level == "medium" else [level, "medium"]
     states, actions, _ = play(game_id, levels, seed)
     depth = Depth(rollouts=rollouts)
+    if positions:
+        return _calibration_sampled(game_id, states, actions, depth, positions, seed)
     report, cpu = analysed(game_id, states, actions, depth)
     final = report["points"][-1]["win"]
     pairs = [
@@ -159,14 +169,74 @@ def _calibration(args: tuple[str, int, int, str]) -> dict[str, Any]:
     }
 
 
-def _luck(args: tuple[str, int, int, int, int, str]) -> dict[str, Any]:
-    game_id, seed, rollouts, samples, plies, policy = args
+def _calibration_sampled(
+    game_id: str,
+    states: list[Any],
+    actions: list[Any],
+    depth: Depth,
+    positions: int,
+    seed: int,
+) -> dict[str, Any]:
+    """`positions` of the game's points, chosen at random among the moves the analysis
+    values, each valued as `analyse` values it (the same candidates, rollouts and seeds):
+    a point's chances cost what its move costs, not the whole game's."""
+    engine, think = _game(game_id)
+    game = registry(()).get(game_id)
+    given = {k: v for k, v in asdict(depth).items() if getattr(Depth(), k) != v}
+    depth = depth_for(game, given)
+    started = time.process_time()
+    valued = []
+    for v, action in enumerate(actions):
+        move_seed = derive_seed(depth.seed, "move", v)
+        before, after = states[v], states[v + 1]
+        if len(engine.legal_actions(before)) > 1 or is_chance(
+            engine, before, action, after, move_seed
+        ):
+            valued.append(v)
+    chosen = sorted(
+        random.Random(derive_seed(seed, "positions")).sample(
+            valued, min(positions, len(valued))
+        )
+    )
+    final = outcome_of(engine.final_scores(states[-1])).wins
+    pairs = []
+    for v in chosen:
+        move_seed = derive_seed(depth.seed, "move", v)
+        moves = candidates(
+            engine, think, states[v], actions[v], depth.candidates, move_seed
+        )
+        estimate = value(
+            engine,
+            think,
+            states[v],
+            moves,
+            rollouts=depth.rollouts,
+            first=depth.first_rollouts,
+            policy=depth.policy,
+            seed=move_seed,
+            max_steps=depth.max_steps,
+        ).estimates[0]
+        pairs += [(estimate.win(s), final[s]) for s in range(len(final))]
+    return {"pairs": pairs, "cpu_s": time.process_time() - started, "players": []}
+
+
+def _luck(args: tuple[str, int, int, int, int, str, bool]) -> dict[str, Any]:
+    game_id, seed, rollouts, samples, plies, policy, luck_only = args
     hard_seat = seed % 2
     levels = ["hard", "medium"] if hard_seat == 0 else ["medium", "hard"]
     states, actions, _ = play(game_id, levels, seed)
     depth = Depth(
         rollouts=rollouts, luck_samples=samples, luck_plies=plies, luck_policy=policy
     )
+    if luck_only:
+        luck, scores, cpu = _luck_alone(game_id, states, actions, depth)
+        raw = scores[hard_seat] - scores[1 - hard_seat]
+        return {
+            "raw": raw,
+            "adjusted": raw - (luck[hard_seat] - luck[1 - hard_seat]),
+            "luck": [round(x, 2) for x in luck],
+            "cpu_s": cpu,
+        }
     report, cpu = analysed(game_id, states, actions, depth)
     players = report["players"]
     hard, medium = players[hard_seat], players[1 - hard_seat]
@@ -176,6 +246,38 @@ def _luck(args: tuple[str, int, int, int, int, str]) -> dict[str, Any]:
         "luck": [p["luck"] for p in players],
         "cpu_s": cpu,
     }
+
+
+def _luck_alone(
+    game_id: str, states: list[Any], actions: list[Any], depth: Depth
+) -> tuple[list[float], tuple[float, ...], float]:
+    """Each seat's total luck as `analyse` measures it (the same draws found, samples
+    and seeds), without valuing the decisions; and the final scores."""
+    engine, think = _game(game_id)
+    game = registry(()).get(game_id)
+    given = {k: v for k, v in asdict(depth).items() if getattr(Depth(), k) != v}
+    depth = depth_for(game, given)
+    started = time.process_time()
+    final = outcome_of(engine.final_scores(states[-1]))
+    total = [0.0] * len(final.scores)
+    for v, action in enumerate(actions):
+        move_seed = derive_seed(depth.seed, "move", v)
+        before, after = states[v], states[v + 1]
+        if not is_chance(engine, before, action, after, move_seed):
+            continue
+        luck = measure(
+            engine,
+            think,
+            before,
+            action,
+            after,
+            samples=depth.luck_samples,
+            plies=depth.luck_plies,
+            policy=depth.luck_policy,
+            seed=move_seed,
+        )
+        total = [t + round(x, 2) for t, x in zip(total, luck)]
+    return total, final.scores, time.process_time() - started
 
 
 # --- summaries -----------------------------------------------------------------------------
@@ -277,7 +379,8 @@ def stability(args: argparse.Namespace) -> dict[str, Any]:
 
 def calibration(args: argparse.Namespace) -> dict[str, Any]:
     tasks = [
-        (args.game, args.seed + g, args.rollouts, "medium") for g in range(args.games)
+        (args.game, args.seed + g, args.rollouts, "medium", args.positions)
+        for g in range(args.games)
     ]
     results = _map(_calibration, tasks, args.jobs)
     pairs = [p for res in results for p in res["pairs"]]
@@ -300,6 +403,7 @@ def calibration(args: argparse.Namespace) -> dict[str, Any]:
         "game": args.game,
         "games": args.games,
         "rollouts": args.rollouts,
+        "positions_per_game": args.positions or "all",
         "positions": len(pairs),
         "brier": round(brier, 4),
         "brier_uninformed": round(base, 4),
@@ -317,6 +421,7 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
             args.luck_samples,
             args.luck_plies,
             args.luck_policy,
+            args.luck_only,
         )
         for g in range(args.games)
     ]
@@ -337,6 +442,7 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
         "luck_samples": args.luck_samples,
         "luck_plies": args.luck_plies,
         "luck_policy": args.luck_policy,
+        "luck_only": args.luck_only,
         "correlation_luck_raw": round(
             statistics.correlation(raw, [r["raw"] - r["adjusted"] for r in results]), 3
         ),
@@ -375,6 +481,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--luck-samples", type=int, default=Depth.luck_samples)
     parser.add_argument("--luck-plies", type=int, default=Depth.luck_plies)
     parser.add_argument("--luck-policy", default=Depth.luck_policy)
+    parser.add_argument(
+        "--positions",
+        type=int,
+        default=0,
+        help="calibration: value N random points of each game (0: analyse it whole)",
+    )
+    parser.add_argument(
+        "--luck-only",
+        action="store_true",
+        help="luck: measure the draws alone, without valuing the decisions",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     started = time.time()
