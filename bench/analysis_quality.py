@@ -108,6 +108,19 @@ def analysed(
     return report, time.process_time() - started
 
 
+Rollouts = tuple[int, int]
+"""The most rollouts a candidate gets, and the first round's (`Depth`)."""
+
+
+def _rollouts(args: argparse.Namespace) -> Rollouts:
+    return (args.rollouts, args.first_rollouts)
+
+
+def _depth(rollouts: Rollouts, **fields: Any) -> Depth:
+    most, first = rollouts
+    return Depth(rollouts=most, first_rollouts=min(first, most), **fields)
+
+
 # --- the measures, one game each (run in worker processes) ---------------------------------
 
 
@@ -124,10 +137,10 @@ def _cost(args: tuple[str, int, int]) -> dict[str, Any]:
     }
 
 
-def _sensitivity(args: tuple[str, int, int, int]) -> dict[str, Any]:
+def _sensitivity(args: tuple[str, int, int, Rollouts]) -> dict[str, Any]:
     game_id, seed, plant, rollouts = args
     states, actions, planted = play(game_id, ["hard", "hard"], seed, plant)
-    report, cpu = analysed(game_id, states, actions, Depth(rollouts=rollouts))
+    report, cpu = analysed(game_id, states, actions, _depth(rollouts))
     rows = [
         (m["move"] in planted, m["mark"] is not None, m["seat"], m["loss"])
         for m in report["moves"]
@@ -136,11 +149,11 @@ def _sensitivity(args: tuple[str, int, int, int]) -> dict[str, Any]:
     return {"rows": rows, "cpu_s": cpu}
 
 
-def _stability(args: tuple[str, int, int]) -> dict[str, Any]:
+def _stability(args: tuple[str, int, Rollouts]) -> dict[str, Any]:
     game_id, seed, rollouts = args
     states, actions, _ = play(game_id, ["hard", "medium"], seed, plant_every=6)
-    one, _ = analysed(game_id, states, actions, Depth(rollouts=rollouts, seed=1))
-    two, _ = analysed(game_id, states, actions, Depth(rollouts=rollouts, seed=2))
+    one, _ = analysed(game_id, states, actions, _depth(rollouts, seed=1))
+    two, _ = analysed(game_id, states, actions, _depth(rollouts, seed=2))
     pairs = [
         (a["mark"], b["mark"])
         for a, b in zip(one["moves"], two["moves"])
@@ -149,12 +162,12 @@ def _stability(args: tuple[str, int, int]) -> dict[str, Any]:
     return {"pairs": pairs}
 
 
-def _calibration(args: tuple[str, int, int, str, int]) -> dict[str, Any]:
+def _calibration(args: tuple[str, int, Rollouts, str, int]) -> dict[str, Any]:
     game_id, seed, rollouts, level, positions = args
     players = 2
     levels = ["medium"] * players if level == "medium" else [level, "medium"]
     states, actions, _ = play(game_id, levels, seed)
-    depth = Depth(rollouts=rollouts)
+    depth = _depth(rollouts)
     if positions:
         return _calibration_sampled(game_id, states, actions, depth, positions, seed)
     report, cpu = analysed(game_id, states, actions, depth)
@@ -220,14 +233,12 @@ def _calibration_sampled(
     return {"pairs": pairs, "cpu_s": time.process_time() - started, "players": []}
 
 
-def _luck(args: tuple[str, int, int, int, int, str, bool]) -> dict[str, Any]:
+def _luck(args: tuple[str, int, Rollouts, int, int, str, bool]) -> dict[str, Any]:
     game_id, seed, rollouts, samples, plies, policy, luck_only = args
     hard_seat = seed % 2
     levels = ["hard", "medium"] if hard_seat == 0 else ["medium", "hard"]
     states, actions, _ = play(game_id, levels, seed)
-    depth = Depth(
-        rollouts=rollouts, luck_samples=samples, luck_plies=plies, luck_policy=policy
-    )
+    depth = _depth(rollouts, luck_samples=samples, luck_plies=plies, luck_policy=policy)
     if luck_only:
         luck, scores, cpu = _luck_alone(game_id, states, actions, depth)
         raw = scores[hard_seat] - scores[1 - hard_seat]
@@ -325,7 +336,8 @@ def cost(args: argparse.Namespace) -> dict[str, Any]:
 
 def sensitivity(args: argparse.Namespace) -> dict[str, Any]:
     tasks = [
-        (args.game, args.seed + g, args.plant, args.rollouts) for g in range(args.games)
+        (args.game, args.seed + g, args.plant, _rollouts(args))
+        for g in range(args.games)
     ]
     results = _map(_sensitivity, tasks, args.jobs)
     rows = [r for res in results for r in res["rows"]]
@@ -338,6 +350,7 @@ def sensitivity(args: argparse.Namespace) -> dict[str, Any]:
         "game": args.game,
         "games": args.games,
         "rollouts": args.rollouts,
+        "first_rollouts": args.first_rollouts,
         "decisions": len(rows),
         "planted": len(planted),
         "planted_marked_rate": round(marked_planted / len(planted), 3)
@@ -355,7 +368,7 @@ def sensitivity(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def stability(args: argparse.Namespace) -> dict[str, Any]:
-    tasks = [(args.game, args.seed + g, args.rollouts) for g in range(args.games)]
+    tasks = [(args.game, args.seed + g, _rollouts(args)) for g in range(args.games)]
     pairs = [p for res in _map(_stability, tasks, args.jobs) for p in res["pairs"]]
     same = sum(1 for a, b in pairs if a == b)
     marked_either = [(a, b) for a, b in pairs if a or b]
@@ -363,6 +376,7 @@ def stability(args: argparse.Namespace) -> dict[str, Any]:
         "game": args.game,
         "games": args.games,
         "rollouts": args.rollouts,
+        "first_rollouts": args.first_rollouts,
         "decisions": len(pairs),
         "same_category": round(same / len(pairs), 3) if pairs else None,
         "marked_by_either": len(marked_either),
@@ -379,7 +393,7 @@ def stability(args: argparse.Namespace) -> dict[str, Any]:
 
 def calibration(args: argparse.Namespace) -> dict[str, Any]:
     tasks = [
-        (args.game, args.seed + g, args.rollouts, "medium", args.positions)
+        (args.game, args.seed + g, _rollouts(args), "medium", args.positions)
         for g in range(args.games)
     ]
     results = _map(_calibration, tasks, args.jobs)
@@ -403,6 +417,7 @@ def calibration(args: argparse.Namespace) -> dict[str, Any]:
         "game": args.game,
         "games": args.games,
         "rollouts": args.rollouts,
+        "first_rollouts": args.first_rollouts,
         "positions_per_game": args.positions or "all",
         "positions": len(pairs),
         "brier": round(brier, 4),
@@ -417,7 +432,7 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
         (
             args.game,
             args.seed + g,
-            args.rollouts,
+            _rollouts(args),
             args.luck_samples,
             args.luck_plies,
             args.luck_policy,
@@ -439,6 +454,7 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
         "game": args.game,
         "games": args.games,
         "rollouts": args.rollouts,
+        "first_rollouts": args.first_rollouts,
         "luck_samples": args.luck_samples,
         "luck_plies": args.luck_plies,
         "luck_policy": args.luck_policy,
@@ -477,6 +493,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--rollouts", type=int, default=Depth.rollouts)
+    parser.add_argument(
+        "--first-rollouts",
+        type=int,
+        default=Depth.first_rollouts,
+        help="the first round's rollouts per candidate (--rollouts: the most)",
+    )
     parser.add_argument("--plant", type=int, default=8, help="plant one decision in N")
     parser.add_argument("--luck-samples", type=int, default=Depth.luck_samples)
     parser.add_argument("--luck-plies", type=int, default=Depth.luck_plies)
