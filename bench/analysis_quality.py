@@ -40,7 +40,6 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict
 from typing import Any
 
 from app.games import registry
@@ -95,14 +94,12 @@ def play(
 
 
 def analysed(
-    game_id: str, states: list[Any], actions: list[Any], depth: Depth
+    game_id: str, states: list[Any], actions: list[Any], given: dict[str, Any]
 ) -> tuple[dict[str, Any], float]:
-    """The analysis at `depth`: its fields the default's are the game's own where the
-    game's descriptor sets them (as the server and `ishtar analyse` analyse)."""
+    """The analysis at the game's depth (the default, its descriptor's fields) with the
+    fields `given` on the command line, as the server and `ishtar analyse` analyse."""
     engine, think = _game(game_id)
-    game = registry(()).get(game_id)
-    given = {k: v for k, v in asdict(depth).items() if getattr(Depth(), k) != v}
-    depth = depth_for(game, given)
+    depth = depth_for(registry(()).get(game_id), given)
     started = time.process_time()
     report = analyse(engine, think, states, actions, depth)
     return report, time.process_time() - started
@@ -116,9 +113,11 @@ def _rollouts(args: argparse.Namespace) -> Rollouts:
     return (args.rollouts, args.first_rollouts)
 
 
-def _depth(rollouts: Rollouts, **fields: Any) -> Depth:
+def _given(rollouts: Rollouts, **fields: Any) -> dict[str, Any]:
+    """The depth's fields asked for (None: not asked, the game's own or the default)."""
     most, first = rollouts
-    return Depth(rollouts=most, first_rollouts=min(first, most), **fields)
+    asked = {k: v for k, v in fields.items() if v is not None}
+    return {"rollouts": most, "first_rollouts": min(first, most), **asked}
 
 
 # --- the measures, one game each (run in worker processes) ---------------------------------
@@ -127,7 +126,7 @@ def _depth(rollouts: Rollouts, **fields: Any) -> Depth:
 def _cost(args: tuple[str, int, int]) -> dict[str, Any]:
     game_id, players, seed = args
     states, actions, _ = play(game_id, ["medium"] * players, seed)
-    report, cpu = analysed(game_id, states, actions, Depth())
+    report, cpu = analysed(game_id, states, actions, {})
     return {
         "game": game_id,
         "players": players,
@@ -140,7 +139,7 @@ def _cost(args: tuple[str, int, int]) -> dict[str, Any]:
 def _sensitivity(args: tuple[str, int, int, Rollouts]) -> dict[str, Any]:
     game_id, seed, plant, rollouts = args
     states, actions, planted = play(game_id, ["hard", "hard"], seed, plant)
-    report, cpu = analysed(game_id, states, actions, _depth(rollouts))
+    report, cpu = analysed(game_id, states, actions, _given(rollouts))
     rows = [
         (m["move"] in planted, m["mark"] is not None, m["seat"], m["loss"])
         for m in report["moves"]
@@ -152,8 +151,8 @@ def _sensitivity(args: tuple[str, int, int, Rollouts]) -> dict[str, Any]:
 def _stability(args: tuple[str, int, Rollouts]) -> dict[str, Any]:
     game_id, seed, rollouts = args
     states, actions, _ = play(game_id, ["hard", "medium"], seed, plant_every=6)
-    one, _ = analysed(game_id, states, actions, _depth(rollouts, seed=1))
-    two, _ = analysed(game_id, states, actions, _depth(rollouts, seed=2))
+    one, _ = analysed(game_id, states, actions, _given(rollouts, seed=1))
+    two, _ = analysed(game_id, states, actions, _given(rollouts, seed=2))
     pairs = [
         (a["mark"], b["mark"])
         for a, b in zip(one["moves"], two["moves"])
@@ -167,10 +166,10 @@ def _calibration(args: tuple[str, int, Rollouts, str, int]) -> dict[str, Any]:
     players = 2
     levels = ["medium"] * players if level == "medium" else [level, "medium"]
     states, actions, _ = play(game_id, levels, seed)
-    depth = _depth(rollouts)
+    given = _given(rollouts)
     if positions:
-        return _calibration_sampled(game_id, states, actions, depth, positions, seed)
-    report, cpu = analysed(game_id, states, actions, depth)
+        return _calibration_sampled(game_id, states, actions, given, positions, seed)
+    report, cpu = analysed(game_id, states, actions, given)
     final = report["points"][-1]["win"]
     pairs = [
         (p["win"][s], final[s]) for p in report["points"][:-1] for s in range(players)
@@ -186,7 +185,7 @@ def _calibration_sampled(
     game_id: str,
     states: list[Any],
     actions: list[Any],
-    depth: Depth,
+    given: dict[str, Any],
     positions: int,
     seed: int,
 ) -> dict[str, Any]:
@@ -194,9 +193,7 @@ def _calibration_sampled(
     values, each valued as `analyse` values it (the same candidates, rollouts and seeds):
     a point's chances cost what its move costs, not the whole game's."""
     engine, think = _game(game_id)
-    game = registry(()).get(game_id)
-    given = {k: v for k, v in asdict(depth).items() if getattr(Depth(), k) != v}
-    depth = depth_for(game, given)
+    depth = depth_for(registry(()).get(game_id), given)
     started = time.process_time()
     valued = []
     for v, action in enumerate(actions):
@@ -233,14 +230,16 @@ def _calibration_sampled(
     return {"pairs": pairs, "cpu_s": time.process_time() - started, "players": []}
 
 
-def _luck(args: tuple[str, int, Rollouts, int, int, str, bool]) -> dict[str, Any]:
+def _luck(
+    args: tuple[str, int, Rollouts, int | None, int | None, str | None, bool],
+) -> dict[str, Any]:
     game_id, seed, rollouts, samples, plies, policy, luck_only = args
     hard_seat = seed % 2
     levels = ["hard", "medium"] if hard_seat == 0 else ["medium", "hard"]
     states, actions, _ = play(game_id, levels, seed)
-    depth = _depth(rollouts, luck_samples=samples, luck_plies=plies, luck_policy=policy)
+    given = _given(rollouts, luck_samples=samples, luck_plies=plies, luck_policy=policy)
     if luck_only:
-        luck, scores, cpu = _luck_alone(game_id, states, actions, depth)
+        luck, scores, cpu = _luck_alone(game_id, states, actions, given)
         raw = scores[hard_seat] - scores[1 - hard_seat]
         return {
             "raw": raw,
@@ -248,7 +247,7 @@ def _luck(args: tuple[str, int, Rollouts, int, int, str, bool]) -> dict[str, Any
             "luck": [round(x, 2) for x in luck],
             "cpu_s": cpu,
         }
-    report, cpu = analysed(game_id, states, actions, depth)
+    report, cpu = analysed(game_id, states, actions, given)
     players = report["players"]
     hard, medium = players[hard_seat], players[1 - hard_seat]
     return {
@@ -260,14 +259,12 @@ def _luck(args: tuple[str, int, Rollouts, int, int, str, bool]) -> dict[str, Any
 
 
 def _luck_alone(
-    game_id: str, states: list[Any], actions: list[Any], depth: Depth
+    game_id: str, states: list[Any], actions: list[Any], given: dict[str, Any]
 ) -> tuple[list[float], tuple[float, ...], float]:
     """Each seat's total luck as `analyse` measures it (the same draws found, samples
     and seeds), without valuing the decisions; and the final scores."""
     engine, think = _game(game_id)
-    game = registry(()).get(game_id)
-    given = {k: v for k, v in asdict(depth).items() if getattr(Depth(), k) != v}
-    depth = depth_for(game, given)
+    depth = depth_for(registry(()).get(game_id), given)
     started = time.process_time()
     final = outcome_of(engine.final_scores(states[-1]))
     total = [0.0] * len(final.scores)
@@ -500,9 +497,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the first round's rollouts per candidate (--rollouts: the most)",
     )
     parser.add_argument("--plant", type=int, default=8, help="plant one decision in N")
-    parser.add_argument("--luck-samples", type=int, default=Depth.luck_samples)
-    parser.add_argument("--luck-plies", type=int, default=Depth.luck_plies)
-    parser.add_argument("--luck-policy", default=Depth.luck_policy)
+    parser.add_argument(
+        "--luck-samples", type=int, default=None, help="default: the game's depth's"
+    )
+    parser.add_argument(
+        "--luck-plies", type=int, default=None, help="default: the game's depth's"
+    )
+    parser.add_argument("--luck-policy", default=None, help="default: the game's")
     parser.add_argument(
         "--positions",
         type=int,
