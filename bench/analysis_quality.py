@@ -4,7 +4,9 @@
     python -m bench.analysis_quality sensitivity --game babylon-gardens --games 20
     python -m bench.analysis_quality stability --game ishtar --games 3
     python -m bench.analysis_quality calibration --game babylon-gardens --games 200 --rollouts 2
+    python -m bench.analysis_quality calibration --game ishtar --games 200 --positions 4
     python -m bench.analysis_quality luck --game babylon-gardens --games 100 --rollouts 2
+    python -m bench.analysis_quality luck --game ishtar --games 40 --luck-only
 
 Each prints one JSON object. Run them niced on a shared machine (`nice -n 10`); `--jobs`
 spreads games over processes. Every run is reproducible from its arguments: games are
@@ -18,10 +20,13 @@ played from seeds `seed + g` with the bots' counted budgets, the analysis from i
 - stability: each game analysed with two seeds; the share of decisions (more than one
   legal move) that get the same category (none, inaccuracy, mistake, blunder).
 - calibration: each position's predicted chances of winning against who won: a
-  reliability table by tenths and the Brier score (and the uninformed 1/players' score).
+  reliability table by tenths and the Brier score (and the uninformed 1/players' score);
+  `--positions N` values only N random points of each game, as the analysis values them
+  (what a game whose whole analysis costs too much affords).
 - luck: games between hard and medium bots (seats rotated); each seat's total luck
   (its mean over games should be 0), and how many games the raw and the luck-adjusted
-  score differences need to tell the two bots apart at 95 %.
+  score differences need to tell the two bots apart at 95 %; `--luck-only` measures the
+  draws as the analysis does without valuing the decisions.
 """
 
 from __future__ import annotations
@@ -35,12 +40,14 @@ import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict
 from typing import Any
 
 from app.games import registry
 from app.records.analysis import depth_for
 from bots.analysis import CATEGORIES, Depth, analyse
+from bots.analysis.decisions import candidates, value
+from bots.analysis.luck import is_chance, measure
+from bots.analysis.rollouts import outcome_of
 from bots.base import derive_seed
 
 
@@ -87,17 +94,30 @@ def play(
 
 
 def analysed(
-    game_id: str, states: list[Any], actions: list[Any], depth: Depth
+    game_id: str, states: list[Any], actions: list[Any], given: dict[str, Any]
 ) -> tuple[dict[str, Any], float]:
-    """The analysis at `depth`: its fields the default's are the game's own where the
-    game's descriptor sets them (as the server and `ishtar analyse` analyse)."""
+    """The analysis at the game's depth (the default, its descriptor's fields) with the
+    fields `given` on the command line, as the server and `ishtar analyse` analyse."""
     engine, think = _game(game_id)
-    game = registry(()).get(game_id)
-    given = {k: v for k, v in asdict(depth).items() if getattr(Depth(), k) != v}
-    depth = depth_for(game, given)
+    depth = depth_for(registry(()).get(game_id), given)
     started = time.process_time()
     report = analyse(engine, think, states, actions, depth)
     return report, time.process_time() - started
+
+
+Rollouts = tuple[int, int]
+"""The most rollouts a candidate gets, and the first round's (`Depth`)."""
+
+
+def _rollouts(args: argparse.Namespace) -> Rollouts:
+    return (args.rollouts, args.first_rollouts)
+
+
+def _given(rollouts: Rollouts, **fields: Any) -> dict[str, Any]:
+    """The depth's fields asked for (None: not asked, the game's own or the default)."""
+    most, first = rollouts
+    asked = {k: v for k, v in fields.items() if v is not None}
+    return {"rollouts": most, "first_rollouts": min(first, most), **asked}
 
 
 # --- the measures, one game each (run in worker processes) ---------------------------------
@@ -106,7 +126,7 @@ def analysed(
 def _cost(args: tuple[str, int, int]) -> dict[str, Any]:
     game_id, players, seed = args
     states, actions, _ = play(game_id, ["medium"] * players, seed)
-    report, cpu = analysed(game_id, states, actions, Depth())
+    report, cpu = analysed(game_id, states, actions, {})
     return {
         "game": game_id,
         "players": players,
@@ -116,10 +136,10 @@ def _cost(args: tuple[str, int, int]) -> dict[str, Any]:
     }
 
 
-def _sensitivity(args: tuple[str, int, int, int]) -> dict[str, Any]:
+def _sensitivity(args: tuple[str, int, int, Rollouts]) -> dict[str, Any]:
     game_id, seed, plant, rollouts = args
     states, actions, planted = play(game_id, ["hard", "hard"], seed, plant)
-    report, cpu = analysed(game_id, states, actions, Depth(rollouts=rollouts))
+    report, cpu = analysed(game_id, states, actions, _given(rollouts))
     rows = [
         (m["move"] in planted, m["mark"] is not None, m["seat"], m["loss"])
         for m in report["moves"]
@@ -128,11 +148,11 @@ def _sensitivity(args: tuple[str, int, int, int]) -> dict[str, Any]:
     return {"rows": rows, "cpu_s": cpu}
 
 
-def _stability(args: tuple[str, int, int]) -> dict[str, Any]:
+def _stability(args: tuple[str, int, Rollouts]) -> dict[str, Any]:
     game_id, seed, rollouts = args
     states, actions, _ = play(game_id, ["hard", "medium"], seed, plant_every=6)
-    one, _ = analysed(game_id, states, actions, Depth(rollouts=rollouts, seed=1))
-    two, _ = analysed(game_id, states, actions, Depth(rollouts=rollouts, seed=2))
+    one, _ = analysed(game_id, states, actions, _given(rollouts, seed=1))
+    two, _ = analysed(game_id, states, actions, _given(rollouts, seed=2))
     pairs = [
         (a["mark"], b["mark"])
         for a, b in zip(one["moves"], two["moves"])
@@ -141,13 +161,15 @@ def _stability(args: tuple[str, int, int]) -> dict[str, Any]:
     return {"pairs": pairs}
 
 
-def _calibration(args: tuple[str, int, int, str]) -> dict[str, Any]:
-    game_id, seed, rollouts, level = args
+def _calibration(args: tuple[str, int, Rollouts, str, int]) -> dict[str, Any]:
+    game_id, seed, rollouts, level, positions = args
     players = 2
     levels = ["medium"] * players if level == "medium" else [level, "medium"]
     states, actions, _ = play(game_id, levels, seed)
-    depth = Depth(rollouts=rollouts)
-    report, cpu = analysed(game_id, states, actions, depth)
+    given = _given(rollouts)
+    if positions:
+        return _calibration_sampled(game_id, states, actions, given, positions, seed)
+    report, cpu = analysed(game_id, states, actions, given)
     final = report["points"][-1]["win"]
     pairs = [
         (p["win"][s], final[s]) for p in report["points"][:-1] for s in range(players)
@@ -159,15 +181,73 @@ def _calibration(args: tuple[str, int, int, str]) -> dict[str, Any]:
     }
 
 
-def _luck(args: tuple[str, int, int, int, int, str]) -> dict[str, Any]:
-    game_id, seed, rollouts, samples, plies, policy = args
+def _calibration_sampled(
+    game_id: str,
+    states: list[Any],
+    actions: list[Any],
+    given: dict[str, Any],
+    positions: int,
+    seed: int,
+) -> dict[str, Any]:
+    """`positions` of the game's points, chosen at random among the moves the analysis
+    values, each valued as `analyse` values it (the same candidates, rollouts and seeds):
+    a point's chances cost what its move costs, not the whole game's."""
+    engine, think = _game(game_id)
+    depth = depth_for(registry(()).get(game_id), given)
+    started = time.process_time()
+    valued = []
+    for v, action in enumerate(actions):
+        move_seed = derive_seed(depth.seed, "move", v)
+        before, after = states[v], states[v + 1]
+        if len(engine.legal_actions(before)) > 1 or is_chance(
+            engine, before, action, after, move_seed
+        ):
+            valued.append(v)
+    chosen = sorted(
+        random.Random(derive_seed(seed, "positions")).sample(
+            valued, min(positions, len(valued))
+        )
+    )
+    final = outcome_of(engine.final_scores(states[-1])).wins
+    pairs = []
+    for v in chosen:
+        move_seed = derive_seed(depth.seed, "move", v)
+        moves = candidates(
+            engine, think, states[v], actions[v], depth.candidates, move_seed
+        )
+        estimate = value(
+            engine,
+            think,
+            states[v],
+            moves,
+            rollouts=depth.rollouts,
+            first=depth.first_rollouts,
+            policy=depth.policy,
+            seed=move_seed,
+            max_steps=depth.max_steps,
+        ).estimates[0]
+        pairs += [(estimate.win(s), final[s]) for s in range(len(final))]
+    return {"pairs": pairs, "cpu_s": time.process_time() - started, "players": []}
+
+
+def _luck(
+    args: tuple[str, int, Rollouts, int | None, int | None, str | None, bool],
+) -> dict[str, Any]:
+    game_id, seed, rollouts, samples, plies, policy, luck_only = args
     hard_seat = seed % 2
     levels = ["hard", "medium"] if hard_seat == 0 else ["medium", "hard"]
     states, actions, _ = play(game_id, levels, seed)
-    depth = Depth(
-        rollouts=rollouts, luck_samples=samples, luck_plies=plies, luck_policy=policy
-    )
-    report, cpu = analysed(game_id, states, actions, depth)
+    given = _given(rollouts, luck_samples=samples, luck_plies=plies, luck_policy=policy)
+    if luck_only:
+        luck, scores, cpu = _luck_alone(game_id, states, actions, given)
+        raw = scores[hard_seat] - scores[1 - hard_seat]
+        return {
+            "raw": raw,
+            "adjusted": raw - (luck[hard_seat] - luck[1 - hard_seat]),
+            "luck": [round(x, 2) for x in luck],
+            "cpu_s": cpu,
+        }
+    report, cpu = analysed(game_id, states, actions, given)
     players = report["players"]
     hard, medium = players[hard_seat], players[1 - hard_seat]
     return {
@@ -176,6 +256,36 @@ def _luck(args: tuple[str, int, int, int, int, str]) -> dict[str, Any]:
         "luck": [p["luck"] for p in players],
         "cpu_s": cpu,
     }
+
+
+def _luck_alone(
+    game_id: str, states: list[Any], actions: list[Any], given: dict[str, Any]
+) -> tuple[list[float], tuple[float, ...], float]:
+    """Each seat's total luck as `analyse` measures it (the same draws found, samples
+    and seeds), without valuing the decisions; and the final scores."""
+    engine, think = _game(game_id)
+    depth = depth_for(registry(()).get(game_id), given)
+    started = time.process_time()
+    final = outcome_of(engine.final_scores(states[-1]))
+    total = [0.0] * len(final.scores)
+    for v, action in enumerate(actions):
+        move_seed = derive_seed(depth.seed, "move", v)
+        before, after = states[v], states[v + 1]
+        if not is_chance(engine, before, action, after, move_seed):
+            continue
+        luck = measure(
+            engine,
+            think,
+            before,
+            action,
+            after,
+            samples=depth.luck_samples,
+            plies=depth.luck_plies,
+            policy=depth.luck_policy,
+            seed=move_seed,
+        )
+        total = [t + round(x, 2) for t, x in zip(total, luck)]
+    return total, final.scores, time.process_time() - started
 
 
 # --- summaries -----------------------------------------------------------------------------
@@ -223,7 +333,8 @@ def cost(args: argparse.Namespace) -> dict[str, Any]:
 
 def sensitivity(args: argparse.Namespace) -> dict[str, Any]:
     tasks = [
-        (args.game, args.seed + g, args.plant, args.rollouts) for g in range(args.games)
+        (args.game, args.seed + g, args.plant, _rollouts(args))
+        for g in range(args.games)
     ]
     results = _map(_sensitivity, tasks, args.jobs)
     rows = [r for res in results for r in res["rows"]]
@@ -236,6 +347,7 @@ def sensitivity(args: argparse.Namespace) -> dict[str, Any]:
         "game": args.game,
         "games": args.games,
         "rollouts": args.rollouts,
+        "first_rollouts": args.first_rollouts,
         "decisions": len(rows),
         "planted": len(planted),
         "planted_marked_rate": round(marked_planted / len(planted), 3)
@@ -253,7 +365,7 @@ def sensitivity(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def stability(args: argparse.Namespace) -> dict[str, Any]:
-    tasks = [(args.game, args.seed + g, args.rollouts) for g in range(args.games)]
+    tasks = [(args.game, args.seed + g, _rollouts(args)) for g in range(args.games)]
     pairs = [p for res in _map(_stability, tasks, args.jobs) for p in res["pairs"]]
     same = sum(1 for a, b in pairs if a == b)
     marked_either = [(a, b) for a, b in pairs if a or b]
@@ -261,6 +373,7 @@ def stability(args: argparse.Namespace) -> dict[str, Any]:
         "game": args.game,
         "games": args.games,
         "rollouts": args.rollouts,
+        "first_rollouts": args.first_rollouts,
         "decisions": len(pairs),
         "same_category": round(same / len(pairs), 3) if pairs else None,
         "marked_by_either": len(marked_either),
@@ -277,7 +390,8 @@ def stability(args: argparse.Namespace) -> dict[str, Any]:
 
 def calibration(args: argparse.Namespace) -> dict[str, Any]:
     tasks = [
-        (args.game, args.seed + g, args.rollouts, "medium") for g in range(args.games)
+        (args.game, args.seed + g, _rollouts(args), "medium", args.positions)
+        for g in range(args.games)
     ]
     results = _map(_calibration, tasks, args.jobs)
     pairs = [p for res in results for p in res["pairs"]]
@@ -300,6 +414,8 @@ def calibration(args: argparse.Namespace) -> dict[str, Any]:
         "game": args.game,
         "games": args.games,
         "rollouts": args.rollouts,
+        "first_rollouts": args.first_rollouts,
+        "positions_per_game": args.positions or "all",
         "positions": len(pairs),
         "brier": round(brier, 4),
         "brier_uninformed": round(base, 4),
@@ -313,10 +429,11 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
         (
             args.game,
             args.seed + g,
-            args.rollouts,
+            _rollouts(args),
             args.luck_samples,
             args.luck_plies,
             args.luck_policy,
+            args.luck_only,
         )
         for g in range(args.games)
     ]
@@ -334,9 +451,11 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
         "game": args.game,
         "games": args.games,
         "rollouts": args.rollouts,
+        "first_rollouts": args.first_rollouts,
         "luck_samples": args.luck_samples,
         "luck_plies": args.luck_plies,
         "luck_policy": args.luck_policy,
+        "luck_only": args.luck_only,
         "correlation_luck_raw": round(
             statistics.correlation(raw, [r["raw"] - r["adjusted"] for r in results]), 3
         ),
@@ -371,10 +490,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--rollouts", type=int, default=Depth.rollouts)
+    parser.add_argument(
+        "--first-rollouts",
+        type=int,
+        default=Depth.first_rollouts,
+        help="the first round's rollouts per candidate (--rollouts: the most)",
+    )
     parser.add_argument("--plant", type=int, default=8, help="plant one decision in N")
-    parser.add_argument("--luck-samples", type=int, default=Depth.luck_samples)
-    parser.add_argument("--luck-plies", type=int, default=Depth.luck_plies)
-    parser.add_argument("--luck-policy", default=Depth.luck_policy)
+    parser.add_argument(
+        "--luck-samples", type=int, default=None, help="default: the game's depth's"
+    )
+    parser.add_argument(
+        "--luck-plies", type=int, default=None, help="default: the game's depth's"
+    )
+    parser.add_argument("--luck-policy", default=None, help="default: the game's")
+    parser.add_argument(
+        "--positions",
+        type=int,
+        default=0,
+        help="calibration: value N random points of each game (0: analyse it whole)",
+    )
+    parser.add_argument(
+        "--luck-only",
+        action="store_true",
+        help="luck: measure the draws alone, without valuing the decisions",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     started = time.time()

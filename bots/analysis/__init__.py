@@ -9,7 +9,8 @@ the actions played, and returns plain JSON (docs/analysis.md):
   there) valued by rollouts with the bots, from positions sampled from the deciding seat's
   view (`sample_state`), never the real future draws; every candidate on the same samples
   and the same bot seeds (common random numbers), so that their difference is measured
-  with little noise (bots/analysis/decisions.py);
+  with little noise; sequentially: a few rollouts each, more only while the mark is in
+  doubt (bots/analysis/decisions.py);
 - a mark (inaccuracy, mistake, blunder) only when the loss exceeds both its threshold and
   two standard errors of the paired differences (bots/analysis/marks.py);
 - the luck of each random event: the value of what was drawn less the average over what

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bots.analysis.marks import settled
 from bots.analysis.rollouts import Estimate, Outcome, Think, rollout
 from bots.base import derive_seed
 
@@ -44,7 +45,10 @@ def candidates(
     levels: Sequence[str],
     seed: int,
 ) -> list[Any]:
-    """The played move, then each distinct move the bots of `levels` choose here."""
+    """The played move, then each distinct move the bots of `levels` choose here; none
+    when the played move is the first level's own choice (the bot that plays the
+    rollouts: its choice is what they take to be best, and the weaker bots' choices,
+    rolled out against it, mostly measured noise at twice the cost)."""
     seat = engine.current_player(state)
     legal = list(engine.legal_actions(state))
     found = [played]
@@ -52,12 +56,14 @@ def candidates(
     if len(legal) < 2:
         return found
     view = engine.view_for(state, seat)
-    for level in levels:
+    for n, level in enumerate(levels):
         choice = think(level, view, list(legal), derive_seed(seed, level), None)
         k = key(engine, choice)
         if k not in seen:
             seen.add(k)
             found.append(choice)
+        elif n == 0:
+            return found
     return found
 
 
@@ -71,37 +77,62 @@ def value(
     policy: str,
     seed: int,
     max_steps: int,
+    first: int | None = None,
 ) -> Valued:
-    """Each of `moves` valued by `rollouts` rollouts from positions sampled from the
-    deciding seat's view; sample k and its bot seeds are the same for every move."""
+    """Each of `moves` valued by rollouts from positions sampled from the deciding seat's
+    view; sample k and its bot seeds are the same for every move.
+
+    Sequential: `first` rollouts each (all of them if not given), then `first` more at a
+    time while the played move's mark is not settled (bots/analysis/marks.py), up to
+    `rollouts`. A lone move (the chances' point only) gets `first`. Rollout k is the same
+    whichever round computes it, so the result depends on the seed alone.
+    """
     seat = engine.current_player(state)
     view = engine.view_for(state, seat)
     results: list[list[Outcome]] = [[] for _ in moves]
     kept = list(range(len(moves)))
-    for k in range(rollouts):
-        sample = engine.sample_state(view, derive_seed(seed, "sample", k))
-        for i in list(kept):
-            try:
-                after = engine.apply(sample, moves[i])
-            except ValueError:
-                # a move legal in the real position is legal in every sample of the same
-                # view; should an engine disagree, the candidate is dropped, not guessed
-                if i == 0:
-                    raise
-                kept.remove(i)
-                continue
-            results[i].append(
-                rollout(
-                    engine,
-                    think,
-                    after,
-                    policy,
-                    derive_seed(seed, "roll", k),
-                    max_steps,
+    step = max(1, min(first or rollouts, rollouts))
+    done = 0
+    while done < rollouts:
+        for k in range(done, min(done + step, rollouts)):
+            sample = engine.sample_state(view, derive_seed(seed, "sample", k))
+            for i in list(kept):
+                try:
+                    after = engine.apply(sample, moves[i])
+                except ValueError:
+                    # a move legal in the real position is legal in every sample of the
+                    # same view; should an engine disagree, the candidate is dropped,
+                    # not guessed
+                    if i == 0:
+                        raise
+                    kept.remove(i)
+                    continue
+                results[i].append(
+                    rollout(
+                        engine,
+                        think,
+                        after,
+                        policy,
+                        derive_seed(seed, "roll", k),
+                        max_steps,
+                    )
                 )
-            )
+        done = min(done + step, rollouts)
+        if len(kept) < 2 or settled(_losses(results, kept, seat)):
+            break
     return Valued(
         seat=seat,
         candidates=tuple(moves[i] for i in kept),
         estimates=tuple(Estimate(tuple(results[i])) for i in kept),
     )
+
+
+def _losses(
+    results: list[list[Outcome]], kept: list[int], seat: int
+) -> list[list[float]]:
+    """The played move's paired losses in lead against each other kept candidate."""
+    played = results[kept[0]]
+    return [
+        [o.lead(seat) - p.lead(seat) for o, p in zip(results[i], played)]
+        for i in kept[1:]
+    ]

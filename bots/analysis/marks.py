@@ -11,6 +11,9 @@ average, a hard bot's moves rarely more than 2.
 
 from __future__ import annotations
 
+import statistics
+from collections.abc import Sequence
+
 CATEGORIES: tuple[str, ...] = ("inaccuracy", "mistake", "blunder")
 THRESHOLDS: dict[str, float] = {"inaccuracy": 3.0, "mistake": 6.0, "blunder": 12.0}
 """Points of lead given up against the best option found."""
@@ -31,3 +34,33 @@ def category(loss: float, stderr: float) -> str | None:
         if loss >= THRESHOLDS[name]:
             found = name
     return found
+
+
+def _bucket(loss: float) -> int:
+    """How many thresholds `loss` reaches (0: none, 3: a blunder's)."""
+    return sum(1 for name in CATEGORIES if loss >= THRESHOLDS[name])
+
+
+def settled(losses: Sequence[Sequence[float]]) -> bool:
+    """Whether more rollouts are unlikely to change a decision's mark (sequential testing).
+
+    `losses[c]` holds the played move's paired losses against candidate `c`, one per
+    rollout so far (the same samples and bot seeds). Settled when no rollout lost as much
+    as an inaccuracy against any candidate (the common case: nothing to mark), or when the
+    loss against the best candidate, give or take `NOISE` standard errors, stays within
+    one category: then the mark `category` gives is the one the rollouts point to.
+
+    >>> settled([[1.0, -2.0]]), settled([[9.0, 9.0]]), settled([[9.0, 9.0, 9.0]])
+    (True, False, True)
+    >>> settled([[9.0, 1.0, 5.0, 2.0]])
+    False
+    """
+    first = THRESHOLDS[CATEGORIES[0]]
+    if all(loss < first for row in losses for loss in row):
+        return True
+    worst = max(losses, key=statistics.fmean)
+    if len(worst) < 3:
+        return False
+    mean = statistics.fmean(worst)
+    error = NOISE * statistics.stdev(worst) / len(worst) ** 0.5
+    return _bucket(max(mean - error, 0.0)) == _bucket(mean + error)

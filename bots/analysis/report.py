@@ -35,14 +35,20 @@ TURNING_POINTS = 3
 @dataclass(frozen=True)
 class Depth:
     """How hard the analysis looks: rollouts per candidate, the bots that roll out and the
-    bots whose moves are the candidates, and the seed of every sample (reproducible)."""
+    bots whose moves are the candidates, and the seed of every sample (reproducible).
 
-    rollouts: int = 4
+    Rollouts are sequential: `first_rollouts` per candidate, then more, `first_rollouts`
+    at a time, while the decision's mark is not settled, up to `rollouts`
+    (bots/analysis/decisions.py). A move with one candidate (the played move is the bots'
+    own) gets `first_rollouts`: they give the chances' point alone."""
+
+    rollouts: int = 8
+    first_rollouts: int = 2
     policy: str = "medium"
     candidates: tuple[str, ...] = ("medium", "easy")
     seed: int = 0
     max_steps: int = 5000
-    luck_samples: int = 16
+    luck_samples: int = 8
     luck_plies: int = 4
     luck_policy: str = "medium"
 
@@ -124,6 +130,7 @@ def analyse(
                 before,
                 moves,
                 rollouts=depth.rollouts,
+                first=depth.first_rollouts,
                 policy=depth.policy,
                 seed=seed,
                 max_steps=depth.max_steps,
@@ -224,6 +231,7 @@ def _report(
             "action": engine.encode_action(step.played),
             "message": engine.narrate_message(states[i], step.played),
             "candidates": len(step.valued.candidates) if step.valued else 1,
+            "rollouts": len(step.valued.estimates[0].outcomes) if step.valued else 0,
         }
         entry.update(step.extra)
         before_draw, after_draw = played[i], best[i + 1]

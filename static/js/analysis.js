@@ -20,6 +20,7 @@ import { playerColour } from "./colours.js";
 import { el, playerName } from "./dom.js";
 import { failureText } from "./errors.js";
 import { number, t } from "./i18n.js";
+import { vowelSound } from "./initials.js";
 import { entryText } from "./log.js";
 
 const $ = (id) => document.getElementById(id);
@@ -124,6 +125,21 @@ export class AnalysisPanel {
     return playerName(this.page.room, seat);
   }
 
+  /** "Analysis complete (2 to 8 games played out per option)": an analysis of an older
+   * version, before rollouts were sequential, has no `first_rollouts`. */
+  doneText(depth) {
+    const rollouts = depth.rollouts ?? 0;
+    const first = depth.first_rollouts ?? rollouts;
+    return t("analysis.done", { rollouts, first, sequential: first < rollouts ? "yes" : "no" });
+  }
+
+  /** A seat's name as the `{player}` of a sentence: a message, so that a language may put
+   * a word before it that depends on its first sound (French "de Björn", "d’Ana"). */
+  player(seat) {
+    const name = this.name(seat);
+    return { key: vowelSound(name) ? "analysis.of_player_vowel" : "analysis.of_player", params: { name } };
+  }
+
   colour(seat) {
     const p = (this.page.record.players || []).find((q) => q.seat === seat);
     return playerColour(p?.colour);
@@ -144,7 +160,7 @@ export class AnalysisPanel {
       job.status === "queued" ? t("analysis.queued")
       : job.status === "running" ? t("analysis.running", { done: job.done, total: job.total || this.page.record.version })
       : job.status === "failed" ? t("analysis.failed", { error: job.error || "" })
-      : t("analysis.done", { rollouts: this.analysis?.depth?.rollouts ?? 0 });
+      : this.doneText(this.analysis?.depth || {});
     const a = this.analysis;
     $("analysis-body").hidden = !a;
     if (!a) return;
@@ -300,8 +316,8 @@ export class AnalysisPanel {
     for (const tp of tps) {
       const li = el("li");
       const key = tp.after > tp.before ? "analysis.turn_up" : "analysis.turn_down";
-      const cause = tp.cause === "draw" ? t("analysis.cause_draw") : tp.mark ? t("analysis.cause_mark", { mark: t(`analysis.mark.${tp.mark}`), name: this.name(tp.mover) }) : t("analysis.cause_decision", { name: this.name(tp.mover) });
-      li.append(this.moveLink(tp.move, t(key, { move: tp.move, name: this.name(tp.seat), before: pct(tp.before), after: pct(tp.after), cause })));
+      const cause = tp.cause === "draw" ? t("analysis.cause_draw") : tp.mark ? t("analysis.cause_mark", { mark: t(`analysis.mark.${tp.mark}`), player: this.player(tp.mover) }) : t("analysis.cause_decision", { player: this.player(tp.mover) });
+      li.append(this.moveLink(tp.move, t(key, { move: tp.move, player: this.player(tp.seat), before: pct(tp.before), after: pct(tp.after), cause })));
       box.append(li);
     }
   }
@@ -349,7 +365,7 @@ export class AnalysisPanel {
     else if (m.mark) {
       parts.push(t("analysis.now_marked", {
         move: n,
-        name: this.name(m.seat),
+        player: this.player(m.seat),
         mark: t(`analysis.mark.${m.mark}`),
         loss: pts(m.loss),
         win: pct(Math.max(0, m.win_loss)),
@@ -357,7 +373,7 @@ export class AnalysisPanel {
       }));
       better.hidden = !m.better.view;
     } else if (m.loss > 0 && m.better) {
-      parts.push(t("analysis.now_close", { move: n, name: this.name(m.seat), loss: pts(m.loss) }));
+      parts.push(t("analysis.now_close", { move: n, player: this.player(m.seat), loss: pts(m.loss) }));
     } else {
       parts.push(t("analysis.now_best", { move: n, name: this.name(m.seat) }));
     }

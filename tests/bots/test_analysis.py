@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bots.analysis import Depth, TooCostly, analyse, category
+from bots.analysis.marks import settled
 from tests.bots import analysis_toy as toy
 
 
@@ -143,3 +144,40 @@ def test_the_same_seed_gives_the_same_analysis() -> None:
     one.pop("cpu_s")
     two.pop("cpu_s")
     assert one == two
+
+
+def test_rollouts_are_spent_where_the_mark_is_in_doubt() -> None:
+    # move 1 burns a 9 (the medium bot takes: two candidates, an exact loss of 9), move 3
+    # burns a low card, the others take as the medium bot does (one candidate)
+    seed = next(
+        s
+        for s in range(1000)
+        if toy.new_game(2, s).deck[0] == 9 and toy.new_game(2, s).deck[2] <= 2
+    )
+    states, actions = toy.play(seed, planted={0: "burn", 2: "burn"})
+    report = run(states, actions, rollouts=8, first_rollouts=2)
+    moves = report["moves"]
+    assert report["depth"]["first_rollouts"] == 2
+    # the 9 lost on both first rollouts: two more, and the mark is settled
+    assert (moves[0]["candidates"], moves[0]["rollouts"]) == (2, 4)
+    assert moves[0]["mark"] == "mistake"
+    # the low card lost less than an inaccuracy on each: settled at once, unmarked
+    assert (moves[2]["candidates"], moves[2]["rollouts"]) == (2, 2)
+    assert moves[2]["mark"] is None
+    # the medium bot's own moves: no other candidate, the first rollouts for the chances
+    for m in (moves[1], *moves[3:]):
+        assert (m["candidates"], m["rollouts"]) == (1, 2)
+    # all at once, the same rollouts: the verdicts do not depend on the rounds
+    whole = run(states, actions, rollouts=8, first_rollouts=8)["moves"]
+    assert [m["rollouts"] for m in whole] == [8] * 6
+    assert [m["mark"] for m in whole] == [m["mark"] for m in moves]
+    assert whole[0]["loss"] == pytest.approx(moves[0]["loss"])
+
+
+def test_a_borderline_loss_gets_more_rollouts() -> None:
+    # a loss near a threshold, noisy: not settled until its error is small
+    assert not settled([[9.0, 1.0, 5.0, 2.0]])  # 4.25 ± 3.6: inaccuracy or nothing
+    assert not settled([[2.0, 4.0, 3.0, 5.0]])  # 3.5 ± 1.3 straddles 3
+    assert settled([[3.5, 3.6, 3.4, 3.5]])  # 3.5 ± 0.1: an inaccuracy
+    assert settled([[-1.0, 2.0], [0.5, 2.9]])  # below 3 on every rollout
+    assert not settled([[14.0, 15.0]])  # two rollouts: their error is not trusted

@@ -108,7 +108,9 @@ def test_a_finished_game_is_analysed_in_the_browser(
         expect(ana.locator("#analysis-progress")).to_be_visible()
     # the analysis runs niced in a worker process: on a loaded machine it takes a while
     expect(panel).to_have_attribute("data-status", "done", timeout=ANALYSIS_MS)
-    expect(ana.locator("#analysis-state")).to_contain_text("Analysis complete")
+    expect(ana.locator("#analysis-state")).to_contain_text(
+        "Analysis complete (2 to 4 games played out per option)"
+    )
     expect(ana.locator("#analysis-progress")).to_be_hidden()
 
     # the chart: one line per seat; a click on a point shows that move
@@ -173,8 +175,32 @@ def test_a_finished_game_is_analysed_in_the_browser(
         expect(page.locator("#analysis-btn")).to_be_hidden()
         expect(page.locator("#analysis-chart path.series")).to_have_count(2)
         lang = locale[:2]
+        if (
+            lang == "fr"
+        ):  # "gaffe d’Ana", "erreur de Björn": French elides before a vowel
+            mover = names[first["seat"]]
+            of = f"d’{mover}" if mover == "Ana" else f"de {mover}"
+            expect(page.locator("#analysis-now")).to_contain_text(f"{of},")
+            expect(page.locator("#analysis-state")).to_contain_text("(de 2 à 4 parties")
         phone = "-phone" if size is PHONE else ""
         page.locator("#analysis").scroll_into_view_if_needed()
         page.screenshot(
             path=str(artifacts / f"analysis-{game}-{lang}{phone}.png"), full_page=True
         )
+
+
+def test_the_first_sound_of_a_name_is_told_for_the_catalogues(
+    new_page: Callable[..., Page], server: str
+) -> None:
+    page = new_page(width=1400, height=900)
+    page.goto(f"{server}/")
+    names = ["Ana", "Élodie", "Hugo", "Yves", "Œdipe", "«Ines»"]
+    names += ["Björn", "Yannick", "42", "", "Zoë"]
+    sounds = page.evaluate(
+        """async (names) => {
+          const { vowelSound } = await import("/static/js/initials.js");
+          return names.map(vowelSound);
+        }""",
+        names,
+    )
+    assert sounds == [True] * 6 + [False] * 5
