@@ -274,7 +274,9 @@ def test_a_position_keeps_the_text_of_its_legal_moves_not_the_engines_memo() -> 
         legal[position.version] = position.legal_json(position.current)
     latest, older = kept[-1], kept[-2]
     memo = {ishtar.previews.CACHE_KEY, ishtar.previews.JSON_KEY}
-    assert latest.legal_json(latest.current) is legal[latest.version]  # kept, not rebuilt
+    assert (
+        latest.legal_json(latest.current) is legal[latest.version]
+    )  # kept, not rebuilt
     for position in kept:
         # (the placements may come back: a later state's undo looks at the state it undoes)
         assert not memo & set(position.state.cache), position.version
