@@ -52,7 +52,9 @@ def play(seed: int, players: int, rng: random.Random) -> dict[str, list[float]]:
         state = ishtar.apply(position.state, action)
         str(ishtar.narrate(position.state, action))
         ishtar.encode_action(action)
-        after = positions.put(1, Position(ishtar, position.version + 1, state))
+        after = positions.put(
+            1, Position(ishtar, position.version + 1, state, position)
+        )
         t1 = clock()
         for audience in audiences:
             ishtar.view_for(after.state, audience)

@@ -363,14 +363,14 @@ class Settings(BaseSettings):
         description="Bytes of replayed views kept in memory (their JSON text; 0: none kept).",
     )
     position_cache_bytes: int = Field(
-        default=384 << 20,
+        default=512 << 20,
         ge=0,
         description=(
             "Bytes of live game positions kept in memory (states and the views sent), the "
             "least recently played games dropped first. Counted as an upper bound of what "
-            "they hold (about 200 KiB a 2-player Ishtar game), 384 MiB keep about 2,000 "
-            "such games; a game dropped while it is played is rebuilt from the database at "
-            "its next move (docs/scaling.md)."
+            "they hold (about 150 KiB a watched 2-player Ishtar game, 210 KiB a 4-player "
+            "one), 512 MiB keep about 3,400 such 2-player games; a game dropped while it "
+            "is played is rebuilt from the database at its next move (docs/scaling.md)."
         ),
     )
 

@@ -11,13 +11,18 @@ at their size in memory, the view values they were made from, what the engine me
 the legal actions, and a fixed weight for the engine state (`Weights`). What states share
 (an Ishtar layout's geometry, 270-450 KiB: one per game on a random layout, one for every
 game on a preset one) the engine names with its size (`shared_parts`, optional) and the
-cache counts once while any of its positions holds it.
+cache counts once while any of its positions holds it. What consecutive versions of a game
+share is counted once too: a view entry that did not change by the oldest version held
+that has it (the next one takes its count over when it goes, `Positions._hand_on`), and a
+state made by one move from a held one as a step (`Weights.STATE_STEP`).
 
 tests/app/play/test_position_cache.py checks the count against what tracemalloc finds the
-cache alone keeping alive (the engines' memos emptied), for every game and option. Filled
-to its bound with watched 4-player games, the count is 1.12 times what is held for Ishtar
-on a random layout (832 KiB a game), 1.35 times on the preset (360 KiB a game), 2.2-2.7
-times for Babylon Gardens (60-80 KiB a game). Before issue 33 it was 0.14 times on a
+cache alone keeping alive (the engines' memos emptied), for every game and option. For
+watched 4-player Ishtar games the count is 1.03 times what is held on a random layout
+(641 KiB a game), 1.49 times on the preset (180 KiB a game; the preset's geometry, counted
+once, is also kept by the engine's memo); counting each version whole, it was 1.15 and
+1.92 times. A watched 2-player game on the preset is counted at about 150 KiB (201 KiB
+before), so the default bound, 512 MiB, holds some 3,400 of them. Before issue 33 it was 0.14 times on a
 random layout (2.7 MiB a game: the previews memoised per layout hung from the geometry)
 and 0.9 times on the preset. A watched 4-player game held 1.3-2 MiB in 8 versions, each with
 every audience's whole view as text; now three versions are held, each as the entries of
@@ -51,10 +56,13 @@ class Position:
     """
 
     __slots__ = (
+        "_base",
+        "_borrowed",
         "_legal",
         "_memoised",
         "_owner",
         "_parts",
+        "_stepped",
         "_texts",
         "bytes",
         "current",
@@ -65,7 +73,11 @@ class Position:
         "version",
     )
 
-    def __init__(self, rules: Rules, version: int, state: Any) -> None:
+    def __init__(
+        self, rules: Rules, version: int, state: Any, after: Position | None = None
+    ) -> None:
+        """`after`: the position whose state one move made `state` from (its
+        unchanged parts are shared), if so."""
         self.rules = rules
         self.version = version
         self.state = state
@@ -75,6 +87,13 @@ class Position:
         self._texts: dict[int, Part] = {}  # id(value) -> (value, its JSON text)
         self._legal: str | None = None
         self._memoised = 0  # of `bytes`: what the engine state memoised of its moves
+        # Not in `bytes`: the view entries it shares with the version before, counted
+        # there while both are held by the same cache (`Positions._hand_on`).
+        self._borrowed = 0
+        # The state it was made from, until the cache counts it (`Positions.put`): a
+        # state made by one move from one held weighs only what the move changed.
+        self._base: Any = after.state if after is not None else None
+        self._stepped = False  # counted as a step from the version before (`_base`)
         self.bytes = Weights.STATE  # what it holds, by the estimate of `Weights`
         shared = getattr(rules, "shared_parts", None)
         self.shared: tuple[tuple[object, int], ...] = (
@@ -113,6 +132,14 @@ class Position:
             return parts
         view: dict[str, Any] = self.rules.view_for(self.state, seat)
         earlier = before._parts.get(seat) if before is not None else None
+        # An entry shared with the version before is counted by the oldest version held
+        # that has it (`Positions._release` hands the count on), so only when both are
+        # held by the same cache may this one leave it uncounted.
+        counted_there = (
+            before is not None
+            and self._owner is not None
+            and before._owner is self._owner
+        )
         texts = self._texts
         parts = {}
         size = Weights.VIEW
@@ -120,18 +147,17 @@ class Position:
             part = texts.get(id(value))
             if part is None or part[0] is not value:
                 old = earlier.get(key) if earlier is not None else None
-                part = (
-                    old
-                    if old is not None and old[0] is value
-                    else (value, dumps(value))
-                )
+                if old is not None and old[0] is value:
+                    part = old
+                    if counted_there:
+                        self._borrowed += part_bytes(part)
+                    else:
+                        size += part_bytes(part)
+                else:
+                    part = (value, dumps(value))
+                    size += part_bytes(part)
                 texts[id(value)] = part  # kept alive here, so its id stays unique
-                # Shared with the version before or not, counted here: an upper bound
-                # while both versions are kept, exact once the older one is dropped.
-                text = sys.getsizeof(part[1])
-                size += text * Weights.VALUE_PER_TEXT_BYTE + text + Weights.ENTRY
-            else:
-                size += Weights.ENTRY  # the same entry as another audience's
+            size += Weights.ENTRY  # its slot (and the same entry as another audience's)
             parts[key] = part
         self._parts[seat] = parts
         self._hold(size)
@@ -210,6 +236,12 @@ Part = tuple[Any, str]  # a value of a view and its JSON text
 GONE: Part = (None, "null")  # an entry that left the view
 
 
+def part_bytes(part: Part) -> int:
+    """What an entry of a view holds besides its slot: its JSON text and the value."""
+    text = sys.getsizeof(part[1])
+    return text * Weights.VALUE_PER_TEXT_BYTE + text
+
+
 _KEYS: dict[str, str] = {}  # a view's keys as JSON strings
 
 
@@ -235,9 +267,15 @@ class Weights:
     memory really held, or the bound would not hold.
     """
 
-    STATE = 24 << 10
-    """A decoded engine state (a 4-player one, decoded afresh: consecutive versions share
-    most of theirs, so this is an upper bound)."""
+    STATE = 32 << 10
+    """A decoded engine state (a 4-player Ishtar one: 31-34 KiB by tracemalloc, its
+    layout's geometry apart)."""
+    STATE_STEP = 12 << 10
+    """A state made by one move from another that the cache holds: what it does not share
+    with it. Measured with tracemalloc, three consecutive states against the last alone:
+    3.8-6.9 KiB for Ishtar (2 and 4 players, either layout), 0.7 for Babylon Gardens;
+    rounded up so that the whole count stays over what the cache holds (1.03-1.05 times
+    it for 4-player Ishtar, tests/app/play/test_position_cache.py)."""
     VALUE_PER_TEXT_BYTE = 1
     """The Python objects of a view's entry, per byte of its JSON text."""
     LEGAL_PER_TEXT_BYTE = 8
@@ -263,7 +301,7 @@ class Positions:
     """Versions held per game: the latest, the one before (what an update is the change
     from), and one more for a publisher a move behind its room's commits."""
 
-    def __init__(self, max_bytes: int = 384 << 20, depth: int = DEPTH) -> None:
+    def __init__(self, max_bytes: int = 512 << 20, depth: int = DEPTH) -> None:
         self._games: OrderedDict[int, OrderedDict[int, Position]] = OrderedDict()
         self._shared: dict[int, Shared] = {}
         """What the positions held share (`Position.shared`), by id: counted once each."""
@@ -295,14 +333,27 @@ class Positions:
         self._games.move_to_end(game_id)
         replaced = history.get(position.version)
         if replaced is not None and replaced is not position:
-            self._release(replaced)
+            del history[position.version]
+            self._release(replaced, history)
         history[position.version] = position
         history.move_to_end(position.version)
+        base, position._base = position._base, None
         if position._owner is not self:
+            # Held again after its game was dropped: what it borrowed from versions no
+            # longer counted is its own to count now.
+            position.bytes += position._borrowed
+            position._borrowed = 0
+            position._stepped = False
+            previous = history.get(position.version - 1)
+            if base is not None and previous is not None and previous.state is base:
+                step = Weights.STATE - Weights.STATE_STEP
+                position.bytes -= step
+                position._borrowed += step
+                position._stepped = True
             position._owner = self
             self.grew(position.bytes + self._share(position))
         while len(history) > self._depth:
-            self._release(history.popitem(last=False)[1])
+            self._release(history.popitem(last=False)[1], history)
         for older, kept in enumerate(reversed(history.values())):
             if older >= self.FULL_VERSIONS:
                 kept.trim()
@@ -329,7 +380,13 @@ class Positions:
                 shared.holders += 1
         return new
 
-    def _release(self, position: Position) -> None:
+    def _release(
+        self, position: Position, kept: OrderedDict[int, Position] | None = None
+    ) -> None:
+        """Stop counting `position`; `kept`: the versions of its game still held, which
+        take over the count of the view entries they share with it."""
+        if kept:
+            self._hand_on(position, kept)
         position._owner = None
         self.bytes -= position.bytes
         for thing, _size in position.shared:
@@ -338,6 +395,41 @@ class Positions:
             if shared.holders == 0:
                 del self._shared[id(thing)]
                 self.bytes -= shared.size
+
+    @staticmethod
+    def _hand_on(position: Position, kept: OrderedDict[int, Position]) -> None:
+        """Each view entry is counted by the oldest version held that has it (a later
+        version borrows the entries of the one before that did not change,
+        `Position.parts`). Before `position` goes, the oldest later version holding each
+        entry it counted takes the entry's count over."""
+        older = [p for p in kept.values() if p.version < position.version]
+        later = sorted(
+            (p for p in kept.values() if p.version > position.version),
+            key=lambda p: p.version,
+        )
+        if not later:
+            return
+        heir = kept.get(position.version + 1)
+        if heir is not None and heir._stepped:  # its state now weighs whole
+            step = min(Weights.STATE - Weights.STATE_STEP, heir._borrowed)
+            position.bytes -= step
+            heir.bytes += step
+            heir._borrowed -= step
+            heir._stepped = False
+        for part in position._texts.values():
+            key = id(part[0])
+            if any(p._texts.get(key) is part for p in older):
+                continue  # counted by an older version, which stays
+            for heir in later:
+                if heir._texts.get(key) is part:
+                    # At most what the heir left uncounted: one that counted the entry
+                    # itself (its parts made while either was not held) needs nothing.
+                    # The cache's total stays as it is.
+                    size = min(part_bytes(part), heir._borrowed)
+                    position.bytes -= size
+                    heir.bytes += size
+                    heir._borrowed -= size
+                    break
 
     def advance(
         self, game_id: int, action: dict[str, Any], version: int
@@ -351,7 +443,7 @@ class Positions:
             return None
         rules = before.rules
         state = rules.apply(before.state, rules.decode_action(action))
-        return self.put(game_id, Position(rules, version, state))
+        return self.put(game_id, Position(rules, version, state, after=before))
 
 
 class Shared:

@@ -150,7 +150,7 @@ class Moves:
         text = str(rules.narrate(position.state, action))
         message = bounded(rules.narrate_message(position.state, action))
         encoded: dict[str, Any] = rules.encode_action(action)
-        return encoded, Position(rules, version + 1, state), text, message
+        return encoded, Position(rules, version + 1, state, position), text, message
 
     async def submit(
         self,

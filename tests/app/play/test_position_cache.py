@@ -52,7 +52,7 @@ def play_watched(
             return
         state = rules.apply(state, rng.choice(rules.legal_actions(state)))
         before = positions.get(game_id, version - 1)
-        position = positions.put(game_id, Position(rules, version, state))
+        position = positions.put(game_id, Position(rules, version, state, before))
         for audience in [None, *range(PLAYERS)]:
             if before is not None:
                 position.changes_json(audience, before)
@@ -132,7 +132,7 @@ def warm_engine() -> None:
 
 
 GAMES_AND_OPTIONS = [
-    pytest.param(ishtar, {"layout": "preset"}, 3 << 20, id="ishtar-preset"),
+    pytest.param(ishtar, {"layout": "preset"}, 2 << 20, id="ishtar-preset"),
     pytest.param(ishtar, {"layout": "random"}, 3 << 20, id="ishtar-random"),
     pytest.param(
         ishtar, {"layout": "random", "edition": "1"}, 3 << 20, id="ishtar-random-ed1"
@@ -192,9 +192,22 @@ def test_what_the_cache_holds_stays_within_its_bound_in_bytes() -> None:
     )
 
 
-def test_its_count_is_an_honest_upper_bound_of_what_it_holds() -> None:
-    held, figures = held_by(Build(1 << 40, games=6, moves=80))
-    assert held <= figures.bytes <= 2 * held
+@pytest.mark.parametrize(("layout", "most"), [("random", 1.1), ("preset", 1.7)])
+def test_its_count_is_an_honest_upper_bound_of_what_it_holds(
+    layout: str, most: float
+) -> None:
+    """Never under what it holds, and not far over: a view entry that did not change is
+    shared by consecutive versions and counted once (by the oldest version holding it,
+    then by the next when that one goes), and a state made by one move from a held one
+    is counted as the step it is (`Weights.STATE_STEP`). Each counted whole in every
+    version, these games were counted at 1.15 times what they held on random layouts
+    and 1.92 times on the preset; 1.03 and 1.49 now (the preset's geometry, counted
+    once, is shared by the engine's own memo too, and is most of the rest)."""
+    options = {"layout": layout}
+    for _position in play_watched(Positions(), 0, 99, 60, options):
+        pass  # this layout's module-level caches filled first
+    held, figures = held_by(Build(1 << 40, games=6, moves=80, options=options))
+    assert held <= figures.bytes <= most * held
 
 
 def test_a_watched_four_player_game_weighs_under_600_kib() -> None:
@@ -238,7 +251,8 @@ def test_only_the_latest_version_keeps_its_whole_views() -> None:
     latest, before, older = kept[-1], kept[-2], kept[-3]
     assert positions.get(1, older.version) is older
     assert positions.get(1, kept[-4].version) is None, "three versions are held"
-    assert before.bytes < latest.bytes and older.bytes < latest.bytes
+    assert latest._legal is not None, "the latest keeps its legal actions' text"
+    assert before._legal is None and older._legal is None, "the older ones do not"
     # An older version still answers, from the entries it kept: the same text as sent.
     assert older.view_json(None) == sent[older.version]
     assert before.view_json(None) == sent[before.version]
@@ -259,7 +273,7 @@ async def test_the_server_bounds_its_cache_by_the_setting(
     room_app: FastAPI, http: object
 ) -> None:
     assert room_app.state.rooms.positions.max_bytes == 12345678
-    assert Settings.model_fields["position_cache_bytes"].default == 384 << 20
+    assert Settings.model_fields["position_cache_bytes"].default == 512 << 20
 
 
 def test_a_position_keeps_the_text_of_its_legal_moves_not_the_engines_memo() -> None:
