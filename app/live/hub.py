@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -257,8 +258,12 @@ class Hub:
         if channel is not None and channel.chat.sent(line):
             channel.wake.set()
 
-    def notice(self, room_id: str, kind: str, number: int) -> None:
-        """A NOTIFY: m = move (version), r = room (revision), p = presence, c = chat."""
+    def notice(
+        self, room_id: str, kind: str, number: int, detail: str | None = None
+    ) -> None:
+        """A NOTIFY: m = move (version), r = room (revision), p = presence, c = chat. A
+        move's notice may carry its log entry (`detail`): the publisher then need not
+        read it back from the database."""
         channel = self.channels.get(room_id)
         if channel is None:
             return
@@ -266,6 +271,10 @@ class Hub:
             if number <= channel.target:
                 return
             channel.target = number
+            if detail is not None:
+                event = _logged(detail, number)
+                if event is not None and number > channel.published:
+                    channel.pending[number] = event
         elif kind == "r":
             channel.room_dirty = True
         elif kind == "p":
@@ -566,3 +575,13 @@ def revoked_message(now: SeatRow | None) -> dict[str, Any]:
 def article(word: str) -> str:
     """ "a" or "an" before `word` (a bot level: "an easy bot", "a hard bot")."""
     return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _logged(detail: str, version: int) -> Event | None:
+    """The move a notice's detail carries, if it is the log entry of that version."""
+    try:
+        event = Event.from_dict(json.loads(detail))
+    except ValueError:  # json's errors are ValueErrors too
+        log.warning("ignored the detail of a move notice (version %d)", version)
+        return None
+    return event if event.seq == version else None

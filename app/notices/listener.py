@@ -23,20 +23,24 @@ __all__ = ["Listener", "asyncpg_dsn", "parse_notice"]
 
 log = logging.getLogger("ishtar.notify")
 
-OnNotice = Callable[[str, str, int], None]
+OnNotice = Callable[[str, str, int, str | None], None]
+"""A notice's room, kind, number and detail (app/store/channel.py `notice`)."""
 OnReconnect = Callable[[], Awaitable[None]]
 
 
-def parse_notice(payload: str) -> tuple[str, str, int] | None:
-    """'<room_id> <kind> <number>' -> (room_id, kind, number); None if garbled.
+def parse_notice(payload: str) -> tuple[str, str, int, str | None] | None:
+    """'<room_id> <kind> <number>[ <detail>]' -> (room_id, kind, number, detail or None);
+    None if garbled.
 
     >>> parse_notice("kR3v_x9QmB2a m 15")
-    ('kR3v_x9QmB2a', 'm', 15)
+    ('kR3v_x9QmB2a', 'm', 15, None)
+    >>> parse_notice('kR3v_x9QmB2a m 16 {"seq":16}')
+    ('kR3v_x9QmB2a', 'm', 16, '{"seq":16}')
     """
-    parts = payload.split(" ")
-    if len(parts) != 3 or not parts[2].lstrip("-").isdigit():
+    parts = payload.split(" ", 3)
+    if len(parts) < 3 or not parts[2].lstrip("-").isdigit():
         return None
-    return parts[0], parts[1], int(parts[2])
+    return parts[0], parts[1], int(parts[2]), parts[3] if len(parts) == 4 else None
 
 
 class Listener:

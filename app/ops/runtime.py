@@ -107,11 +107,11 @@ async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
     # which subscribe after it (app/ops/main.py): the order the moves were always told in.
     service.subscribe(hub.committed)
 
-    def on_notice(room_id: str, kind: str, number: int) -> None:
+    def on_notice(room_id: str, kind: str, number: int, detail: str | None) -> None:
         if kind in PEER_KINDS:
             peers.heard(room_id, kind)
         else:
-            hub.notice(room_id, kind, number)
+            hub.notice(room_id, kind, number, detail)
 
     async def on_reconnect() -> None:
         peers.hello()  # out before we serve: the others notify us from now on

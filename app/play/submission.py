@@ -216,7 +216,7 @@ class Moves:
                 self.positions.put(game.game_id, position)
                 self.positions.put(game.game_id, after)
                 self.committed(room_id, event)
-                self._announce(room_id, event.seq)
+                self._announce(room_id, event)
                 if not after.over and self.snapshots.due(after.version):
                     self.snapshots.save(game.game_id, after.version, after.encoded)
                 return Accepted(event, duplicate=False)
@@ -244,15 +244,18 @@ class Moves:
         if room_id in self._landing:
             await self._settled.setdefault(room_id, asyncio.Event()).wait()
 
-    def _announce(self, room_id: str, version: int) -> None:
+    def _announce(self, room_id: str, event: Event) -> None:
         """Tell the other instances, in the background: the mover's ack need not wait.
+        The notice carries the move's log entry, so that they need not read it back
+        (unless it is too long for a notice: app/store/channel.py).
 
         Should this process die before the notice is out, the others still catch up within
         their heartbeat (app/ops/runtime.py), reading the version from the database. With no
         other instance listening (app/notices/peers.py), no notice is sent at all.
         """
         if self.others_listen():
-            self.announcer.announce(notice(room_id, "m", version))
+            detail = dumps(event.as_dict())
+            self.announcer.announce(notice(room_id, "m", event.seq, detail))
 
     async def _earlier(self, game_id: int, seat: int, move_id: str) -> Accepted | None:
         event = await self.store.move_by_id(game_id, move_id)

@@ -19,9 +19,20 @@ NOTIFY = "SELECT pg_notify($1, $2)"
 NOTIFY_MANY = "SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i"
 
 
-def notice(room_id: str, kind: str, number: int) -> str:
-    """The NOTIFY payload: the room, what changed (m/r/p) and the new version or revision."""
-    return f"{room_id} {kind} {number}"
+NOTICE_BYTES = 7900
+"""The most a notice may take (PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more):
+a longer one goes without its detail."""
+
+
+def notice(room_id: str, kind: str, number: int, detail: str | None = None) -> str:
+    """The NOTIFY payload: the room, what changed (m/r/p) and the new version or revision;
+    `detail`, after them, what the others would otherwise read back from the database (a
+    move's log entry), if the whole fits in `NOTICE_BYTES`."""
+    head = f"{room_id} {kind} {number}"
+    if detail is None:
+        return head
+    whole = f"{head} {detail}"
+    return whole if len(whole.encode()) <= NOTICE_BYTES else head
 
 
 class Listening:

@@ -80,6 +80,25 @@ class Event:
             entry["message"] = self.message
         return entry
 
+    @classmethod
+    def from_dict(cls, entry: Any) -> Event:
+        """The event of a wire's log entry (`as_dict`), as another instance's notice
+        carries it; ValueError if it is not one."""
+        if not isinstance(entry, dict):
+            raise ValueError("a log entry is an object")
+        seq, seat, action = entry.get("seq"), entry.get("seat"), entry.get("action")
+        text, at, message = entry.get("text"), entry.get("at"), entry.get("message")
+        if not (
+            type(seq) is int
+            and type(seat) is int
+            and isinstance(action, dict)
+            and isinstance(text, str)
+            and isinstance(at, str)
+            and (message is None or isinstance(message, dict))
+        ):
+            raise ValueError("not a log entry")
+        return cls(seq, seat, action, text, datetime.fromisoformat(at), message=message)
+
 
 def iso(moment: datetime) -> str:
     """UTC time with milliseconds and a Z, as on the wire."""

@@ -94,9 +94,11 @@ async def test_a_lost_room_notice_shows_in_the_revision(
         await idle(hub, room_id)
         heard = hub.notice
 
-        def deaf_to_rooms(room: str, kind: str, number: int) -> None:
+        def deaf_to_rooms(
+            room: str, kind: str, number: int, detail: str | None = None
+        ) -> None:
             if kind != "r":
-                heard(room, kind, number)
+                heard(room, kind, number, detail)
 
         monkeypatch.setattr(hub, "notice", deaf_to_rooms)
         revision = hub.channels[room_id].revision

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Callable
 
 import asyncpg  # type: ignore[import-untyped]
@@ -51,14 +52,17 @@ def test_our_own_notices_and_a_bye() -> None:
     assert not peers.any()
     peers.hello()
     peers.bye()
-    assert [parse_notice(n) for n in said] == [("me", HELLO, 0), ("me", BYE, 0)]
+    assert [parse_notice(n) for n in said] == [
+        ("me", HELLO, 0, None),
+        ("me", BYE, 0, None),
+    ]
 
 
 class Heard:
     """Every notice on the channel, as a test listener hears them."""
 
     def __init__(self) -> None:
-        self.notices: list[tuple[str, str, int]] = []
+        self.notices: list[tuple[str, str, int, str | None]] = []
         self.arrived = asyncio.Event()
 
     def on(self, _c: object, _pid: int, _channel: str, payload: str) -> None:
@@ -73,7 +77,7 @@ class Heard:
                 self.arrived.clear()
                 await self.arrived.wait()
 
-    def moves(self, room_id: str) -> list[tuple[str, str, int]]:
+    def moves(self, room_id: str) -> list[tuple[str, str, int, str | None]]:
         return [n for n in self.notices if n[0] == room_id and n[1] == "m"]
 
 
@@ -107,7 +111,7 @@ async def test_a_lone_instance_sends_no_move_notices_and_does_once_another_liste
         alone = await play(a, 4)
         await conn.execute("SELECT pg_notify($1, 'flush m 0')", CHANNEL)
         await heard.until(
-            lambda: ("flush", "m", 0) in heard.notices
+            lambda: ("flush", "m", 0, None) in heard.notices
         )  # all sent arrived
         assert heard.moves(alone) == []
 
@@ -115,5 +119,8 @@ async def test_a_lone_instance_sends_no_move_notices_and_does_once_another_liste
         await heard.until(lambda: any(n[1] == HERE for n in heard.notices))
         together = await play(a, 4)
         await heard.until(lambda: len(heard.moves(together)) == 4)
+        # Each carries the move's log entry: the others need not read it back.
+        entries = [json.loads(n[3] or "null") for n in heard.moves(together)]
+        assert [entry["seq"] for entry in entries] == [1, 2, 3, 4]
     finally:
         await conn.close()
