@@ -19,10 +19,12 @@ Nothing a player sends can stop a bot: should its id be taken all the same, the 
 once more under a fresh id (`submit_as_server`; the version's compare-and-set still lands at
 most one), and any other refusal only ends this attempt: the next move or sweep tries again.
 
-Every instance is poked by the moves it commits itself and by the seats it hands to bots (the
-runner subscribes to both while it runs), and sweeps the database every `sweep_s` for games
-waiting on a bot (a game just started, a seat handed to a bot on another instance, an
-instance that died between two moves), so no notice needs to reach it.
+Every instance is poked by the moves it commits itself, by the seats it hands to bots and by
+the games it starts (the runner subscribes to all three while it runs: a game started here
+with no bot is remembered as botless at once, so its moves cost the runner nothing, and one
+with a bot is looked at at once), and sweeps the database every `sweep_s` for games waiting
+on a bot (a game started or a seat handed to a bot on another instance, an instance that
+died between two moves), so no notice needs to reach it.
 
 Thinking is shared fairly between rooms (app/background/bot_scheduler.py): each room has at most one
 bot thinking, the worker processes are handed out in weighted-fair order (cheap bots and
@@ -180,6 +182,7 @@ class BotRunner:
         self._unsubscribe = [
             self.service.subscribe(self.committed),
             self.service.seats.bot_seated.subscribe(self.poke),
+            self.service.seats.started.subscribe(self.game_started),
         ]
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
@@ -208,6 +211,14 @@ class BotRunner:
         """A move committed here: the room's next seat may be a bot's."""
         if self._botless.get(room_id) is None:  # get: a hit counts as recent use
             self.poke(room_id)
+
+    def game_started(self, room: RoomRow) -> None:
+        """A game started here: remembered as botless, or looked at now if a bot sits."""
+        kind = bot_game(self.service, room)
+        if kind is None or not any(seat.bot_level in kind.bots for seat in room.seats):
+            self._botless[room.id] = True
+        else:
+            self.poke(room.id)
 
     def poke(self, room_id: str) -> None:
         """Look at a room soon: if a bot is to act there, it will."""

@@ -13,7 +13,9 @@ which bumps the room's revision and sends its notice in the same transaction.
 - The host hands a seat to a new person (`hand_to_person`): a fresh token (returned once,
   as a rejoin link for the host to pass on) replaces the old one, which stops working at
   once, websockets included (the hub closes them with 4401); or to a bot (`hand_to_bot`),
-  and the bot runner, which listens (`bot_seated`), looks at the room at once.
+  and the bot runner, which listens (`bot_seated`), looks at the room at once. It hears of
+  each game started here too (`started`), so a bot that opens the game need not wait for
+  its sweep, and a room with no bot costs its moves no look at all.
 - Seating a bot that would leave a room with bots only is subject to a quota per client
   address (app/background/bot_quota.py), handed in by the route as a `BotAdmission`.
 - The host of a rematch is a seat, not a host token (nobody holds the rematch room's host
@@ -112,6 +114,8 @@ class Seats:
         self.default_game = default_game
         self.bot_seated: Listeners[[str]] = Listeners("seats handed to bots")
         """Told the room id once a seat of a started game is handed to a bot."""
+        self.started: Listeners[[RoomRow]] = Listeners("games started")
+        """Told the room, as it is once its game has started here."""
 
     async def _answer(self, room_id: str, answer: dict[str, Any]) -> dict[str, Any]:
         """An operation's answer: what it says, and the room's status after it."""
@@ -262,6 +266,7 @@ class Seats:
         room = await self.rooms.room(room_id)
         assert room.started is not None
         self.positions.put(room.started.id, position)
+        self.started(room)
         return await self.rooms.status(room)
 
     # --- seats changing hands ---------------------------------------------------------------

@@ -184,6 +184,67 @@ async def test_a_person_plays_against_bots(api: httpx.AsyncClient) -> None:
     assert view["view"]["scores"]["winners"]
 
 
+async def test_a_game_started_here_is_known_botless_or_its_bot_moves_at_once(
+    api: httpx.AsyncClient, bot_app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runner hears of the games this instance starts: one with no bot is remembered
+    at once (its moves never make the runner read the room), and a bot that opens the
+    game moves without waiting for the sweep (which here finds nothing)."""
+    runner: BotRunner = bot_app.state.bots
+    looked: list[str] = []
+    step = runner.step
+
+    async def counted(room_id: str) -> bool:
+        looked.append(room_id)
+        return await step(room_id)
+
+    async def nothing_waits() -> list[str]:
+        return []
+
+    monkeypatch.setattr(runner, "step", counted)
+    monkeypatch.setattr(runner, "waiting_rooms", nothing_waits)
+
+    people = await create(api, 2, name="Ana", first_player=0)
+    joined = await api.post(
+        f"/api/rooms/{people['room_id']}/seats", json={"name": "Bo"}
+    )
+    await api.post(
+        f"/api/rooms/{people['room_id']}/start", headers=bearer(people["host_token"])
+    )
+    assert people["room_id"] in runner._botless, "known botless from its start"
+    view = (
+        await api.get(
+            f"/api/rooms/{people['room_id']}/view", headers=bearer(people["token"])
+        )
+    ).json()
+    moved = await api.post(
+        f"/api/rooms/{people['room_id']}/moves",
+        json={
+            "move": view["legal"][0]["action"],
+            "expected_version": 0,
+            "move_id": "a",
+        },
+        headers=bearer(people["token"]),
+    )
+    assert moved.status_code == 200, moved.text
+    assert joined.status_code == 201
+    async with asyncio.timeout(10):  # a hang guard: until any look it caused has ended
+        while runner._drivers:  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
+    assert people["room_id"] not in looked, "a room without bots is never looked at"
+
+    opened = await create(api, 2, name="Cy", first_player=1)
+    assert (await add_bot(api, opened, "easy", seat=1)).status_code == 201
+    await api.post(
+        f"/api/rooms/{opened['room_id']}/start", headers=bearer(opened["host_token"])
+    )
+    deadline = time.monotonic() + 30  # a hang guard, not a timing assertion
+    while (await api.get(f"/api/rooms/{opened['room_id']}/view")).json()["version"] < 1:
+        assert time.monotonic() < deadline, "the bot that opens the game never moved"
+        await asyncio.sleep(0.02)
+    assert looked.count(opened["room_id"]) >= 1
+
+
 async def test_only_the_host_seats_a_bot_in_an_open_seat(
     api: httpx.AsyncClient,
 ) -> None:
@@ -272,15 +333,18 @@ async def test_a_runner_listens_while_it_runs_and_unsubscribes_when_it_stops(
     webhook courier) stay."""
     service: RoomService = bot_app.state.rooms
     commits, bot_seats = len(service.moves.committed), len(service.seats.bot_seated)
+    starts = len(service.seats.started)
     runner = BotRunner(
         service, seeds=bot_app.state.bots.seeds, delay_s=0, think_s=0.05, sweep_s=60
     )
     runner.start()
     assert len(service.moves.committed) == commits + 1
     assert len(service.seats.bot_seated) == bot_seats + 1
+    assert len(service.seats.started) == starts + 1
     await runner.stop()
     assert len(service.moves.committed) == commits
     assert len(service.seats.bot_seated) == bot_seats
+    assert len(service.seats.started) == starts
     await runner.stop()  # twice: nothing more
     assert len(service.moves.committed) == commits
 
