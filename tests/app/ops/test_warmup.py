@@ -10,7 +10,6 @@ import pytest
 from fastapi import FastAPI
 
 from app.config.settings import Settings
-
 from app.notices.listener import asyncpg_dsn
 from app.ops import runtime
 from app.ops.main import create_app
@@ -112,7 +111,10 @@ async def test_the_app_warms_every_game_at_start_unless_told_not_to(
     monkeypatch.setattr(
         runtime, "warm_once", lambda rules, players: warmed.append(rules.__name__)
     )
-    for warm_up, expected in ((True, {"engine.ishtar", "engine.babylon"}), (False, set())):
+    for warm_up, expected in (
+        (True, {"engine.ishtar", "engine.babylon"}),
+        (False, set()),
+    ):
         warmed.clear()
         app = create_app(settings.model_copy(update={"warm_up": warm_up}))
         async with app.router.lifespan_context(app):
