@@ -373,6 +373,16 @@ class Settings(BaseSettings):
             "is played is rebuilt from the database at its next move (docs/scaling.md)."
         ),
     )
+    warm_up: bool = Field(
+        default=True,
+        description=(
+            "Warm each game's rules engine at start (a few seeded games played in-process, "
+            "about 0.4 s of CPU), so that the first moves served are as fast as any "
+            "(app/ops/warmup.py). Off: a start is quicker and the first moves of each "
+            "game build the engine's memos instead (the tests' servers, which do not "
+            "measure latency)."
+        ),
+    )
 
     @field_validator("database_url", mode="before")
     @classmethod

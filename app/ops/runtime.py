@@ -77,8 +77,9 @@ async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
     assert settings.database_url is not None
     registry: Registry = app.state.games
     instance = secrets.token_hex(8)
-    for game in registry:
-        warm_once(game.rules, players=game.players)
+    if settings.warm_up:
+        for game in registry:
+            warm_once(game.rules, players=game.players)
     pool = await create_pool(
         asyncpg_dsn(settings.database_url),
         settings.db_pool_size + settings.db_max_overflow,

@@ -11,14 +11,15 @@ reported no Content-Security-Policy violation (nothing was even attempted).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.support.live import LiveServer
+from tests.e2e.servers import serve
+from tests.support.databases import TestDatabases
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -129,11 +130,21 @@ def check_page(browser: Any, url: str, ready: str, names: list[str]) -> None:
         context.close()
 
 
+@pytest.fixture(scope="module")
+def base(
+    test_databases: TestDatabases, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """One real server for the module's tests (each opens rooms of its own and reads only
+    those), on a database of its own; the moves per second are not limited (a game is
+    played over HTTP as fast as the test goes)."""
+    yield from serve(
+        test_databases, tmp_path_factory, {"ISHTAR_HTTP_MOVES_PER_S": "100000"}
+    )
+
+
 def test_hostile_names_are_text_in_the_lobby_the_game_and_the_scores(
-    browser: Any, database_url: str, live_server_factory: Callable[..., LiveServer]
+    browser: Any, base: str
 ) -> None:
-    unlimited = {"ISHTAR_HTTP_MOVES_PER_S": "100000"}
-    base = live_server_factory(database_url=database_url, env=unlimited).url
     room, host, tokens = open_room(base, NAMES[:2])
 
     check_page(browser, f"{base}/r/{room}", "#lobby", NAMES[:2])
@@ -144,10 +155,7 @@ def test_hostile_names_are_text_in_the_lobby_the_game_and_the_scores(
     check_page(browser, f"{base}/r/{room}#t={tokens[0]}", "#scores", NAMES[:2])
 
 
-def test_the_third_payload_is_text_too(
-    browser: Any, database_url: str, live_server_factory: Callable[..., LiveServer]
-) -> None:
-    base = live_server_factory(database_url=database_url).url
+def test_the_third_payload_is_text_too(browser: Any, base: str) -> None:
     room, host, _ = open_room(base, [NAMES[2], "Bo"])
     check_page(browser, f"{base}/r/{room}", "#lobby", [NAMES[2]])
     start(base, room, host)

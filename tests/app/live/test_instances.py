@@ -10,20 +10,48 @@ from __future__ import annotations
 import asyncio
 import importlib
 import uuid
+from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from tests.app.clients import WsClient, bearer, open_room
-from tests.app.conftest import GAMES
+from tests.app.conftest import GAMES, TOY, game_env
 from tests.app.hidden import game_record
 from tests.app.web.test_ws_game import play_over_ws
+from tests.support.databases import TestDatabases
+from tests.support.live import LiveServer
 
 pytestmark = pytest.mark.slow
 
 
-async def test_a_move_through_a_reaches_clients_of_b(serve) -> None:
-    a, b = serve(), serve()
+@pytest.fixture(scope="module")
+def two_instances(
+    test_databases: TestDatabases, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[LiveServer, LiveServer]]:
+    """Two servers on one database for the module's tests that neither kill them nor
+    touch the database's connections, each in rooms of its own (as `serve` starts them,
+    playing the toy game by default)."""
+    url = test_databases.create(migrated=True)
+    logs = tmp_path_factory.mktemp("instances")
+    servers = [
+        LiveServer(logs / f"server-{n}.log", database_url=url, env=game_env(TOY))
+        for n in range(2)
+    ]
+    try:
+        for server in servers:
+            server.start()
+        yield servers[0], servers[1]
+    finally:
+        for server in servers:
+            server.stop()
+        test_databases.drop(url)
+
+
+async def test_a_move_through_a_reaches_clients_of_b(
+    two_instances: tuple[LiveServer, LiveServer],
+) -> None:
+    a, b = two_instances
     async with httpx.AsyncClient(base_url=a.url) as http_a:
         room_id, _host, tokens = await open_room(
             http_a, 2, first_player=0, seat_order="fixed"
@@ -58,9 +86,9 @@ async def test_a_move_through_a_reaches_clients_of_b(serve) -> None:
 
 
 async def test_concurrent_moves_through_two_instances_never_fork(
-    serve, database_url: str
+    two_instances: tuple[LiveServer, LiveServer],
 ) -> None:
-    a, b = serve(), serve()
+    a, b = two_instances
     async with (
         httpx.AsyncClient(base_url=a.url) as http_a,
         httpx.AsyncClient(base_url=b.url) as http_b,

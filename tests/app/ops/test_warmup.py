@@ -5,8 +5,14 @@ from __future__ import annotations
 import types
 
 import asyncpg  # type: ignore[import-untyped]
+import httpx
+import pytest
+from fastapi import FastAPI
 
+from app.config.settings import Settings
 from app.notices.listener import asyncpg_dsn
+from app.ops import runtime
+from app.ops.main import create_app
 from app.ops.warmup import warm_once, warm_rules
 from app.store.games import COMMIT_MOVE, warm_statements
 from app.store.pool import create_pool, open_connections
@@ -94,3 +100,30 @@ async def test_a_warmed_connection_has_rehearsed_the_move_with_a_generic_plan(
     assert plans is not None, "the statement of a move is prepared"
     assert plans["generic_plans"] >= 2, "two moves rehearsed"
     assert plans["custom_plans"] == 0, "no planning per execution"
+
+
+async def test_the_app_warms_every_game_at_start_unless_told_not_to(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`ISHTAR_WARM_UP` (default on) warms each registered game's rules at start; the
+    tests' live servers turn it off (tests/support/live.py)."""
+    warmed: list[str] = []
+    monkeypatch.setattr(
+        runtime, "warm_once", lambda rules, players: warmed.append(rules.__name__)
+    )
+    for warm_up, expected in (
+        (True, {"engine.ishtar", "engine.babylon"}),
+        (False, set()),
+    ):
+        warmed.clear()
+        app = create_app(settings.model_copy(update={"warm_up": warm_up}))
+        async with app.router.lifespan_context(app):
+            assert (await _ready(app)) == 200
+        assert set(warmed) == expected, warm_up
+    assert Settings(_env_file=None).warm_up is True  # type: ignore[call-arg]
+
+
+async def _ready(app: FastAPI) -> int:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+        return (await client.get("/readyz")).status_code
