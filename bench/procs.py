@@ -247,6 +247,7 @@ class Profiler:
             "--rate",
             "1000",
             "--nonblocking",
+            "--subprocesses",  # `--workers N`: the supervisor's workers too
         ]
         self.proc = subprocess.Popen(
             [*argv, "--format", fmt, "--output", str(output)],

@@ -577,7 +577,7 @@ async def measure_n(
     t0 = time.perf_counter()
     gc.disable()  # the driver's collections would stop every room's clock at once
     profiler = None
-    if plan.profile:  # py-spy on the server (not its workers) while the rooms play
+    if plan.profile:  # py-spy on the server (and its workers) while the rooms play
         out = Path(plan.profile) / f"{kind}-{tag}.txt"
         profiler = procs.Profiler(meter.process.pid, out)
     try:
