@@ -67,6 +67,7 @@ class Stats:
     """Figures of one run, across all rooms."""
 
     latencies: list[float] = field(default_factory=list)  # seconds, one per move
+    sent_at: list[float] = field(default_factory=list)  # perf_counter, one per move
     errors: Counter[str] = field(default_factory=Counter)
     moves: int = 0
     games_over: int = 0
@@ -101,7 +102,9 @@ class Room:
     def arrived(self, version: int, at: float) -> None:
         self.seen[version] += 1
         if self.seen[version] == self.recipients and version in self.sent:
-            self.stats.latencies.append(at - self.sent.pop(version))
+            sent = self.sent.pop(version)
+            self.stats.latencies.append(at - sent)
+            self.stats.sent_at.append(sent)
             self.stats.moves += 1
             self.stats.last_move = at
             del self.seen[version]

@@ -78,6 +78,9 @@ from bench.targets import FloorTarget, IshtarTarget
 OPEN_TIMEOUT_S = 30.0  # a connection (handshake) that takes longer counts as failed
 TARGET_KB_PER_ROOM = 200
 TARGET_AFTER_RATIO = 0.10  # memory back within 10 % of its start
+WORST_SECONDS = 5
+"""The seconds of the window shown by their slowest move (`worst_seconds`)."""
+
 TARGET_P99_RATIO = 2.0  # p99 at the largest N within 2 x p99 at the smallest
 
 
@@ -538,6 +541,25 @@ async def warm_up(
     await asyncio.sleep(1.0)
 
 
+def worst_seconds(stats: Stats, t0: float) -> list[dict[str, float]]:
+    """The `WORST_SECONDS` seconds of the window (by when their moves were made, from
+    the window's start) whose slowest move was slowest: when the tail happens, and
+    whether it comes in bursts (a heartbeat, a collection) or is spread out."""
+    by_second: dict[int, list[float]] = {}
+    for sent, latency in zip(stats.sent_at, stats.latencies, strict=True):
+        by_second.setdefault(int(sent - t0), []).append(latency * 1000)
+    ranked = sorted(by_second.items(), key=lambda item: -max(item[1]))
+    return [
+        {
+            "second": second,
+            "moves": len(ms),
+            "max_ms": round(max(ms), 1),
+            "over_50_ms": sum(1 for x in ms if x > 50),
+        }
+        for second, ms in ranked[:WORST_SECONDS]
+    ]
+
+
 async def measure_n(
     plan: Plan,
     n: int,
@@ -639,6 +661,7 @@ async def measure_n(
         "p99_ms": round(percentile(ms, 99), 2),
         "max_ms": round(max(ms), 2) if ms else float("nan"),
         "mean_ms": round(statistics.fmean(ms), 2) if ms else float("nan"),
+        "worst_seconds": worst_seconds(stats, t0),
         "undelivered": lost,
         "syncs": stats.syncs,
         "errors": sum(stats.errors.values()),
@@ -1036,6 +1059,17 @@ def print_table(report: dict[str, Any]) -> None:
         {a for run in report["runs"] for a in run["deflate_accepted"]}
     ):
         console.print(f"servers accepted: {accepted}")
+    for run in report["runs"]:
+        worst = run.get("worst_seconds") or []
+        if worst:
+            seconds = ", ".join(
+                f"s{w['second']} {w['max_ms']:g} ms ({w['over_50_ms']:g}/{w['moves']:g}"
+                " over 50 ms)"
+                for w in worst
+            )
+            console.print(
+                f"{run['target']}, {run['rooms']} rooms, slowest seconds: {seconds}"
+            )
     for run in report["runs"]:
         if run["error_kinds"]:
             console.print(
