@@ -323,10 +323,11 @@ class Hub:
         self, period: float, slices: int = REFRESH_SLICES
     ) -> list[Channel]:
         """Re-read the presence of the rooms that other instances also serve, once over
-        `period` seconds, a slice at a time: their rows age out with no notice when their
-        instance dies. What did not change is not sent. A room served by this instance
-        alone is not re-read: its presence is this instance's own, and a lost room notice
-        shows in its revision (`catch_up`). Returns the rooms re-read."""
+        `period` seconds, a slice at a time and one query a slice: their rows age out with
+        no notice when their instance dies. Only a room whose presence changed is woken
+        to send it. A room served by this instance alone is not re-read: its presence is
+        this instance's own, and a lost room notice shows in its revision (`catch_up`).
+        Returns the rooms re-read."""
         rooms = list(self.channels)
         shared = (
             await self.presence.store.shared_rooms(rooms, self.presence.instance)
@@ -336,10 +337,17 @@ class Hub:
         channels = [self.channels[room] for room in rooms if room in shared]
         step = max(1, -(-len(channels) // slices))
         for start in range(0, slices * step, step):
-            for channel in channels[start : start + step]:
-                if self.channels.get(channel.room_id) is channel:
-                    channel.presence_dirty = True
-                    channel.wake.set()
+            served = [
+                channel
+                for channel in channels[start : start + step]
+                if self.channels.get(channel.room_id) is channel
+            ]
+            if served:
+                snapshots = await self.presence.snapshots([c.room_id for c in served])
+                for channel in served:
+                    if dumps(snapshots[channel.room_id]) != channel.last_presence:
+                        channel.presence_dirty = True
+                        channel.wake.set()
             await asyncio.sleep(period / slices)
         return channels
 

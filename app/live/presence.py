@@ -62,6 +62,17 @@ class Presence:
         seats, spectators = await self.store.presence(
             room_id, self.instance, self.max_age_s
         )
+        return self._merged(room_id, seats, spectators)
+
+    async def snapshots(self, room_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """`snapshot` of many rooms, in one query."""
+        others = await self.store.presences(room_ids, self.instance, self.max_age_s)
+        return {
+            room_id: self._merged(room_id, *others.get(room_id, (set(), 0)))
+            for room_id in room_ids
+        }
+
+    def _merged(self, room_id: str, seats: set[int], spectators: int) -> dict[str, Any]:
         mine, my_spectators = self.local(room_id)
         return {
             "connected_seats": sorted(seats | mine),

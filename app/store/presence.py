@@ -56,6 +56,27 @@ class PresenceStore(Pools):
             seats.update(row["seats"])
         return seats, sum(row["spectators"] for row in rows)
 
+    async def presences(
+        self, room_ids: list[str], exclude_instance: str, max_age_s: float
+    ) -> dict[str, tuple[set[int], int]]:
+        """`presence` of many rooms in one query: each room's connected seats and
+        spectator count from the other live instances (a room with none: no entry)."""
+        async with self._conn() as conn:
+            rows = await conn.fetch(
+                "SELECT room_id, seats, spectators FROM room_presence"
+                " WHERE room_id = ANY($1::text[]) AND instance <> $2"
+                " AND updated_at > now() - make_interval(secs => $3)",
+                room_ids,
+                exclude_instance,
+                max_age_s,
+            )
+        found: dict[str, tuple[set[int], int]] = {}
+        for row in rows:
+            seats, spectators = found.get(row["room_id"], (set(), 0))
+            seats.update(row["seats"])
+            found[row["room_id"]] = (seats, spectators + row["spectators"])
+        return found
+
     async def shared_rooms(self, room_ids: list[str], instance: str) -> set[str]:
         """Which of these rooms other instances have presence rows for (rows that may age
         out with no notice, when their instance dies)."""

@@ -9,6 +9,7 @@ nothing went wrong (SYNC_REASONS counts them).
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from app.live.connection import SYNC_REASONS
 from app.live.hub import Hub
@@ -121,7 +122,7 @@ async def test_a_lost_room_notice_shows_in_the_revision(
 
 
 async def test_only_rooms_other_instances_serve_have_their_presence_re_read(
-    room_app, web
+    room_app, web, monkeypatch
 ) -> None:
     url, http = web
     hub: Hub = room_app.state.hub
@@ -134,3 +135,27 @@ async def test_only_rooms_other_instances_serve_have_their_presence_re_read(
         reread = await hub.refresh(0.0, slices=2)
         assert [channel.room_id for channel in reread] == [shared_id]
         await idle(hub, shared_id)
+
+        # Re-read in one query a slice: a room whose presence did not change is not
+        # woken (it used to read its presence again, one query a room and beat).
+        asked: list[str] = []
+        snapshot = hub.presence.snapshot
+
+        async def counted(room_id: str) -> dict[str, Any]:
+            asked.append(room_id)
+            return await snapshot(room_id)
+
+        monkeypatch.setattr(hub.presence, "snapshot", counted)
+        await hub.refresh(0.0, slices=2)
+        assert not hub.channels[shared_id].wake.is_set()
+        assert asked == []
+        # A change with no notice (rows of an instance that died age out so): woken.
+        async with hub.presence.store._conn() as conn:
+            await conn.execute(
+                "UPDATE room_presence SET spectators = 3 WHERE instance = 'elsewhere'"
+            )
+        await hub.refresh(0.0, slices=2)
+        await idle(hub, shared_id)
+        assert asked == [shared_id]
+        assert hub.channels[shared_id].last_presence is not None
+        assert '"spectators":4' in hub.channels[shared_id].last_presence
