@@ -44,9 +44,8 @@ from typing import Any
 
 from app.games import registry
 from app.records.analysis import depth_for
-from bots.analysis import CATEGORIES, Depth, analyse
-from bots.analysis.decisions import candidates, value
-from bots.analysis.luck import is_chance, measure
+from bots.analysis import CATEGORIES, Depth, analyse, decision, draw_luck, move_seed
+from bots.analysis.luck import is_chance
 from bots.analysis.rollouts import outcome_of
 from bots.base import derive_seed
 
@@ -197,10 +196,9 @@ def _calibration_sampled(
     started = time.process_time()
     valued = []
     for v, action in enumerate(actions):
-        move_seed = derive_seed(depth.seed, "move", v)
         before, after = states[v], states[v + 1]
         if len(engine.legal_actions(before)) > 1 or is_chance(
-            engine, before, action, after, move_seed
+            engine, before, action, after, move_seed(depth, v)
         ):
             valued.append(v)
     chosen = sorted(
@@ -211,21 +209,10 @@ def _calibration_sampled(
     final = outcome_of(engine.final_scores(states[-1])).wins
     pairs = []
     for v in chosen:
-        move_seed = derive_seed(depth.seed, "move", v)
-        moves = candidates(
-            engine, think, states[v], actions[v], depth.candidates, move_seed
+        judged = decision(
+            engine, think, states[v], actions[v], depth, move_seed(depth, v)
         )
-        estimate = value(
-            engine,
-            think,
-            states[v],
-            moves,
-            rollouts=depth.rollouts,
-            first=depth.first_rollouts,
-            policy=depth.policy,
-            seed=move_seed,
-            max_steps=depth.max_steps,
-        ).estimates[0]
+        estimate = judged.estimates[0]
         pairs += [(estimate.win(s), final[s]) for s in range(len(final))]
     return {"pairs": pairs, "cpu_s": time.process_time() - started, "players": []}
 
@@ -269,21 +256,11 @@ def _luck_alone(
     final = outcome_of(engine.final_scores(states[-1]))
     total = [0.0] * len(final.scores)
     for v, action in enumerate(actions):
-        move_seed = derive_seed(depth.seed, "move", v)
+        seed = move_seed(depth, v)
         before, after = states[v], states[v + 1]
-        if not is_chance(engine, before, action, after, move_seed):
+        if not is_chance(engine, before, action, after, seed):
             continue
-        luck = measure(
-            engine,
-            think,
-            before,
-            action,
-            after,
-            samples=depth.luck_samples,
-            plies=depth.luck_plies,
-            policy=depth.luck_policy,
-            seed=move_seed,
-        )
+        luck = draw_luck(engine, think, before, action, after, depth, seed)
         total = [t + round(x, 2) for t, x in zip(total, luck)]
     return total, final.scores, time.process_time() - started
 

@@ -4,9 +4,10 @@ A loss is measured in points of lead: the deciding seat's expected final score l
 best other seat's, the best candidate's less the played move's (bots/analysis/decisions.py).
 A move is marked only when its loss is at least a category's threshold AND more than
 `NOISE` standard errors of the paired differences: a loss the rollouts cannot tell from
-noise is never held against a player. The thresholds were set on bot games
-(docs/analysis.md, "Quality"): an easy bot's planted moves lose about 4 points of lead on
-average, a hard bot's moves rarely more than 2.
+noise is never held against a player. The thresholds (3, 6 and 12 points) were set on bot
+games (docs/analysis.md, "Sensitivity"): a uniformly random move planted among a hard bot's
+loses about 12 points of lead on average in Babylon Gardens and 5 in Ishtar, the hard
+bot's own moves under 1 point; the inaccuracy's 3 points lie between.
 """
 
 from __future__ import annotations

@@ -102,7 +102,7 @@ def analyse(
         before, after = states[v], states[v + 1]
         seat = engine.current_player(before)
         legal = len(engine.legal_actions(before))
-        seed = derive_seed(depth.seed, "move", v)
+        seed = move_seed(depth, v)
         step = _Step(
             move=v + 1,
             seat=seat,
@@ -111,30 +111,9 @@ def analyse(
             chance=is_chance(engine, before, action, after, seed),
         )
         if step.chance:
-            step.luck = measure(
-                engine,
-                think,
-                before,
-                action,
-                after,
-                samples=depth.luck_samples,
-                plies=depth.luck_plies,
-                policy=depth.luck_policy,
-                seed=seed,
-            )
+            step.luck = draw_luck(engine, think, before, action, after, depth, seed)
         if legal > 1 or step.chance:
-            moves = candidates(engine, think, before, action, depth.candidates, seed)
-            step.valued = value(
-                engine,
-                think,
-                before,
-                moves,
-                rollouts=depth.rollouts,
-                first=depth.first_rollouts,
-                policy=depth.policy,
-                seed=seed,
-                max_steps=depth.max_steps,
-            )
+            step.valued = decision(engine, think, before, action, depth, seed)
             step.played_value = step.valued.estimates[0]
             step.best_value = step.valued.estimates[step.valued.best()]
             step.extra = _judge(engine, before, step)
@@ -152,6 +131,55 @@ def analyse(
                 lambda done=done: _report(engine, states, done, depth, started, False),  # type: ignore[misc]
             )
     return _report(engine, states, steps, depth, started, True)
+
+
+def move_seed(depth: Depth, v: int) -> int:
+    """The seed of everything sampled for the move played from the state after `v` moves."""
+    return derive_seed(depth.seed, "move", v)
+
+
+def draw_luck(
+    engine: Any,
+    think: Think,
+    before: Any,
+    action: Any,
+    after: Any,
+    depth: Depth,
+    seed: int,
+) -> list[float]:
+    """Each seat's luck from the random event `action` (from `before` to `after`), at
+    `depth`'s luck depth, as `analyse` measures it (bots/analysis/luck.py)."""
+    return measure(
+        engine,
+        think,
+        before,
+        action,
+        after,
+        samples=depth.luck_samples,
+        plies=depth.luck_plies,
+        policy=depth.luck_policy,
+        seed=seed,
+    )
+
+
+def decision(
+    engine: Any, think: Think, before: Any, action: Any, depth: Depth, seed: int
+) -> Valued:
+    """The move `action` played from `before` and the bots' moves there, valued at
+    `depth` as `analyse` values them (bots/analysis/decisions.py); the played move's
+    estimate is the first."""
+    moves = candidates(engine, think, before, action, depth.candidates, seed)
+    return value(
+        engine,
+        think,
+        before,
+        moves,
+        rollouts=depth.rollouts,
+        first=depth.first_rollouts,
+        policy=depth.policy,
+        seed=seed,
+        max_steps=depth.max_steps,
+    )
 
 
 def _judge(engine: Any, before: Any, step: _Step) -> dict[str, Any]:
@@ -345,4 +373,14 @@ def _turning_points(
     return sorted(swings[:TURNING_POINTS], key=lambda s: s["move"])
 
 
-__all__ = ["FORMAT", "VERSION", "Depth", "TooCostly", "analyse", "key"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Depth",
+    "TooCostly",
+    "analyse",
+    "decision",
+    "draw_luck",
+    "key",
+    "move_seed",
+]
