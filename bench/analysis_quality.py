@@ -1,6 +1,8 @@
 """The analysis's quality and cost, measured on bot games (docs/analysis.md, "Quality").
 
     python -m bench.analysis_quality cost [--games 1]
+    python -m bench.analysis_quality cost --game ishtar --kind hard-planted --players 2 --games 4
+    python -m bench.analysis_quality cost --game ishtar --kind levels --players 2 --games 2
     python -m bench.analysis_quality sensitivity --game babylon-gardens --games 20
     python -m bench.analysis_quality stability --game ishtar --games 3
     python -m bench.analysis_quality calibration --game babylon-gardens --games 200 --rollouts 2
@@ -13,7 +15,11 @@ spreads games over processes. Every run is reproducible from its arguments: game
 played from seeds `seed + g` with the bots' counted budgets, the analysis from its own seed.
 
 - cost: CPU seconds of one analysis at the default depth, for 2, 3 and 4 players of each
-  game (games between medium bots), and how many such games one core analyses a day.
+  game (`--players`), and how many such games one core analyses a day. `--kind medium`:
+  games between medium bots, whose every move is the rollouts' bot's own (the cheapest);
+  `--kind hard-planted`: hard bots, seat 0 with planted random moves (`--plant`), and
+  `--kind levels`: a hard bot against easy ones: games whose moves often differ from the
+  rollouts' bot's, as a person's do (the cost that matters).
 - sensitivity: games between strong bots (hard) where seat 0 plays a uniformly random
   legal move (the random bot's) at about one decision in `--plant` instead of its own;
   how often the planted moves are marked, and the others; precision and recall.
@@ -122,15 +128,42 @@ def _given(rollouts: Rollouts, **fields: Any) -> dict[str, Any]:
 # --- the measures, one game each (run in worker processes) ---------------------------------
 
 
-def _cost(args: tuple[str, int, int]) -> dict[str, Any]:
-    game_id, players, seed = args
-    states, actions, _ = play(game_id, ["medium"] * players, seed)
+KINDS = {
+    "medium": "medium bots in every seat: every move the rollouts' bot's own",
+    "hard-planted": "hard bots, seat 0 playing a random move at one decision in --plant:"
+    " moves that often differ from the rollouts' bot's, as a person's do",
+    "levels": "a hard bot in seat 0, the easy bot in the others: different levels",
+}
+
+
+def _levels(kind: str, players: int) -> tuple[list[str], bool]:
+    """The bots of a cost game of `kind`, and whether seat 0 plays planted moves."""
+    if kind == "medium":
+        return ["medium"] * players, False
+    if kind == "hard-planted":
+        return ["hard"] * players, True
+    if kind == "levels":
+        return ["hard"] + ["easy"] * (players - 1), False
+    raise ValueError(f"unknown kind of game {kind!r}: one of {', '.join(KINDS)}")
+
+
+def _cost(args: tuple[str, int, int, str, int]) -> dict[str, Any]:
+    game_id, players, seed, kind, plant = args
+    levels, planting = _levels(kind, players)
+    states, actions, planted = play(game_id, levels, seed, plant if planting else 0)
     report, cpu = analysed(game_id, states, actions, {})
+    judged = [m for m in report["moves"] if m["legal"] > 1]
     return {
         "game": game_id,
         "players": players,
+        "kind": kind,
+        "seed": seed,
         "moves": len(actions),
-        "decisions": sum(1 for m in report["moves"] if m["legal"] > 1),
+        "decisions": len(judged),
+        "planted": len(planted),
+        "several_candidates": sum(1 for m in judged if m["candidates"] > 1),
+        "rollouts": sum(m["rollouts"] * m["candidates"] for m in report["moves"]),
+        "marks": sum(1 for m in judged if m.get("mark")),
         "cpu_s": round(cpu, 1),
     }
 
@@ -283,22 +316,24 @@ def _mean_se(values: Sequence[float]) -> dict[str, float]:
 
 def cost(args: argparse.Namespace) -> dict[str, Any]:
     chosen = [args.game] if args.game else ["ishtar", "babylon-gardens"]
+    counts = [int(n) for n in args.players.split(",")]
     tasks = [
-        (game, players, args.seed + g)
+        (game, players, args.seed + g, args.kind, args.plant)
         for game in chosen
-        for players in (2, 3, 4)
+        for players in counts
         for g in range(args.games)
     ]
     rows = _map(_cost, tasks, args.jobs)
     summary = []
     for game in chosen:
-        for players in (2, 3, 4):
+        for players in counts:
             mine = [r for r in rows if r["game"] == game and r["players"] == players]
             cpu = statistics.fmean(r["cpu_s"] for r in mine)
             summary.append(
                 {
                     "game": game,
                     "players": players,
+                    "kind": args.kind,
                     "moves": statistics.fmean(r["moves"] for r in mine),
                     "cpu_s": round(cpu, 1),
                     "games_per_core_day": int(86400 / cpu) if cpu else None,
@@ -491,6 +526,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--luck-only",
         action="store_true",
         help="luck: measure the draws alone, without valuing the decisions",
+    )
+    parser.add_argument(
+        "--kind",
+        choices=sorted(KINDS),
+        default="medium",
+        help="cost: the games analysed; "
+        + "; ".join(f"{k}: {v}" for k, v in KINDS.items()),
+    )
+    parser.add_argument(
+        "--players",
+        default="2,3,4",
+        help="cost: the numbers of players, comma-separated",
     )
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
