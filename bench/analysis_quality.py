@@ -223,9 +223,11 @@ def _calibration_sampled(
 ) -> dict[str, Any]:
     """`positions` of the game's points, chosen at random among the moves the analysis
     values, each valued as `analyse` values it (the same candidates, rollouts and seeds):
-    a point's chances cost what its move costs, not the whole game's."""
+    a point's chances cost what its move costs, not the whole game's. A move with one
+    candidate that draws nothing is valued too (`value_lone`), as the first version
+    valued it: the analysis now gives its point the next one's chances."""
     engine, think = _game(game_id)
-    depth = depth_for(registry(()).get(game_id), given)
+    depth = depth_for(registry(()).get(game_id), {**given, "value_lone": True})
     started = time.process_time()
     valued = []
     for v, action in enumerate(actions):
