@@ -20,7 +20,7 @@ THRESHOLDS: dict[str, float] = {"inaccuracy": 3.0, "mistake": 6.0, "blunder": 12
 """Points of lead given up against the best option found."""
 NOISE = 2.0
 """How many standard errors a loss must exceed to be marked."""
-CLOSE = 1.0
+CLOSE = 1.5
 """Points of lead: a played move whose mean loss so far against every candidate is at most
 this is settled unmarked (`settled`)."""
 
@@ -60,7 +60,7 @@ def settled(losses: Sequence[Sequence[float]]) -> bool:
 
     >>> settled([[1.0, -2.0]]), settled([[9.0, 9.0]]), settled([[9.0, 9.0, 9.0]])
     (True, False, True)
-    >>> settled([[9.0, 1.0, 5.0, 2.0]]), settled([[12.0, -14.0]]), settled([[12.0, -9.0]])
+    >>> settled([[9.0, 1.0, 5.0, 2.0]]), settled([[12.0, -12.0]]), settled([[12.0, -8.0]])
     (False, True, False)
     """
     first = THRESHOLDS[CATEGORIES[0]]

@@ -49,7 +49,7 @@ class Depth:
     rollouts: int = 8
     first_rollouts: int = 2
     policy: str = "medium"
-    candidates: tuple[str, ...] = ("medium", "easy")
+    candidates: tuple[str, ...] = ("medium",)
     seed: int = 0
     max_steps: int = 5000
     luck_samples: int = 8

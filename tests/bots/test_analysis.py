@@ -199,9 +199,9 @@ def test_a_borderline_loss_gets_more_rollouts() -> None:
 
 def test_a_move_that_looks_as_good_as_the_best_is_settled_at_once() -> None:
     # noisy rollouts, one losing far more than an inaccuracy, but a mean loss of at
-    # most a point against every candidate: settled unmarked
+    # most a point and a half against every candidate: settled unmarked
     assert settled([[12.0, -14.0]])
-    assert settled([[12.0, -10.0], [-3.0, 4.0]])
-    # a mean above a point against one candidate: not yet
-    assert not settled([[12.0, -10.0], [4.0, -1.0]])
-    assert not settled([[12.0, -9.0]])
+    assert settled([[12.0, -9.0], [-3.0, 4.0]])
+    # a mean above it against one candidate: not yet
+    assert not settled([[12.0, -9.0], [4.0, 0.0]])
+    assert not settled([[12.0, -8.0]])

@@ -3,7 +3,7 @@ final table a player asks for it, the replay shows its progress, then the chart 
 a point shows that move), the marks on the move list with the better move on the board,
 the luck and the turning points, as text too; for both games, in English, French and Dutch,
 wide and on a phone. The server's analysis is shallow here (4 rollouts by random play; the candidates
-are still the medium and easy bots' moves, so a random move is found out): the
+are still the medium bot's moves, so a random move is found out): the
 test is of the page, docs/analysis.md measures the analysis itself."""
 
 from __future__ import annotations
