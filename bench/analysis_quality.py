@@ -221,21 +221,20 @@ def _calibration_sampled(
     positions: int,
     seed: int,
 ) -> dict[str, Any]:
-    """`positions` of the game's points, chosen at random among the moves the analysis
-    values, each valued as `analyse` values it (the same candidates, rollouts and seeds):
-    a point's chances cost what its move costs, not the whole game's. A move with one
-    candidate that draws nothing is valued too (`value_lone`), as the first version
-    valued it: the analysis now gives its point the next one's chances."""
+    """`positions` of the game's points, chosen at random among the moves with a choice
+    or a draw, each the point the analysis's chart shows there (the same candidates,
+    rollouts and seeds): a point's chances cost what its move costs, not the whole
+    game's. Where the move is the rollouts' bot's own and draws nothing, the chart shows
+    the next valued point (or the result, if none is left): so does this."""
     engine, think = _game(game_id)
-    depth = depth_for(registry(()).get(game_id), {**given, "value_lone": True})
+    depth = depth_for(registry(()).get(game_id), given)
     started = time.process_time()
-    valued = []
-    for v, action in enumerate(actions):
-        before, after = states[v], states[v + 1]
-        if len(engine.legal_actions(before)) > 1 or is_chance(
-            engine, before, action, after, move_seed(depth, v)
-        ):
-            valued.append(v)
+    chance = [
+        is_chance(engine, states[v], a, states[v + 1], move_seed(depth, v))
+        for v, a in enumerate(actions)
+    ]
+    choice = [len(engine.legal_actions(states[v])) > 1 for v in range(len(actions))]
+    valued = [v for v in range(len(actions)) if choice[v] or chance[v]]
     chosen = sorted(
         random.Random(derive_seed(seed, "positions")).sample(
             valued, min(positions, len(valued))
@@ -244,11 +243,24 @@ def _calibration_sampled(
     final = outcome_of(engine.final_scores(states[-1])).wins
     pairs = []
     for v in chosen:
-        judged = decision(
-            engine, think, states[v], actions[v], depth, move_seed(depth, v)
-        )
-        estimate = judged.estimates[0]
-        pairs += [(estimate.win(s), final[s]) for s in range(len(final))]
+        win = list(final)
+        for w in range(v, len(actions)):
+            if not (choice[w] or chance[w]):
+                continue
+            judged = decision(
+                engine,
+                think,
+                states[w],
+                actions[w],
+                depth,
+                move_seed(depth, w),
+                chance=chance[w],
+            )
+            if judged.estimates:
+                estimate = judged.estimates[0]
+                win = [estimate.win(s) for s in range(len(final))]
+                break
+        pairs += [(win[s], final[s]) for s in range(len(final))]
     return {"pairs": pairs, "cpu_s": time.process_time() - started, "players": []}
 
 
