@@ -118,11 +118,16 @@ def _rollouts(args: argparse.Namespace) -> Rollouts:
     return (args.rollouts, args.first_rollouts)
 
 
+VALUE_LONE: list[bool] = [False]
+"""`--value-lone`: roll out the bots' own moves that draw nothing too (`Depth.value_lone`)."""
+
+
 def _given(rollouts: Rollouts, **fields: Any) -> dict[str, Any]:
     """The depth's fields asked for (None: not asked, the game's own or the default)."""
     most, first = rollouts
     asked = {k: v for k, v in fields.items() if v is not None}
-    return {"rollouts": most, "first_rollouts": min(first, most), **asked}
+    lone = {"value_lone": True} if VALUE_LONE[0] else {}
+    return {"rollouts": most, "first_rollouts": min(first, most), **lone, **asked}
 
 
 # --- the measures, one game each (run in worker processes) ---------------------------------
@@ -553,8 +558,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="2,3,4",
         help="cost: the numbers of players, comma-separated",
     )
+    parser.add_argument(
+        "--value-lone",
+        action="store_true",
+        help="roll out the bots' own moves that draw nothing too (Depth.value_lone)",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
+    VALUE_LONE[0] = args.value_lone
     started = time.time()
     if args.game is None and args.measure != "cost":
         args.game = "babylon-gardens"
