@@ -1,6 +1,8 @@
 """The analysis's quality and cost, measured on bot games (docs/analysis.md, "Quality").
 
     python -m bench.analysis_quality cost [--games 1]
+    python -m bench.analysis_quality cost --game ishtar --kind hard-planted --players 2 --games 4
+    python -m bench.analysis_quality cost --game ishtar --kind levels --players 2 --games 2
     python -m bench.analysis_quality sensitivity --game babylon-gardens --games 20
     python -m bench.analysis_quality stability --game ishtar --games 3
     python -m bench.analysis_quality calibration --game babylon-gardens --games 200 --rollouts 2
@@ -13,7 +15,11 @@ spreads games over processes. Every run is reproducible from its arguments: game
 played from seeds `seed + g` with the bots' counted budgets, the analysis from its own seed.
 
 - cost: CPU seconds of one analysis at the default depth, for 2, 3 and 4 players of each
-  game (games between medium bots), and how many such games one core analyses a day.
+  game (`--players`), and how many such games one core analyses a day. `--kind medium`:
+  games between medium bots, whose every move is the rollouts' bot's own (the cheapest);
+  `--kind hard-planted`: hard bots, seat 0 with planted random moves (`--plant`), and
+  `--kind levels`: a hard bot against easy ones: games whose moves often differ from the
+  rollouts' bot's, as a person's do (the cost that matters).
 - sensitivity: games between strong bots (hard) where seat 0 plays a uniformly random
   legal move (the random bot's) at about one decision in `--plant` instead of its own;
   how often the planted moves are marked, and the others; precision and recall.
@@ -44,9 +50,8 @@ from typing import Any
 
 from app.games import registry
 from app.records.analysis import depth_for
-from bots.analysis import CATEGORIES, Depth, analyse
-from bots.analysis.decisions import candidates, value
-from bots.analysis.luck import is_chance, measure
+from bots.analysis import CATEGORIES, Depth, analyse, decision, draw_luck, move_seed
+from bots.analysis.luck import is_chance
 from bots.analysis.rollouts import outcome_of
 from bots.base import derive_seed
 
@@ -113,25 +118,57 @@ def _rollouts(args: argparse.Namespace) -> Rollouts:
     return (args.rollouts, args.first_rollouts)
 
 
+VALUE_LONE: list[bool] = [False]
+"""`--value-lone`: roll out the bots' own moves that draw nothing too (`Depth.value_lone`)."""
+
+
 def _given(rollouts: Rollouts, **fields: Any) -> dict[str, Any]:
     """The depth's fields asked for (None: not asked, the game's own or the default)."""
     most, first = rollouts
     asked = {k: v for k, v in fields.items() if v is not None}
-    return {"rollouts": most, "first_rollouts": min(first, most), **asked}
+    lone = {"value_lone": True} if VALUE_LONE[0] else {}
+    return {"rollouts": most, "first_rollouts": min(first, most), **lone, **asked}
 
 
 # --- the measures, one game each (run in worker processes) ---------------------------------
 
 
-def _cost(args: tuple[str, int, int]) -> dict[str, Any]:
-    game_id, players, seed = args
-    states, actions, _ = play(game_id, ["medium"] * players, seed)
+KINDS = {
+    "medium": "medium bots in every seat: every move the rollouts' bot's own",
+    "hard-planted": "hard bots, seat 0 playing a random move at one decision in --plant:"
+    " moves that often differ from the rollouts' bot's, as a person's do",
+    "levels": "a hard bot in seat 0, the easy bot in the others: different levels",
+}
+
+
+def _levels(kind: str, players: int) -> tuple[list[str], bool]:
+    """The bots of a cost game of `kind`, and whether seat 0 plays planted moves."""
+    if kind == "medium":
+        return ["medium"] * players, False
+    if kind == "hard-planted":
+        return ["hard"] * players, True
+    if kind == "levels":
+        return ["hard"] + ["easy"] * (players - 1), False
+    raise ValueError(f"unknown kind of game {kind!r}: one of {', '.join(KINDS)}")
+
+
+def _cost(args: tuple[str, int, int, str, int]) -> dict[str, Any]:
+    game_id, players, seed, kind, plant = args
+    levels, planting = _levels(kind, players)
+    states, actions, planted = play(game_id, levels, seed, plant if planting else 0)
     report, cpu = analysed(game_id, states, actions, {})
+    judged = [m for m in report["moves"] if m["legal"] > 1]
     return {
         "game": game_id,
         "players": players,
+        "kind": kind,
+        "seed": seed,
         "moves": len(actions),
-        "decisions": sum(1 for m in report["moves"] if m["legal"] > 1),
+        "decisions": len(judged),
+        "planted": len(planted),
+        "several_candidates": sum(1 for m in judged if m["candidates"] > 1),
+        "rollouts": sum(m["rollouts"] * m["candidates"] for m in report["moves"]),
+        "marks": sum(1 for m in judged if m.get("mark")),
         "cpu_s": round(cpu, 1),
     }
 
@@ -189,20 +226,20 @@ def _calibration_sampled(
     positions: int,
     seed: int,
 ) -> dict[str, Any]:
-    """`positions` of the game's points, chosen at random among the moves the analysis
-    values, each valued as `analyse` values it (the same candidates, rollouts and seeds):
-    a point's chances cost what its move costs, not the whole game's."""
+    """`positions` of the game's points, chosen at random among the moves with a choice
+    or a draw, each the point the analysis's chart shows there (the same candidates,
+    rollouts and seeds): a point's chances cost what its move costs, not the whole
+    game's. Where the move is the rollouts' bot's own and draws nothing, the chart shows
+    the next valued point (or the result, if none is left): so does this."""
     engine, think = _game(game_id)
     depth = depth_for(registry(()).get(game_id), given)
     started = time.process_time()
-    valued = []
-    for v, action in enumerate(actions):
-        move_seed = derive_seed(depth.seed, "move", v)
-        before, after = states[v], states[v + 1]
-        if len(engine.legal_actions(before)) > 1 or is_chance(
-            engine, before, action, after, move_seed
-        ):
-            valued.append(v)
+    chance = [
+        is_chance(engine, states[v], a, states[v + 1], move_seed(depth, v))
+        for v, a in enumerate(actions)
+    ]
+    choice = [len(engine.legal_actions(states[v])) > 1 for v in range(len(actions))]
+    valued = [v for v in range(len(actions)) if choice[v] or chance[v]]
     chosen = sorted(
         random.Random(derive_seed(seed, "positions")).sample(
             valued, min(positions, len(valued))
@@ -211,22 +248,24 @@ def _calibration_sampled(
     final = outcome_of(engine.final_scores(states[-1])).wins
     pairs = []
     for v in chosen:
-        move_seed = derive_seed(depth.seed, "move", v)
-        moves = candidates(
-            engine, think, states[v], actions[v], depth.candidates, move_seed
-        )
-        estimate = value(
-            engine,
-            think,
-            states[v],
-            moves,
-            rollouts=depth.rollouts,
-            first=depth.first_rollouts,
-            policy=depth.policy,
-            seed=move_seed,
-            max_steps=depth.max_steps,
-        ).estimates[0]
-        pairs += [(estimate.win(s), final[s]) for s in range(len(final))]
+        win = list(final)
+        for w in range(v, len(actions)):
+            if not (choice[w] or chance[w]):
+                continue
+            judged = decision(
+                engine,
+                think,
+                states[w],
+                actions[w],
+                depth,
+                move_seed(depth, w),
+                chance=chance[w],
+            )
+            if judged.estimates:
+                estimate = judged.estimates[0]
+                win = [estimate.win(s) for s in range(len(final))]
+                break
+        pairs += [(win[s], final[s]) for s in range(len(final))]
     return {"pairs": pairs, "cpu_s": time.process_time() - started, "players": []}
 
 
@@ -269,21 +308,11 @@ def _luck_alone(
     final = outcome_of(engine.final_scores(states[-1]))
     total = [0.0] * len(final.scores)
     for v, action in enumerate(actions):
-        move_seed = derive_seed(depth.seed, "move", v)
+        seed = move_seed(depth, v)
         before, after = states[v], states[v + 1]
-        if not is_chance(engine, before, action, after, move_seed):
+        if not is_chance(engine, before, action, after, seed):
             continue
-        luck = measure(
-            engine,
-            think,
-            before,
-            action,
-            after,
-            samples=depth.luck_samples,
-            plies=depth.luck_plies,
-            policy=depth.luck_policy,
-            seed=move_seed,
-        )
+        luck = draw_luck(engine, think, before, action, after, depth, seed)
         total = [t + round(x, 2) for t, x in zip(total, luck)]
     return total, final.scores, time.process_time() - started
 
@@ -306,22 +335,24 @@ def _mean_se(values: Sequence[float]) -> dict[str, float]:
 
 def cost(args: argparse.Namespace) -> dict[str, Any]:
     chosen = [args.game] if args.game else ["ishtar", "babylon-gardens"]
+    counts = [int(n) for n in args.players.split(",")]
     tasks = [
-        (game, players, args.seed + g)
+        (game, players, args.seed + g, args.kind, args.plant)
         for game in chosen
-        for players in (2, 3, 4)
+        for players in counts
         for g in range(args.games)
     ]
     rows = _map(_cost, tasks, args.jobs)
     summary = []
     for game in chosen:
-        for players in (2, 3, 4):
+        for players in counts:
             mine = [r for r in rows if r["game"] == game and r["players"] == players]
             cpu = statistics.fmean(r["cpu_s"] for r in mine)
             summary.append(
                 {
                     "game": game,
                     "players": players,
+                    "kind": args.kind,
                     "moves": statistics.fmean(r["moves"] for r in mine),
                     "cpu_s": round(cpu, 1),
                     "games_per_core_day": int(86400 / cpu) if cpu else None,
@@ -515,8 +546,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="luck: measure the draws alone, without valuing the decisions",
     )
+    parser.add_argument(
+        "--kind",
+        choices=sorted(KINDS),
+        default="medium",
+        help="cost: the games analysed; "
+        + "; ".join(f"{k}: {v}" for k, v in KINDS.items()),
+    )
+    parser.add_argument(
+        "--players",
+        default="2,3,4",
+        help="cost: the numbers of players, comma-separated",
+    )
+    parser.add_argument(
+        "--value-lone",
+        action="store_true",
+        help="roll out the bots' own moves that draw nothing too (Depth.value_lone)",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
+    VALUE_LONE[0] = args.value_lone
     started = time.time()
     if args.game is None and args.measure != "cost":
         args.game = "babylon-gardens"

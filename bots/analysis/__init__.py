@@ -22,6 +22,23 @@ the actions played, and returns plain JSON (docs/analysis.md):
 from __future__ import annotations
 
 from bots.analysis.marks import CATEGORIES, THRESHOLDS, category
-from bots.analysis.report import Depth, TooCostly, analyse
+from bots.analysis.report import (
+    Depth,
+    TooCostly,
+    analyse,
+    decision,
+    draw_luck,
+    move_seed,
+)
 
-__all__ = ["CATEGORIES", "THRESHOLDS", "Depth", "TooCostly", "analyse", "category"]
+__all__ = [
+    "CATEGORIES",
+    "THRESHOLDS",
+    "Depth",
+    "TooCostly",
+    "analyse",
+    "category",
+    "decision",
+    "draw_luck",
+    "move_seed",
+]

@@ -2,7 +2,8 @@
 
 The game is walked move by move. A move with a choice is valued (bots/analysis/decisions.py);
 a move that drew at random gets its luck (bots/analysis/luck.py); a move with neither (one
-legal action, nothing drawn) costs no rollout: the chances before it are those after it.
+legal action, or the rollouts' bot's own choice, and nothing drawn) costs no rollout: the
+chances before it are those after it.
 
 Chances (`points`): for each version v of the game (the state after v moves), each seat's
 expected final score and chance of winning, the rollouts of the move played there from
@@ -39,18 +40,22 @@ class Depth:
 
     Rollouts are sequential: `first_rollouts` per candidate, then more, `first_rollouts`
     at a time, while the decision's mark is not settled, up to `rollouts`
-    (bots/analysis/decisions.py). A move with one candidate (the played move is the bots'
-    own) gets `first_rollouts`: they give the chances' point alone."""
+    (bots/analysis/decisions.py). A move with one candidate (the played move is the
+    rollouts' bot's own) that draws nothing is not rolled out (`value_lone` False): under
+    the rollouts' bot the chances are a martingale, so the chances before the bot's own
+    move are those after it, and the chart takes the next point, as after a forced move.
+    A random event with one candidate gets `first_rollouts`: the chances' point there."""
 
     rollouts: int = 8
     first_rollouts: int = 2
     policy: str = "medium"
-    candidates: tuple[str, ...] = ("medium", "easy")
+    candidates: tuple[str, ...] = ("medium",)
     seed: int = 0
     max_steps: int = 5000
     luck_samples: int = 8
     luck_plies: int = 4
     luck_policy: str = "medium"
+    value_lone: bool = False
 
     def describe(self) -> dict[str, Any]:
         return asdict(self) | {"candidates": list(self.candidates)}
@@ -102,7 +107,7 @@ def analyse(
         before, after = states[v], states[v + 1]
         seat = engine.current_player(before)
         legal = len(engine.legal_actions(before))
-        seed = derive_seed(depth.seed, "move", v)
+        seed = move_seed(depth, v)
         step = _Step(
             move=v + 1,
             seat=seat,
@@ -111,32 +116,14 @@ def analyse(
             chance=is_chance(engine, before, action, after, seed),
         )
         if step.chance:
-            step.luck = measure(
-                engine,
-                think,
-                before,
-                action,
-                after,
-                samples=depth.luck_samples,
-                plies=depth.luck_plies,
-                policy=depth.luck_policy,
-                seed=seed,
-            )
+            step.luck = draw_luck(engine, think, before, action, after, depth, seed)
         if legal > 1 or step.chance:
-            moves = candidates(engine, think, before, action, depth.candidates, seed)
-            step.valued = value(
-                engine,
-                think,
-                before,
-                moves,
-                rollouts=depth.rollouts,
-                first=depth.first_rollouts,
-                policy=depth.policy,
-                seed=seed,
-                max_steps=depth.max_steps,
+            step.valued = decision(
+                engine, think, before, action, depth, seed, chance=step.chance
             )
-            step.played_value = step.valued.estimates[0]
-            step.best_value = step.valued.estimates[step.valued.best()]
+            if step.valued.estimates:
+                step.played_value = step.valued.estimates[0]
+                step.best_value = step.valued.estimates[step.valued.best()]
             step.extra = _judge(engine, before, step)
         steps.append(step)
         if cpu_budget is not None and time.process_time() - started > cpu_budget:
@@ -154,12 +141,76 @@ def analyse(
     return _report(engine, states, steps, depth, started, True)
 
 
+def move_seed(depth: Depth, v: int) -> int:
+    """The seed of everything sampled for the move played from the state after `v` moves."""
+    return derive_seed(depth.seed, "move", v)
+
+
+def draw_luck(
+    engine: Any,
+    think: Think,
+    before: Any,
+    action: Any,
+    after: Any,
+    depth: Depth,
+    seed: int,
+) -> list[float]:
+    """Each seat's luck from the random event `action` (from `before` to `after`), at
+    `depth`'s luck depth, as `analyse` measures it (bots/analysis/luck.py)."""
+    return measure(
+        engine,
+        think,
+        before,
+        action,
+        after,
+        samples=depth.luck_samples,
+        plies=depth.luck_plies,
+        policy=depth.luck_policy,
+        seed=seed,
+    )
+
+
+def decision(
+    engine: Any,
+    think: Think,
+    before: Any,
+    action: Any,
+    depth: Depth,
+    seed: int,
+    *,
+    chance: bool = False,
+) -> Valued:
+    """The move `action` played from `before` and the bots' moves there, valued at
+    `depth` as `analyse` values them (bots/analysis/decisions.py); the played move's
+    estimate is the first. A lone candidate that draws nothing (`chance` False) is not
+    rolled out unless `depth.value_lone`: its estimates are empty, and the chart takes
+    the next point."""
+    moves = candidates(engine, think, before, action, depth.candidates, seed)
+    if len(moves) == 1 and not chance and not depth.value_lone:
+        return Valued(
+            seat=engine.current_player(before), candidates=(action,), estimates=()
+        )
+    return value(
+        engine,
+        think,
+        before,
+        moves,
+        rollouts=depth.rollouts,
+        first=depth.first_rollouts,
+        policy=depth.policy,
+        seed=seed,
+        max_steps=depth.max_steps,
+    )
+
+
 def _judge(engine: Any, before: Any, step: _Step) -> dict[str, Any]:
     """A decision's loss against the best candidate, its mark and the better move."""
     valued = step.valued
     assert valued is not None
+    if len(valued.candidates) < 2:
+        return {"loss": 0.0, "stderr": 0.0, "win_loss": 0.0, "mark": None}
     best = valued.best()
-    if best == 0 or len(valued.candidates) < 2:
+    if best == 0:
         return {"loss": 0.0, "stderr": 0.0, "win_loss": 0.0, "mark": None}
     loss, stderr, win_loss = paired(
         valued.estimates[best], valued.estimates[0], step.seat
@@ -231,7 +282,9 @@ def _report(
             "action": engine.encode_action(step.played),
             "message": engine.narrate_message(states[i], step.played),
             "candidates": len(step.valued.candidates) if step.valued else 1,
-            "rollouts": len(step.valued.estimates[0].outcomes) if step.valued else 0,
+            "rollouts": len(step.valued.estimates[0].outcomes)
+            if step.valued and step.valued.estimates
+            else 0,
         }
         entry.update(step.extra)
         before_draw, after_draw = played[i], best[i + 1]
@@ -345,4 +398,14 @@ def _turning_points(
     return sorted(swings[:TURNING_POINTS], key=lambda s: s["move"])
 
 
-__all__ = ["FORMAT", "VERSION", "Depth", "TooCostly", "analyse", "key"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Depth",
+    "TooCostly",
+    "analyse",
+    "decision",
+    "draw_luck",
+    "key",
+    "move_seed",
+]

@@ -20,7 +20,7 @@ import { playerColour } from "./colours.js";
 import { el, playerName } from "./dom.js";
 import { failureText } from "./errors.js";
 import { number, t } from "./i18n.js";
-import { vowelSound } from "./initials.js";
+import { ofName } from "./initials.js";
 import { entryText } from "./log.js";
 
 const $ = (id) => document.getElementById(id);
@@ -136,8 +136,7 @@ export class AnalysisPanel {
   /** A seat's name as the `{player}` of a sentence: a message, so that a language may put
    * a word before it that depends on its first sound (French "de Björn", "d’Ana"). */
   player(seat) {
-    const name = this.name(seat);
-    return { key: vowelSound(name) ? "analysis.of_player_vowel" : "analysis.of_player", params: { name } };
+    return ofName(this.name(seat));
   }
 
   colour(seat) {
@@ -298,7 +297,7 @@ export class AnalysisPanel {
     box.innerHTML = "";
     for (const d of a.draws?.by_seat || []) {
       const li = el("li");
-      li.append(document.createTextNode(`${this.name(d.seat)}: `));
+      li.append(document.createTextNode(`${t("analysis.draws_seat", { name: this.name(d.seat) })} `));
       const best = d.luckiest[0], worst = d.unluckiest[0];
       if (!best && !worst) li.append(document.createTextNode(t("analysis.no_draws")));
       if (best) li.append(this.moveLink(best.move, t("analysis.luckiest", { move: best.move, luck: signed(best.luck) })));

@@ -10,6 +10,7 @@ import { ActionBar } from "./actionbar.js";
 import { playerColour } from "./colours.js";
 import { el, playerName } from "./dom.js";
 import { t, tm } from "./i18n.js";
+import { ofName } from "./initials.js";
 import { appendLog, firstShown, prependLog } from "./log.js";
 import { markStart, markWinner } from "./lognews.js";
 import { ScoresDialog } from "./scores.js";
@@ -161,7 +162,7 @@ export class GameFrame {
       const sw = el("span", "swatch");
       sw.style.background = playerColour(v.players?.[v.current]?.colour);
       const mine = v.viewer === v.current;
-      banner.append(sw, document.createTextNode(mine ? t("game.your_turn") : t("game.turn_of", { name: playerName(this.room, v.current) })));
+      banner.append(sw, document.createTextNode(mine ? t("game.your_turn") : t("game.turn_of", { of_name: ofName(playerName(this.room, v.current)) })));
       const note = this.screen.turnNote?.(v);
       if (note) banner.append(document.createTextNode(` · ${note}`));
       banner.classList.toggle("mine", mine);

@@ -10,6 +10,7 @@ import * as api from "./api.js";
 import { ago, lastSeen, myGames, span } from "./asyncapi.js";
 import { errorText } from "./errors.js";
 import { list, t } from "./i18n.js";
+import { ofName } from "./initials.js";
 import { day, offered, pushAll, pushState, registerWorker, stillAway } from "./reach.js";
 
 const REFRESH_MS = 30000;
@@ -59,7 +60,7 @@ function turnText(g) {
   if (!g.turn) return t("mygames.in_play");
   if (g.your_turn) return t("mygames.your_turn");
   const name = g.turn.name || t("seat.number", { n: g.turn.seat + 1 });
-  return t(g.clock && g.clock.overdue ? "mygames.turn_overdue" : "mygames.turn", { name });
+  return t(g.clock && g.clock.overdue ? "mygames.turn_overdue" : "mygames.turn", { of_name: ofName(name) });
 }
 
 function whenText(g) {
@@ -101,7 +102,7 @@ function item(g) {
   li.append(a);
   if (g.error) {
     li.classList.add("gone");
-    who.textContent = g.name ? t("mygames.seat_of", { name: g.name }) : t("mygames.a_room");
+    who.textContent = g.name ? t("mygames.seat_of", { of_name: ofName(g.name) }) : t("mygames.a_room");
     sub.textContent = errorText(g.error);
     tag.textContent = t(g.error.code === "unknown_room" ? "mygames.gone" : "mygames.no_seat");
     const drop = document.createElement("button");

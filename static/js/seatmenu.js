@@ -9,6 +9,7 @@ import * as api from "./api.js";
 import { getWebhook, handToBot, handToPerson, leave, removeWebhook, setWebhook, span } from "./asyncapi.js";
 import { defaultBot, gameInfo } from "./games.js";
 import { t } from "./i18n.js";
+import { ofName } from "./initials.js";
 import { botLevel } from "./lobby.js";
 import { comeBack, dateValue, day, endOfDay, offered, pushIsOn, pushOff, pushOn, pushState, removeEmail, seatReach, setAway, setEmail, stillAway } from "./reach.js";
 
@@ -178,7 +179,7 @@ export class SeatMenu {
     const row = el("form", "menu-row email");
     row.id = "email-form";
     const email = this.reach.email;
-    const state = !email ? t("reach.mail.offer") : email.confirmed ? t("reach.mail.confirmed", { address: email.address }) : t("reach.mail.pending", { address: email.address });
+    const state = !email ? t("reach.mail.offer") : email.confirmed ? t("reach.mail.confirmed", { address: email.address }) : t("reach.mail.pending", { of_address: ofName(email.address) });
     row.append(el("label", "small", state));
     const input = el("input");
     input.type = "email";
@@ -334,7 +335,7 @@ export class SeatMenu {
       try {
         const res = await handToPerson(this.roomId, seat.seat, input.value.trim(), host);
         this.handed.set(seat.seat, location.origin + res.rejoin_url);
-        this.note = t("seatmenu.handed_person", { name: input.value.trim(), old: seat.name });
+        this.note = t("seatmenu.handed_person", { name: input.value.trim(), of_old: ofName(seat.name) });
         this.room = res.room;
       } catch (err) {
         this.note = err.message;
@@ -360,7 +361,7 @@ export class SeatMenu {
     const yes = button("", () => this.toBot(seat, host, level), "btn small primary");
     yes.classList.add("to-bot-confirm");
     const say = () => {
-      question.textContent = t("seatmenu.bot_ask", { name: seat.name, level });
+      question.textContent = t("seatmenu.bot_ask", { name: seat.name, of_name: ofName(seat.name), level });
       yes.textContent = t("seatmenu.bot_yes", { level });
     };
     const pick = el("div", "bot-levels");
@@ -387,7 +388,7 @@ export class SeatMenu {
     try {
       const res = await handToBot(this.roomId, seat.seat, level, host);
       this.room = res.room;
-      this.note = t("seatmenu.bot_done", { name: seat.name, level });
+      this.note = t("seatmenu.bot_done", { name: seat.name, of_name: ofName(seat.name), level });
     } catch (err) {
       this.note = err.message;
     }

@@ -11,6 +11,7 @@ import { request } from "./api.js";
 import { span } from "./asyncapi.js";
 import { markSeat } from "./lognews.js";
 import { t } from "./i18n.js";
+import { ofName } from "./initials.js";
 import { toast } from "./toasts.js";
 
 const $ = (id) => document.getElementById(id);
@@ -71,7 +72,7 @@ export class SeatNews {
   }
 
   handed(name, old, bot) {
-    const text = t(bot ? "news.to_bot" : "news.to_person", { name, old });
+    const text = t(bot ? "news.to_bot" : "news.to_person", { name, of_old: ofName(old) });
     markSeat($("log"), text);
     toast(text, { kind: "seat" });
   }
@@ -99,9 +100,9 @@ export class SeatNews {
         if (h.ended === "left") {
           markSeat(box, t("news.left", { name: h.name }), h.until_version);
           // the next holder took the seat later; shown right after the leaving
-          if (next?.name) markSeat(box, t(next.bot ? "news.to_bot" : "news.to_person", { name: next.name, old: h.name }), h.until_version);
+          if (next?.name) markSeat(box, t(next.bot ? "news.to_bot" : "news.to_person", { name: next.name, of_old: ofName(h.name) }), h.until_version);
         } else if (next?.name) {
-          markSeat(box, t(h.ended === "bot" ? "news.to_bot" : "news.to_person", { name: next.name, old: h.name }), h.until_version);
+          markSeat(box, t(h.ended === "bot" ? "news.to_bot" : "news.to_person", { name: next.name, of_old: ofName(h.name) }), h.until_version);
         }
       });
     }

@@ -164,12 +164,26 @@ def test_rollouts_are_spent_where_the_mark_is_in_doubt() -> None:
     # the low card lost less than an inaccuracy on each: settled at once, unmarked
     assert (moves[2]["candidates"], moves[2]["rollouts"]) == (2, 2)
     assert moves[2]["mark"] is None
-    # the medium bot's own moves: no other candidate, the first rollouts for the chances
-    for m in (moves[1], *moves[3:]):
-        assert (m["candidates"], m["rollouts"]) == (1, 2)
+    # the medium bot's own moves: no other candidate; the first rollouts for the chances
+    # where the move drew a card, none where it drew nothing (the chances before the
+    # rollouts' bot's own move are those after it: the chart takes the next point)
+    lone = (moves[1], *moves[3:])
+    assert {m["chance"] for m in lone} == {True, False}
+    for m in lone:
+        assert (m["candidates"], m["rollouts"]) == (1, 2 if m["chance"] else 0)
+    points = {p["version"]: p for p in report["points"]}
+    for m in lone:
+        if not m["chance"]:
+            before, after = points[m["move"] - 1], points[m["move"]]
+            assert (before["score"], before["win"]) == (after["score"], after["win"])
+    # valued anyway at `value_lone`: the first rollouts
+    valued = run(states, actions, rollouts=8, first_rollouts=2, value_lone=True)
+    assert [m["rollouts"] for m in valued["moves"][3:]] == [2] * 3
     # all at once, the same rollouts: the verdicts do not depend on the rounds
     whole = run(states, actions, rollouts=8, first_rollouts=8)["moves"]
-    assert [m["rollouts"] for m in whole] == [8] * 6
+    assert [m["rollouts"] for m in whole] == [
+        8 if m["candidates"] > 1 or m["chance"] else 0 for m in whole
+    ]
     assert [m["mark"] for m in whole] == [m["mark"] for m in moves]
     assert whole[0]["loss"] == pytest.approx(moves[0]["loss"])
 
@@ -181,3 +195,13 @@ def test_a_borderline_loss_gets_more_rollouts() -> None:
     assert settled([[3.5, 3.6, 3.4, 3.5]])  # 3.5 ± 0.1: an inaccuracy
     assert settled([[-1.0, 2.0], [0.5, 2.9]])  # below 3 on every rollout
     assert not settled([[14.0, 15.0]])  # two rollouts: their error is not trusted
+
+
+def test_a_move_that_looks_as_good_as_the_best_is_settled_at_once() -> None:
+    # noisy rollouts, one losing far more than an inaccuracy, but a mean loss of at
+    # most a point and a half against every candidate: settled unmarked
+    assert settled([[12.0, -14.0]])
+    assert settled([[12.0, -9.0], [-3.0, 4.0]])
+    # a mean above it against one candidate: not yet
+    assert not settled([[12.0, -9.0], [4.0, 0.0]])
+    assert not settled([[12.0, -8.0]])

@@ -3,7 +3,7 @@ final table a player asks for it, the replay shows its progress, then the chart 
 a point shows that move), the marks on the move list with the better move on the board,
 the luck and the turning points, as text too; for both games, in English, French and Dutch,
 wide and on a phone. The server's analysis is shallow here (4 rollouts by random play; the candidates
-are still the medium and easy bots' moves, so a random move is found out): the
+are still the medium bot's moves, so a random move is found out): the
 test is of the page, docs/analysis.md measures the analysis itself."""
 
 from __future__ import annotations
@@ -182,6 +182,10 @@ def test_a_finished_game_is_analysed_in_the_browser(
             of = f"d’{mover}" if mover == "Ana" else f"de {mover}"
             expect(page.locator("#analysis-now")).to_contain_text(f"{of},")
             expect(page.locator("#analysis-state")).to_contain_text("(de 2 à 4 parties")
+            # the luck list: a narrow no-break space before the colon
+            expect(page.locator("#analysis-draws li").first).to_contain_text(
+                f"{names[0]}\u202f:"
+            )
         phone = "-phone" if size is PHONE else ""
         page.locator("#analysis").scroll_into_view_if_needed()
         page.screenshot(
@@ -204,3 +208,38 @@ def test_the_first_sound_of_a_name_is_told_for_the_catalogues(
         names,
     )
     assert sounds == [True] * 6 + [False] * 5
+
+
+def test_french_elides_the_name_of_whose_turn_it_is(
+    new_page: Callable[..., Page], server: str, artifacts: Path
+) -> None:
+    """`ofName` (static/js/initials.js) serves every sentence where a name owns something,
+    not the analysis alone: the turn banner reads "Au tour d’Émile", never "de Émile"."""
+    with httpx.Client(base_url=server, timeout=20) as http:
+        created = http.post(
+            "/api/rooms", json={"players": 2, "name": "Ana", "game": "ishtar"}
+        ).json()
+        room = created["room_id"]
+        joined = http.post(f"/api/rooms/{room}/seats", json={"name": "Émile"}).json()
+        auth = {"Authorization": f"Bearer {created['host_token']}"}
+        assert http.post(f"/api/rooms/{room}/start", headers=auth).status_code == 200
+        seats = {}
+        for name, token in (("Ana", created["token"]), ("Émile", joined["token"])):
+            bearer = {"Authorization": f"Bearer {token}"}
+            seat = http.get(f"/api/rooms/{room}/view", headers=bearer).json()["seat"]
+            seats[seat] = (name, token)
+        current = http.get(f"/api/rooms/{room}/view").json()["view"]["current"]
+    mover = seats[current][0]
+    _, watcher = seats[1 - current]
+    for locale, size, words in (
+        ("fr-FR", {"width": 1400, "height": 900}, f"Au tour d’{mover}"),
+        ("fr-FR", PHONE, f"Au tour d’{mover}"),
+        ("en-GB", {"width": 1400, "height": 900}, f"{mover}’s turn"),
+        ("nl-NL", PHONE, f"{mover} is aan de beurt"),
+    ):
+        page = new_page(locale=locale, **size)
+        page.goto(f"{server}/r/{room}#t={watcher}")
+        expect(page.locator("#turn-banner")).to_contain_text(words)
+        assert "de " + mover not in (page.locator("#turn-banner").text_content() or "")
+        phone = "-phone" if size is PHONE else ""
+        page.screenshot(path=str(artifacts / f"turn-{locale[:2]}{phone}.png"))

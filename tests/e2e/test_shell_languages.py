@@ -129,7 +129,7 @@ INJECT = """async ([seat, text]) => {
   const log = await import(base + "log.js");
   const box = document.getElementById("log");
   const event = { seq: 10000, seat, text,
-    message: { key: "game.turn_of", params: { name: { seat } } } };
+    message: { key: "game.turn_of", params: { of_name: { seat } } } };
   log.appendLog(box, [event], window.__ishtar.view());
   return box.lastElementChild.textContent;
 }"""

@@ -1,10 +1,10 @@
-"""The analysis panel's sentences that name a player (static/i18n, `analysis.*`): French
-elides "de" before a name heard to start with a vowel ("gaffe d’Ana", "gaffe de Björn").
+"""The sentences that name a player as an owner (static/i18n): French elides "de" before a
+name heard to start with a vowel ("gaffe d’Ana", "Au tour d’Émile", "gaffe de Björn").
 
-The panel passes a player as the message `analysis.of_player_vowel` or
-`analysis.of_player` (static/js/analysis.js, by static/js/initials.js); each language's
-catalogue puts there what its grammar wants. tests/e2e/test_analysis.py checks the choice
-in Chromium."""
+The pages pass such a name as the message `name.of_vowel` or `name.of` (`ofName` of
+static/js/initials.js): the analysis panel as `{player}`, the turn labels, the seat menu
+and the seat news as `{of_name}` or `{of_old}`; each language's catalogue puts there what
+its grammar wants. tests/e2e/test_analysis.py checks the choice in Chromium."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ NAMING = sorted(
 
 
 def player(name: str, vowel: bool) -> dict[str, object]:
-    key = "analysis.of_player_vowel" if vowel else "analysis.of_player"
+    key = "name.of_vowel" if vowel else "name.of"
     return {"key": key, "params": {"name": name}}
 
 
@@ -81,11 +81,64 @@ def test_no_french_analysis_sentence_puts_de_before_a_name_itself() -> None:
     wrong = [
         key
         for key, pattern in CATALOGUES["fr"].items()
-        if key.startswith("analysis.")
-        and re.search(r"\bde \{(name|player)\}", pattern)
-        and key != "analysis.of_player"
+        if key.startswith("analysis.") and re.search(r"\bde \{(name|player)\}", pattern)
     ]
     assert wrong == []
+
+
+OWNING = {
+    "game.turn_of": ("of_name", "Au tour d’Émile", "Au tour de Björn"),
+    "mygames.turn": ("of_name", "au tour d’Émile", "au tour de Björn"),
+    "mygames.turn_overdue": ("of_name", "au tour d’Émile", "au tour de Björn"),
+    "mygames.seat_of": ("of_name", "La place d’Émile", "La place de Björn"),
+    "seatmenu.handed_person": ("of_old", "la place d’Émile", "L’ancien lien de Björn"),
+    "seatmenu.bot_ask": ("of_name", "Confier la place d’Émile", "le lien de Björn"),
+    "seatmenu.bot_done": ("of_name", "la place d’Émile.", "la place de Björn."),
+    "news.to_bot": ("of_old", "La place d’Émile a", "La place de Björn a"),
+    "news.to_person": ("of_old", "La place d’Émile a", "La place de Björn a"),
+    "reach.mail.pending": ("of_address", "d’emile@example.org", "de bo@example.org"),
+}
+
+
+@pytest.mark.parametrize("key", sorted(OWNING))
+def test_french_elides_de_before_a_vowel_wherever_a_name_owns(key: str) -> None:
+    param, vowel, consonant = OWNING[key]
+
+    def text(lang: str, name: str, is_vowel: bool) -> str:
+        params = {"name": "Zoë", "level": "easy", param: player(name, is_vowel)}
+        return render(CATALOGUES[lang], {"key": key, "params": params}, lang)
+
+    assert vowel in text("fr", "emile@example.org" if "@" in vowel else "Émile", True)
+    said_de = text("fr", "bo@example.org" if "@" in consonant else "Björn", False)
+    assert consonant in said_de
+    for lang in ("en", "nl"):  # the bare name, whatever its sound
+        assert "Émile" in text(lang, "Émile", True), lang
+        assert "d’" not in text(lang, "Émile", True), lang
+
+
+def test_no_french_sentence_puts_de_before_a_name_itself() -> None:
+    """A name after "de" is always the message of `ofName`, never `{name}` itself."""
+    wrong = [
+        key
+        for key, pattern in CATALOGUES["fr"].items()
+        if re.search(r"\b(de|que) \{(name|old|player|address)\}", pattern)
+        and key != "name.of"
+    ]
+    assert wrong == []
+
+
+def test_french_puts_a_narrow_space_before_the_colon_of_the_luck_list() -> None:
+    said_fr = render(
+        CATALOGUES["fr"],
+        {"key": "analysis.draws_seat", "params": {"name": "Ana"}},
+        "fr",
+    )
+    assert said_fr == "Ana\u202f:"
+    for key, pattern in CATALOGUES["fr"].items():
+        if key.startswith(
+            "analysis."
+        ):  # one French space before a colon, the narrow one
+            assert not re.search(r"[^\u202f]:", pattern.replace("://", "")), key
 
 
 def test_the_french_sentence_of_the_issue() -> None:
