@@ -126,9 +126,12 @@ class Settings(BaseSettings):
         description="Connections kept open per server process (opened at start).",
     )
     db_max_overflow: int = Field(
-        default=0,
-        description="Extra connections opened under load (0: a burst waits its turn, "
-        "a fraction of a millisecond, rather than paying for a new connection).",
+        default=20,
+        ge=0,
+        description="Extra connections a server may open under load, kept while used "
+        "(with `--workers N`, shared: each worker may open a Nth of them). A move holds "
+        "its connection through its commit's flush to disk; at 3,000 live rooms ten did "
+        "not suffice (docs/scaling.md).",
     )
     static_dir: Path = Field(
         default=PROJECT_ROOT / "static", description="Directory served at /static."

@@ -242,12 +242,15 @@ def _supervise(
     settings: Settings, url: str, workers: int, port_file: Path | None
 ) -> int:
     """Run `workers` server processes on one port until stopped (app/ops/workers.py)."""
-    from app.ops.workers import Supervisor
+    from app.ops.workers import Supervisor, shared_overflow
 
     def listen(host: str, port: int) -> socket.socket:
         return _listen(host, port, reuse_port=True)
 
     supervisor = Supervisor(workers, settings.host, listen, url, [])
+    supervisor.env["ISHTAR_DB_MAX_OVERFLOW"] = str(
+        shared_overflow(settings.db_max_overflow, workers)
+    )
     sockets = supervisor.bind(settings.port)
     log.info(
         "bound to %s port %d for %d workers", settings.host, supervisor.port, workers

@@ -51,6 +51,16 @@ class Worker:
     started: float = field(default_factory=time.monotonic)
 
 
+def shared_overflow(overflow: int, count: int) -> int:
+    """Each of `count` workers' share of the extra database connections (the setting is
+    the whole server's, so that N workers do not open N times as many).
+
+    >>> shared_overflow(20, 1), shared_overflow(20, 2), shared_overflow(20, 3)
+    (20, 10, 6)
+    """
+    return overflow // max(1, count)
+
+
 class Supervisor:
     """Starts `count` workers on (host, port), restarts those that die, stops them all."""
 
