@@ -49,7 +49,8 @@ def register_verify(subparsers: Subparsers) -> None:
     )
     parser.add_argument(
         "source",
-        help="a record file (.json), a room link (https://…/r/<id>) or a room id",
+        help="a record file (.json), a room link (https://…/r/<id>) or a room id (one "
+        "made before 2026-12-06 may begin with '-': write `-- ID`)",
     )
     parser.add_argument(
         "--server",

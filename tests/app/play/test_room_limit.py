@@ -28,6 +28,8 @@ LIMIT = 6
 ADDRESS = "203.0.113.7"
 OTHER = "198.51.100.23"
 REASON = "Too many requests; slow down and retry."
+PLANTED = 2_000_000_000
+"""Creations planted in an earlier minute: near the column's bound (a PostgreSQL integer)."""
 
 
 class Instances:
@@ -192,9 +194,11 @@ async def test_the_previous_minute_still_counts_but_older_ones_do_not(
     engine = instances.engine
     for _ in range(3):
         minute = await _minute(engine)
-        # Far over the limit, so that any overlap of the previous minute is enough.
-        await _plant(instances, ADDRESS, minute - 1, 1000 * LIMIT)
-        await _plant(instances, OTHER, minute - 2, 1000 * LIMIT)
+        # So far over the limit that any overlap of the previous minute is enough: even
+        # its last microsecond (clock_timestamp's step) weighs 2e9 / 6e7, over LIMIT. With
+        # 1,000 times the limit, a creation in the minute's last 60 ms passed (one CI run).
+        await _plant(instances, ADDRESS, minute - 1, PLANTED)
+        await _plant(instances, OTHER, minute - 2, PLANTED)
         refused = (await instances.create(0)).status_code
         allowed = (await instances.create(1, OTHER)).status_code
         if await _minute(engine) == minute:
