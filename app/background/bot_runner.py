@@ -65,13 +65,14 @@ log = logging.getLogger("ishtar.bots")
 SWEEP_S = 2.0
 LOST_RACE = {"stale_version", "not_your_turn", "game_over"}
 # What a bot of each level is expected to think before this process has timed any (the
-# hard bot's is its time limit): docs/benchmarks.md "Bots", CPU per move, rounded up.
+# hard bot's is its time limit): docs/benchmarks.md "Bots (Ishtar)", CPU per move, rounded
+# up.
 FIRST_GUESS_S = {"easy": 0.02, "medium": 0.02, "hard": None}
 # Levels that think on the event loop and wait in no line: none since issue 36. The easy
 # bot used to pick a random legal action (0.03 ms a move, where pickling its view for a
 # worker takes 0.46 ms); it now plays the medium bot's move most of the time (Ishtar: CPU
-# mean 3.6 ms, p99 25 ms, max 91 ms a move, docs/benchmarks.md "Bots"), too long to hold
-# the loop, so it thinks in the medium bot's line like the medium bot.
+# mean 3.6 ms, p99 25 ms, max 91 ms a move, docs/benchmarks.md "Bots (Ishtar)"), too long
+# to hold the loop, so it thinks in the medium bot's line like the medium bot.
 INLINE_LEVELS: frozenset[str] = frozenset()
 
 BOTLESS_BYTES = 8 * 1024 * 1024

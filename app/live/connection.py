@@ -9,7 +9,8 @@ is built when its turn comes) and `Close`.
 An update that finds its connection's outbox empty and the writer waiting is written at
 once, from the task that fans it out, when the server's protocol offers a synchronous write
 (`direct`: app/ops/ws_transport.py): a move reaches a thousand spectators without a
-thousand writer tasks waking up one after the other (docs/benchmarks.md, "Fan-out").
+thousand writer tasks waking up one after the other (docs/benchmarks.md,
+"Fan-out: one room, 1,000 spectators").
 
 A client that reads slowly must not make the server hold its backlog (docs/security.md,
 "Slow readers"), so the outbox is bounded in items and bytes (`OutboxLimits`):

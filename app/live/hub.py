@@ -228,7 +228,8 @@ class Hub:
         """Fan a move of ours out at once, from the task that committed it, when nothing is
         ahead of it: the room's publisher idle with nothing to do, and this the next version.
         The updates then leave without waiting for the publisher's turn in the event loop
-        (docs/benchmarks.md, "Load"); anything else goes through the publisher, in order."""
+        (docs/journal/benchmarks-history.md, "Third session"); anything else goes through
+        the publisher, in order."""
         if (
             channel.busy
             or channel.wake.is_set()

@@ -2,7 +2,8 @@
 
 `asyncio.Queue` does more than a connection needs (task accounting, any number of getters
 and putters), and a room's update is put into every connection's queue: with a thousand
-spectators that bookkeeping is a measurable part of each move (docs/benchmarks.md). An
+spectators that bookkeeping is a measurable part of each move
+(docs/journal/benchmarks-history.md, "Second session"). An
 outbox is a list and at most one waiting writer.
 
 It is bounded twice: in items and in bytes (each item is weighed once, when it is put, by

@@ -2,8 +2,9 @@
 
 A full collection walks every object the collector tracks and stops the event loop while it
 does: with a thousand spectators connected, about 100 ms, which was the whole tail of the
-fan-out benchmark (docs/benchmarks.md). Most of those objects live as long as a connection
-or a cached game: walking them again and again finds nothing.
+fan-out benchmark (docs/journal/benchmarks-history.md, "Fan-out: one room, 2 players, 1,000
+spectators"). Most of those objects live as long as a connection or a cached game: walking
+them again and again finds nothing.
 
 So objects that have survived a while are frozen (`gc.freeze`: moved to a generation the
 collector never walks). Once a second the objects that survived the young collections are
@@ -26,15 +27,16 @@ have piled up, and not otherwise:
 Memory that grows while no connection closes is live: rooms and sockets being added. At
 1,000 live rooms the heap a full collection walks took it 0.9-1.2 s, and growth alone set
 off two while the rooms connected and played, the whole tail of the scale benchmark
-(docs/benchmarks.md, "Issue 35"); the positions a game leaves behind hold no cycles.
+(docs/journal/benchmarks-history.md, "Issue 35: the heartbeat and the syncs"); the
+positions a game leaves behind hold no cycles.
 
 Growth alone was not a bound: garbage frozen between collections raises the peak it is
 measured against, so each collection waited for more (111 -> 164 -> 249 -> 375 -> 506 MiB
 over 33,000 reconnects; docs/security.md, "Reconnects"); the count of closed connections
 bounds that garbage to what 1,000 sockets leave. A schedule of 10 s did too, but at 300 and
 1,000 live rooms its full collections (0.1-0.26 s and 1.3 s of a stopped event loop) were
-the tail of every room's moves (docs/benchmarks.md, "Scale"): rooms that play and
-spectators that stay make no garbage for it to find.
+the tail of every room's moves (docs/journal/benchmarks-history.md, "Second pass"): rooms
+that play and spectators that stay make no garbage for it to find.
 """
 
 from __future__ import annotations

@@ -271,7 +271,7 @@ def guarded_protocols(
             super().handle_websocket_upgrade()
             # Done with: the transport is the websocket protocol's now. Its parser calls
             # back into it, a cycle that only a full collection would free (about 3 KB a
-            # socket until then; docs/benchmarks.md, issue 35): broken here.
+            # socket until then; docs/journal/benchmarks-history.md, issue 35): broken here.
             self.parser = None  # type: ignore[assignment]
 
         def on_headers_complete(self) -> None:

@@ -5,7 +5,8 @@ Start the server with `ISHTAR_HEAP_DUMP_DIR=DIR`: tracing starts once the server
 import instead, which takes minutes here), and each `SIGUSR2` writes `DIR/heap-<pid>-<k>.snap`
 (`tracemalloc.Snapshot.dump`), and `python -m bench.heap A.snap B.snap` prints what grew
 between two of them by allocation site. `bench.scale --heap DIR` takes one snapshot at each
-phase of a run (docs/benchmarks.md, "Scale").
+phase of a run (docs/benchmarks.md, "Memory: where a
+room's goes").
 
 Off by default: tracing costs the process about twice its CPU and a third more memory.
 Without a directory, `ishtar serve` logs a SIGUSR2 and ignores it (app/ops/signals.py).

@@ -76,7 +76,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         background = start_async_play(app, settings, runtime)
         # Everything alive now lives as long as the process, and what survives play a while
         # lives long too: out of the collector's reach (app/ops/collector.py; the load
-        # benchmark's full collections 145-183 ms -> 10-34 ms; docs/benchmarks.md "Load").
+        # benchmark's full collections 145-183 ms -> 10-34 ms;
+        # docs/journal/benchmarks-history.md, "Changes made in the first session").
         collector = Collector(
             full_every_s=settings.gc_full_every_s,
             growth=settings.gc_full_growth,

@@ -1,11 +1,11 @@
 """Warm the rules engines before serving: the first moves of the first games are as fast as any.
 
 An engine may memoise what depends only on its set-up (each game's docs say what its engine
-keeps). A fresh process builds these on the first moves it sees: the load
-benchmark's first moves took 16-66 ms against 6 ms for the rest (docs/benchmarks.md,
-"Load"). Playing a few seeded games with the default options at start-up (for each number of
-players, to the end, through the same calls the server makes) builds them once, in a few
-tens of milliseconds per game. A failure here is logged, never fatal: warming is
+keeps). A fresh process builds these on the first moves it sees: the load benchmark's
+first moves took 16-66 ms against 6 ms for the rest (docs/journal/benchmarks-history.md,
+"Second session"). Playing a few seeded games with the default options at start-up (for
+each number of players, to the end, through the same calls the server makes) builds them
+once, in a few tens of milliseconds per game. A failure here is logged, never fatal: warming is
 an optimisation.
 
 The memos belong to the process, so a process warms each rules module once

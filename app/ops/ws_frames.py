@@ -2,10 +2,11 @@
 
 Browsers always offer `permessage-deflate` (RFC 7692). With uvicorn's settings each socket
 kept a compressor and an inflater for as long as it lived, about 49 KiB of zlib state a
-socket, and compressed every message again for each socket it went to (docs/benchmarks.md,
-"Browser-like sockets"). Here the extension is negotiated with no context takeover either
-way (`server_no_context_takeover`, `client_no_context_takeover`): each message is compressed
-and inflated on its own, so a socket holds no zlib state between messages, and a message
+socket, and compressed every message again for each socket it went to
+(docs/journal/benchmarks-history.md, "Browser-like sockets, and the floor beside ours").
+Here the extension is negotiated with no context takeover either way
+(`server_no_context_takeover`, `client_no_context_takeover`): each message is compressed and
+inflated on its own, so a socket holds no zlib state between messages, and a message
 compresses to the same frame for every socket. Messages shorter than `MIN_COMPRESSED`
 bytes are sent uncompressed (RFC 7692 lets a sender leave any message uncompressed): a
 move's ack or a presence change gains nothing from it.

@@ -29,8 +29,8 @@ every audience's whole view as text; now three versions are held, each as the en
 its views, which it shares with the next version (the same text objects), and only the
 latest with its legal actions; a whole view is joined from its entries when a welcome or
 a sync sends it. By tracemalloc, a watched 2-player game held 409 KiB with four versions,
-two of them whole, and 226 KiB with three, one whole (docs/benchmarks.md, "Scale"), before
-the whole views were no longer kept.
+two of them whole, and 226 KiB with three, one whole (docs/journal/benchmarks-history.md,
+"Second pass"), before the whole views were no longer kept.
 """
 
 from __future__ import annotations
@@ -219,7 +219,7 @@ class Position:
                 # placements: 7-7.5 times the text for Ishtar) goes at once: only the
                 # text is sent again. At 1,000 live rooms, counted, it made the games
                 # outgrow the cache, which then rebuilt them from the database between
-                # moves (docs/benchmarks.md, "The serving core reworked").
+                # moves (docs/journal/benchmarks-history.md, "The serving core, third pass").
                 forget(self.state)
             elif fast is not None:  # the engine keeps the list it made the text from
                 self._memoised += text * Weights.LEGAL_PER_TEXT_BYTE

@@ -8,10 +8,10 @@ afterwards, in the background, through the pool whose commits do not wait for th
 
 Before, the snapshot rode in the move's own transaction: 3 KB of JSONB (TOASTed) in the WAL
 flush every client of the room waits for, 0.22 ms more per such commit alone, and such commits
-were among the slowest when several games reached them together (docs/benchmarks.md,
-"Load"). A snapshot that is lost (a crash before its commit, a failed write) costs the next
-reader a few more moves to replay; the write never goes backwards (`snapshot_version <
-version` in its WHERE clause).
+were among the slowest when several games reached them together
+(docs/journal/benchmarks-history.md, "Third session"). A snapshot that is lost (a crash
+before its commit, a failed write) costs the next reader a few more moves to replay; the
+write never goes backwards (`snapshot_version < version` in its WHERE clause).
 """
 
 from __future__ import annotations

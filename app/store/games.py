@@ -238,8 +238,9 @@ async def warm_statements(conn: asyncpg.Connection) -> None:
     A connection's first move otherwise pays, inside the move, for PostgreSQL's first use of
     the statement and of the trigger on `games` (plpgsql compiles the function and plans its
     queries once per connection) and for asyncpg's type introspection: 1.5–2.5 ms instead
-    of 0.3 (docs/benchmarks.md, "Load"). The rehearsal inserts a room and a game that no one
-    can ever see (a room id with "~", which real ids never contain), moves twice on it
+    of 0.3 (docs/journal/benchmarks-history.md, "Third session"). The rehearsal inserts a
+    room and a game that no one can ever see (a room id with "~", which real ids never
+    contain), moves twice on it
     (a change of seat, so the trigger's every query runs), and rolls it all back; only the
     game id it drew is skipped. A schema not migrated yet leaves the connection cold, not
     broken (/readyz says so)."""

@@ -91,9 +91,9 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     """Pool release without asyncpg's default reset query (``RESET ALL; UNLISTEN *; …``).
 
     That query is one more round trip on every release: 13 % of the server's CPU samples
-    under load (docs/benchmarks.md, "Load"). Nothing here changes session state (no SET,
-    LISTEN or advisory lock on pooled connections); asyncpg still rolls back an open
-    transaction before this runs.
+    under load (docs/journal/benchmarks-history.md, "Changes made in the first session").
+    Nothing here changes session state (no SET, LISTEN or advisory lock on pooled
+    connections); asyncpg still rolls back an open transaction before this runs.
     """
 
 

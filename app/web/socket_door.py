@@ -8,7 +8,8 @@ message a connection's writer sends. None of them acts on a room socket the Host
 in: the headers and the body limit are for HTTP, the error layers only re-raise for
 websockets (uvicorn closes the socket and logs the error either way), and the handler
 takes no dependencies. So `Site` hands such a socket to `room_socket` itself; at 10 rooms
-that was 12-14 KiB a socket less (docs/benchmarks.md, "The serving core reworked").
+that was 12-14 KiB a socket less (docs/journal/benchmarks-history.md, "The serving core,
+third pass").
 
 The one layer that matters, the Host check, the door makes first, conservatively: a socket
 whose Host it does not find on the allow list takes the long way, where `AllowedHosts`

@@ -107,7 +107,8 @@ def move_id_of(text: str | None) -> str | None:
 
 # Starlette's route, not FastAPI's `@router.websocket`: the handler needs no dependency
 # injection, and FastAPI's would keep three exit stacks and their frames alive for as long
-# as each connection lasts (docs/benchmarks.md, "Scale": memory per connection).
+# as each connection lasts (docs/journal/benchmarks-history.md, "Fourth pass: where a
+# room's memory goes").
 async def room_socket(websocket: WebSocket) -> None:
     room_id: str = websocket.path_params["room_id"]
     settings: Settings = websocket.app.state.settings

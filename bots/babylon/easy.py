@@ -7,7 +7,7 @@ whether to play carefully: with probability `care` it takes the medium bot's pat
 and takes, half of the time, the short path that scores most, else a short path at random.
 It never looks at the next player beyond what the medium bot does. `CARE` is tuned so that
 easy beats random play in at least 95 % of 2-player games and medium beats easy in 70-90 %
-of them (figures and commands in docs/benchmarks.md, "Bots").
+of them (figures and commands in docs/benchmarks.md, "Babylon Gardens' bots").
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ it plays what the medium bot would with probability `care` (bots/ishtar/medium.p
 uniformly random legal action (bots/ishtar/random_play.py). Both draws come from the step's
 seed, so a seed gives the same choice. `CARE` is tuned so that easy beats random play in
 at least 95 % of 2-player games and medium beats easy in 70-90 % of them (figures and
-commands in docs/benchmarks.md, "Bots").
+commands in docs/benchmarks.md, "Bots (Ishtar)").
 """
 
 from __future__ import annotations

@@ -49,7 +49,8 @@ class HardBot:
     PLAYOUTS: ClassVar[dict[int, int]] = {2: 32, 3: 28, 4: 28}
     ROUNDS: ClassVar[dict[int, int]] = {2: 2, 3: 1, 4: 1}
     #: Positions valued per move by player count when no `work` is given (docs/benchmarks.md,
-    #: "Bots": about the median move's work; the moves above it get fewer playouts).
+    #: "The hard bot's work bound": about the median move's work; the moves above it get
+    #: fewer playouts).
     WORK: ClassVar[dict[int, int]] = {2: 1200, 3: 1200, 4: 1200}
 
     def __init__(

@@ -1,6 +1,7 @@
 """Babylon Gardens' easy bot gives a newcomer a game (issue 36, point 10): it beats random
 play, loses to medium most of the time but not always. The full measurement (200 games
-each) is in docs/benchmarks.md "Bots"; these seeded samples pin its direction."""
+each) is in docs/benchmarks.md "Babylon Gardens' bots"; these seeded samples pin its
+direction."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The engine's fast paths give what the plain definitions give (docs/benchmarks.md, "Engine").
+"""The engine's fast paths give what the plain definitions give (docs/benchmarks.md,
+"Engine (Ishtar)").
 
 Over random games of every player count, edition and turn-end rule, undoing often:
 
