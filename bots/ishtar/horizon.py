@@ -6,7 +6,8 @@ the next non-empty pile clockwise is free, each further one costs a gem. A singl
 piles emptying evenly) is wrong most of the time near the end, and always in the same
 direction for the same seat: with two players the first player's last turn came while it
 believed two more were to come, so it kept gems for trees it never planted (9 of 11 gems
-left over in the games measured, docs/games/ishtar/balance.md, "The medium bot's horizon").
+left over in the games measured, docs/journal/ishtar-balance-history.md,
+"The medium bot's horizon").
 
 Here every future take moves the can to one of the next non-empty piles clockwise with the
 frequencies the bots were measured to choose them (`STEP_SHARES`, by whether the taker holds
@@ -19,12 +20,13 @@ A rival's take is not a coin toss, though. A greedy rival that can end the game 
 that hurts the others most: with two players the second player, able to end it in about half
 of its choices, ended it in 88 of 200 games, and in those the first player was caught with
 4.9 gems it never planted (1.4 when it ended the game itself; edition 4, medium bots,
-docs/games/ishtar/balance.md, "The rivals' end"). So a seat's outlook is its own (`outlook` with
-`seat`): every take of another seat that can end the game, from one of the piles it reaches
-cheaply (`RIVAL_REACH`), does; the seat's own takes keep the measured shares. That is so with
+docs/journal/ishtar-balance-history.md, "The rivals' end"). So a seat's outlook is its own
+(`outlook` with `seat`): every take of another seat that can end the game, from one of the
+piles it reaches cheaply (`RIVAL_REACH`), does; the seat's own takes keep the measured
+shares. That is so with
 two players, where the ender's lead is the other's loss; with more, an ender plays against
 the best of the others, not against each, and the last of three seats won more when every seat
-counted on it (balance.md, "The rivals' end"): `outlooks` gives each seat its own outlook
+counted on it (the same section): `outlooks` gives each seat its own outlook
 with two players and the shared one with more.
 """
 

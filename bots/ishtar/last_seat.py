@@ -6,8 +6,9 @@ Plays medium bots, the first seat rotated with the seed; every move of a seat th
 last turn with a chance of 5 % or more (by bots/ishtar/horizon.py) is played by the `--late`
 level instead. It prints the win rate and mean score of each seat position, the share of moves the
 late level played, and how often each position led the standing just before the game's last
-turn (the last seat's). docs/games/ishtar/balance.md, "Edition 4", reads it: with hard bots for
-the end, the last of three seats still wins 40.8 % of edition 3's games.
+turn (the last seat's). docs/journal/ishtar-balance-history.md, "Edition 4 (steps 28–30)",
+reads it: with hard bots for the end, the last of three seats still wins 40.8 % of edition
+3's games.
 """
 
 from __future__ import annotations

@@ -285,7 +285,7 @@ EDITION_2 = replace(
     skill_g_sizes=(1, 2),
 )
 """The tuned edition (2026), issue 16: docs/games/ishtar/edition-2.md lists every number
-changed, docs/games/ishtar/balance.md ("Tuning") why and what each did."""
+changed, docs/journal/ishtar-balance-history.md ("Tuning (issue 16)") why and what each did."""
 
 _CHEAPER_TREES: dict[str, tuple[int, int, int]] = {
     # name: (purple, red, white); one gem less on the cards edition 3 left unbought
@@ -309,7 +309,7 @@ EDITION_3 = replace(
 edition 2's tiles, skills A, C, G and H, and trees worth their gems (1 / 2 / 3 VP per
 purple / red / white gem, no bonus), skill B at 3 VP per tablet and at most 12, skill E at
 most 10 VP, four cards a gem cheaper. docs/games/ishtar/edition-3.md lists every number,
-docs/games/ishtar/balance.md ("Tuning") why."""
+docs/journal/ishtar-balance-history.md ("Edition 3 (steps 18–27)") why."""
 
 EDITION_4 = replace(
     EDITION_3,
@@ -320,7 +320,7 @@ EDITION_4 = replace(
 """The third tuning (2026), issue 16: edition 3 with lower limits on the end-game skills
 that its bots' winners took (skill B at most 10 VP, skill E at most 8) and skill C back to
 3 VP a fountain. docs/games/ishtar/edition-4.md lists every number,
-docs/games/ishtar/balance.md ("Edition 4") why."""
+docs/journal/ishtar-balance-history.md ("Edition 4 (steps 28–30)") why."""
 
 EDITIONS: dict[str, Edition] = {
     "1": EDITION_1,
@@ -338,6 +338,6 @@ LATEST = "4"
 
 DEFAULT = "4"
 """The edition of a new game that chooses none: edition 4, the closest to issue 16's targets
-(docs/games/ishtar/balance.md, "Edition 4"). Edition 3 was the default in engine 1.4.0,
+(docs/games/ishtar/balance.md, "Where it stands"). Edition 3 was the default in engine 1.4.0,
 edition 1 before it; edition 2 was offered on trial (its last seat won 70 % of 2-player games
 between the bots of its day)."""

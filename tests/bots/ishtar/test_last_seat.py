@@ -1,5 +1,5 @@
 """bots/ishtar/last_seat.py: medium bots with another level for the moves that may be a
-seat's last (docs/games/ishtar/balance.md, "Edition 4")."""
+seat's last (docs/journal/ishtar-balance-history.md, "Edition 4 (steps 28–30)")."""
 
 from __future__ import annotations
 
