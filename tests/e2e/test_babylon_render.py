@@ -606,6 +606,56 @@ def test_the_screen_reads_in_french_tooltip_button_and_the_final_table(
     expect(page.locator("#winner")).to_have_text(f"Björn gagne avec {total} points")
 
 
+# The end's notice when seat 0's scoreboard, then seat 1's, is 5 winks from full (another
+# seat watching): `endNotice` of the screen on the sample view so changed.
+NEAR_THE_END = """() => {
+  const h = window.__harness;
+  return [0, 1].map((fullest) => {
+    const view = structuredClone(h.view);
+    view.viewer = 1 - fullest;
+    for (const p of view.players) p.winks = p.seat === fullest ? Array(20).fill("red") : [];
+    return h.screen.endNotice(view);
+  });
+}"""
+
+
+@pytest.mark.parametrize(
+    ("lang", "ana", "bjorn"),
+    [
+        (
+            "fr",
+            (
+                "Tableau de score d’Ana, face A1",
+                "Le tableau de score d’Ana a 20 jetons",
+            ),
+            ("Tableau de score de Björn, face ", "Le tableau de score de Björn a 20"),
+        ),
+        (
+            "en",
+            ("Ana's scoreboard, side A1", "Ana’s scoreboard has 20 of 25 winks"),
+            ("Björn's scoreboard, side ", "Björn’s scoreboard has 20 of 25 winks"),
+        ),
+    ],
+)
+def test_a_players_scoreboard_is_named_with_french_elision(
+    new_page: Callable[..., Page],
+    static_server: str,
+    lang: str,
+    ana: tuple[str, str],
+    bjorn: tuple[str, str],
+) -> None:
+    """The scoreboards' accessible names and the end's notice name their owner with
+    `ofName` (docs/i18n.md): "d’Ana" before a vowel, "de Björn" before a consonant."""
+    page = new_page(width=1280, height=800)
+    open_screen(page, static_server, "midturn", "midturn-legal", lang=lang)
+    boards = page.locator(".bg-player svg.scoreboard")
+    labels = [boards.nth(i).get_attribute("aria-label") or "" for i in (0, 1)]
+    notices = page.evaluate(NEAR_THE_END)
+    assert labels[0].startswith(ana[0]) and notices[0].startswith(ana[1]), labels
+    assert labels[1].startswith(bjorn[0]) and notices[1].startswith(bjorn[1]), labels
+    assert "de Ana" not in labels[0] + notices[0], notices
+
+
 @pytest.mark.parametrize("lang", ["fr", "nl"])
 @pytest.mark.parametrize(
     ("screen", "size"),

@@ -2,7 +2,7 @@
 games' test_messages.py so that each game runs the same ones.
 
 - Catalogues: `complete` (every language has English's keys, every pattern parses and uses
-  English's arguments, French typography) and `serves_languages` (the engine's
+  English's arguments, French typography and elision) and `serves_languages` (the engine's
   ``messages(lang)``).
 - Messages: `scan` renders each message an engine says in every language (every key it names
   exists, nothing left in braces), `unsaid` lists the keys of a kind no message named, and
@@ -85,13 +85,26 @@ def french_typography(catalogue: Catalogue) -> None:
         assert not _BARE_PUNCTUATION.search(pattern), (key, pattern)
 
 
+# "de" or "que" right before a player: French elides them before a vowel ("d’Ana").
+_DE_BEFORE_A_PLAYER = re.compile(r"(?:\bde|que)\s+\{(?:seat|winners?|player|names?)\}")
+
+
+def french_elision(catalogue: Catalogue) -> None:
+    """No "de {seat}" nor "que {seat}": an engine names players by seat, and whoever renders
+    the message gives the name, whose first sound the engine cannot know; so the French
+    sentence is turned to need no elision ("Son tableau", the name as subject)."""
+    for key, pattern in catalogue.items():
+        assert not _DE_BEFORE_A_PLAYER.search(pattern), (key, pattern)
+
+
 def complete(catalogues: Catalogues) -> None:
     """The checks of the catalogues themselves: `same_keys`, `patterns_parse`,
-    `same_arguments` and `french_typography` of the French one."""
+    `same_arguments`, and `french_typography` and `french_elision` of the French one."""
     same_keys(catalogues)
     patterns_parse(catalogues)
     same_arguments(catalogues)
     french_typography(catalogues["fr"])
+    french_elision(catalogues["fr"])
 
 
 def serves_languages(

@@ -1,7 +1,7 @@
 """tests/engine/catalogue_checks.py fails where it should: each check passes on complete
 catalogues and raises an AssertionError for each way a catalogue or a message can go wrong
 (a key missing in one language, one too many, an argument renamed, a pattern that does not
-parse, French typography, a message naming a missing key or a missing param)."""
+parse, French typography or elision, a message naming a missing key or a missing param)."""
 
 from __future__ import annotations
 
@@ -69,6 +69,8 @@ def test_complete_catalogues_pass() -> None:
         ("nl", "toy.log.lost", "{player} verloor", "toy.log.lost"),
         ("fr", "toy.log.lost", "{seat} n'a pas gagné", "toy.log.lost"),
         ("fr", "toy.log.won", "{seat} a gagné : {n, plural, other {#}}", "toy.log.won"),
+        ("fr", "toy.log.lost", "la partie de {seat} est perdue", "toy.log.lost"),
+        ("fr", "toy.log.lost", "on dirait que {seat} a perdu", "toy.log.lost"),
     ],
 )
 def test_each_fault_of_a_catalogue_fails(

@@ -9,6 +9,7 @@
  */
 
 import { el, esc } from "../../js/dom.js";
+import { ofName } from "../../js/initials.js";
 import { markIcon } from "../../js/marks.js";
 import { around, travel } from "../../js/travel.js";
 import * as paint from "./paint.js";
@@ -149,7 +150,7 @@ export class GameScreen {
     const n = (fullest?.winks || []).length;
     if (!fullest || slots - n > NEAR_FULL) return null;
     const mine = view.viewer === fullest.seat;
-    return t("babylon.ui.end.near", { name: this.ctx.name(fullest.seat), mine: mine ? "yes" : "no", n, slots, left: slots - n });
+    return t("babylon.ui.end.near", { of_name: ofName(this.ctx.name(fullest.seat)), mine: mine ? "yes" : "no", n, slots, left: slots - n });
   }
 
   refresh({ room, presence }) {

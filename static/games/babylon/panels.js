@@ -8,6 +8,7 @@
 import { playerColour } from "../../js/colours.js";
 import { markIcon } from "../../js/marks.js";
 import { botMark, el, esc } from "../../js/dom.js";
+import { ofName } from "../../js/initials.js";
 import { NECTAR } from "./paint.js";
 import { lineName, scoreboardSvg } from "./scoreboard.js";
 import { floorName, t } from "./words.js";
@@ -88,7 +89,7 @@ export function renderPlayers(box, view, ui) {
         score: p.score,
         ghost: mine && current ? ui.ghost : [],
         next: current,
-        label: t("babylon.ui.board.label", { name: ui.name(p.seat), side: p.side, winks: (p.winks || []).length, points: p.score?.total ?? 0 }),
+        label: t("babylon.ui.board.label", { of_name: ofName(ui.name(p.seat)), side: p.side, winks: (p.winks || []).length, points: p.score?.total ?? 0 }),
       }));
     } else {
       body.append(el("div", "bg-noboard muted small", p.side ? "…" : esc(t(view.phase === "scoreboard" ? "babylon.ui.board.choosing" : "babylon.ui.board.none"))));

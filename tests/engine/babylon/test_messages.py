@@ -23,6 +23,7 @@ from engine.babylon import (
 )
 from engine.babylon.components import PLAYER_COLOURS
 from engine.babylon.words import CATALOGUES, english
+from engine.messages import render
 from tests.engine import wording
 from tests.engine.babylon.golden_games import GOLDEN_DIR
 from tests.engine.catalogue_checks import (
@@ -137,6 +138,40 @@ def test_a_french_and_a_dutch_log_read_in_their_language() -> None:
     )
     dutch = [_in("nl", narrate_message(s, a)) for s, a, _ in steps]
     assert dutch[1] == "Blue oogst 1 tegel (groen) langs een pad van 1 tegel: +1 punt."
+
+
+def _the_last_harvest() -> tuple[babylon.State, Action]:
+    """The harvest that fills a scoreboard and ends a seeded game."""
+    players, seed, options = wording.BABYLON_GAMES[0]
+    rng = random.Random(seed)
+    state = new_game(players, seed, options)
+    while True:
+        action = rng.choice(legal_actions(state))
+        after = apply(state, action)
+        if is_over(after):
+            return state, action
+        state = after
+
+
+@pytest.mark.parametrize("name", ["Ana", "Björn"])
+def test_french_tells_the_full_scoreboard_with_no_de_before_a_name(name: str) -> None:
+    """The browser names the seat; the engine cannot know if "de" elides before it
+    ("d’Ana", "de Björn"), so the French says "Son tableau de score" (docs/i18n.md)."""
+    state, action = _the_last_harvest()
+    said = narrate_message(state, action)
+    assert said["params"]["ends"] == "yes"
+    french = render(CATALOGUES["fr"], said, "fr", seat=lambda _: name)
+    assert french.startswith(f"{name} récolte "), french
+    assert french.endswith(
+        " Son tableau de score est plein\u00a0: la partie est terminée."
+    ), french
+    assert f"de {name}" not in french and f"d’{name}" not in french
+    dutch = render(CATALOGUES["nl"], said, "nl", seat=lambda _: name)
+    assert dutch.endswith(f" Het scorebord van {name} is vol: het spel is afgelopen.")
+    colour = PLAYER_COLOURS[state.current].capitalize()
+    assert _in("en", said).endswith(
+        f" {colour}'s scoreboard is full: the game is over."
+    )
 
 
 def test_an_illegal_action_carries_its_message() -> None:
