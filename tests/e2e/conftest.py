@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.contexts import ContextPool
 from tests.e2e.gardener import CHROMIUM_ARGS
 from tests.e2e.servers import serve
 from tests.support.databases import TestDatabases
@@ -84,23 +85,28 @@ def browser() -> Iterator[object]:
         b.close()
 
 
+@pytest.fixture(scope="package")
+def contexts(browser: object) -> Iterator[ContextPool]:
+    """The browser's contexts, kept clean between tests (tests/e2e/contexts.py)."""
+    pool = ContextPool(browser, HANG_GUARD_MS)
+    yield pool
+    pool.close()
+
+
 @pytest.fixture
-def new_page(browser: object) -> Iterator[Callable[..., object]]:
-    """new_page(width=1280, height=860, **context options) -> a page in a fresh context."""
-    contexts = []
+def new_page(contexts: ContextPool) -> Iterator[Callable[..., object]]:
+    """new_page(width=1280, height=860, **context options) -> a page in a context of its own,
+    as clean as a new one (tests/e2e/contexts.py)."""
+    used: list[object] = []
     errors: list[str] = []
 
     def make(width: int = 1280, height: int = 860, **options: object) -> object:
-        ctx = browser.new_context(
-            viewport={"width": width, "height": height}, **options
-        )  # type: ignore[attr-defined]
-        ctx.set_default_timeout(HANG_GUARD_MS)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
+        page = contexts.page(width, height, **options)
+        used.append(page.context)  # type: ignore[attr-defined]
+        page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))  # type: ignore[attr-defined]
         return page
 
     yield make
-    for ctx in contexts:
-        ctx.close()
+    for context in used:
+        contexts.give_back(context)
     assert not errors, f"JavaScript errors in the pages: {errors}"
