@@ -25,16 +25,6 @@ export function add(a, b) {
   return [a[0] + b[0], a[1] + b[1]];
 }
 
-export function neighbours([q, r]) {
-  return DIRECTIONS.map(([dq, dr]) => [q + dq, r + dr]);
-}
-
-export function distance(a, b) {
-  const dq = a[0] - b[0];
-  const dr = a[1] - b[1];
-  return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
-}
-
 /** Rotate an offset `steps` × 60° clockwise around the origin. */
 export function rotate([q, r], steps) {
   let p = [q, r];
