@@ -8,6 +8,7 @@
  * interface" with screen.js.
  */
 
+import { COARSE, pictureCanvas } from "../../js/canvas.js";
 import { el, esc } from "../../js/dom.js";
 import { markIcon } from "../../js/marks.js";
 import { around, travel } from "../../js/travel.js";
@@ -21,7 +22,6 @@ import { tm } from "../../js/i18n.js";
 import { colourName, harvestGlow, list, t, tileWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
 
 // The room kept for the action bar over the board, the same at every step, so the board never
 // moves as the bar grows or shrinks: the tallest bar of a turn (a path with its "End path and
@@ -105,12 +105,7 @@ export class GameScreen {
     if (!from || !to) return;
     const size = this.renderer.cam.k * 100 * 0.3;
     const px = 28;
-    const c = document.createElement("canvas");
-    const dpr = Math.max(1, window.devicePixelRatio || 1);
-    c.width = c.height = Math.round(px * dpr);
-    c.style.width = c.style.height = `${px}px`;
-    const g = c.getContext("2d");
-    g.scale(dpr, dpr);
+    const [c, g] = pictureCanvas(px, px);
     paint.waterGem(g, px / 2, px / 2, px * 0.4);
     const [x0, y0] = this.renderer.tileToClient(from);
     const [x1, y1] = this.renderer.tileToClient(to);
@@ -125,13 +120,8 @@ export class GameScreen {
     const size = this.renderer.cam.k * 100 * 0.5;
     harvested.forEach((h, i) => {
       const [x, y] = this.renderer.tileToClient(h.at);
-      const c = document.createElement("canvas");
       const px = 40;
-      const dpr = Math.max(1, window.devicePixelRatio || 1);
-      c.width = c.height = Math.round(px * dpr);
-      c.style.width = c.style.height = `${px}px`;
-      const g = c.getContext("2d");
-      g.scale(dpr, dpr);
+      const [c, g] = pictureCanvas(px, px);
       paint.wink(g, px / 2, px / 2, px * 0.42, h.colour);
       const slot = document.querySelector(`#bg-players [data-seat="${h.seat}"] .wink[data-slot="${h.slot}"]`);
       const to = (slot || document.querySelector(`#bg-players [data-seat="${h.seat}"]`))?.getBoundingClientRect();

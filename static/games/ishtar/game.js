@@ -8,6 +8,7 @@
  * and side panels are this game's, the action bar, log, banner and scores are the shell's.
  */
 
+import { COARSE } from "../../js/canvas.js";
 import { el, esc, playerName } from "../../js/dom.js";
 import * as art from "./art.js";
 import { editionCatalogue } from "./edition.js";
@@ -23,8 +24,6 @@ import { around, travel } from "../../js/travel.js";
 import { skillName, skillText, t, tHtml, tileWords, tokenWords, treeName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-
-const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
 
 /**
  * The engine's reason as the server gave it: a message ({key, params}, with its English
@@ -163,7 +162,7 @@ export class GameScreen {
   }
 
   destroy() {
-    this.renderer.destroy?.();
+    this.renderer.destroy();
   }
 
   // ---- helpers ---------------------------------------------------------------------------

@@ -136,12 +136,7 @@ class ReplayScreen {
     $("zoom-fit").addEventListener("click", () => this.renderer.fit());
     document.addEventListener("keydown", (ev) => this.onKey(ev));
     // The replay's bar floats over the top of the stage: the board is fitted below it.
-    const bar = ctx.stage.parentElement?.querySelector(".actionbar");
-    if (bar) {
-      const clear = () => this.renderer.setInsets(bar.offsetTop + bar.offsetHeight + 8);
-      new ResizeObserver(clear).observe(bar);
-      clear();
-    }
+    this.renderer.followBar(ctx.stage.parentElement?.querySelector(".actionbar"));
     ctx.catalogue.then((c) => {
       this.catalogue = c;
       if (this.view) this.renderPanels();
@@ -164,7 +159,9 @@ class ReplayScreen {
 
   moveFailed() {}
 
-  destroy() {}
+  destroy() {
+    this.renderer.destroy();
+  }
 
   renderPanels() {
     const ui = {
