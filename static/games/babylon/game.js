@@ -18,7 +18,7 @@ import * as panels from "./panels.js";
 import { BoardRenderer } from "./render.js";
 import { scoreboardSvg } from "./scoreboard.js";
 import { arrowTarget, atKey, indexLegal, pathEnd } from "./steps.js";
-import { tm } from "../../js/i18n.js";
+import { WhyCache, sentence } from "../../js/why.js";
 import { colourName, harvestGlow, list, t, tileWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -30,15 +30,6 @@ const $ = (id) => document.getElementById(id);
 // below the bar and moved down by 16-100 px at the first step of a path, under a second tap.
 const BAR_ROOM = COARSE ? 144 : 100;
 const WHY_DELAY_MS = 90;
-
-/**
- * The engine's reason as the server gave it: a message ({key, params}, with its English
- * `text` or `reason` beside it), or plain English text from an older server.
- */
-function reasonText(reason) {
-  if (typeof reason === "string") return reason;
-  return tm(reason.message || reason, reason.reason || reason.text || "");
-}
 
 /** How many winks from a full scoreboard the end is announced. */
 const NEAR_FULL = 6;
@@ -56,7 +47,7 @@ export class GameScreen {
     this.catalogue = null;
     this.sending = false;
     this.hover = null; // [r, c] under the pointer (or picked by a key or a tap)
-    this.why = new Map(); // "version|r,c" -> reason | true (asked)
+    this.why = new WhyCache(ctx.why, { delayMs: WHY_DELAY_MS, illegal: { key: "babylon.ui.tip.illegal" } });
     this.glowKey = null;
     this.renderer = new BoardRenderer($("board"));
     // the board is fitted once below the bar's room (BAR_ROOM), never below the bar itself
@@ -324,7 +315,7 @@ export class GameScreen {
         return this.tooltip(esc(text), x, y, "ok");
       }
       const reason = this.reasonFor(at);
-      const text = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : t("babylon.ui.tip.checking");
+      const text = reason ? sentence(reason) : t("babylon.ui.tip.checking");
       return this.tooltip(esc(text), x, y, "bad");
     }
     const tile = this.renderer.tileAt(at);
@@ -353,22 +344,11 @@ export class GameScreen {
    * only when the pointer rests there a moment (a sweep across the board asks nothing).
    */
   reasonFor(at) {
-    const k = `${this.version}|${atKey(at)}`;
-    const known = this.why.get(k);
-    if (known && known !== true) return reasonText(known);
-    if (known) return null;
-    clearTimeout(this.whyTimer);
-    this.whyTimer = setTimeout(() => {
-      if (this.why.has(k) || !this.hover || atKey(this.hover) !== atKey(at)) return;
-      if (this.why.size > 200) this.why.clear(); // one game's worth; never grows without bound
-      this.why.set(k, true);
-      const settle = (reason) => {
-        this.why.set(k, reason || { key: "babylon.ui.tip.illegal" });
-        if (this.hover && atKey(this.hover) === atKey(at)) this.updateTooltip();
-      };
-      this.ctx.why({ type: "irrigate", at }).then(settle, () => settle(null));
-    }, WHY_DELAY_MS);
-    return null;
+    const still = () => this.hover && atKey(this.hover) === atKey(at);
+    return this.why.reason(this.version, atKey(at), { type: "irrigate", at }, {
+      wanted: still,
+      answered: () => still() && this.updateTooltip(),
+    });
   }
 
   // ---- input ------------------------------------------------------------------------------

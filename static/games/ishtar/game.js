@@ -20,19 +20,11 @@ import { cardButton, tileCard, tokenCard } from "./tilecard.js";
 import * as tips from "./tips.js";
 import { bloomCells, bloomEntry, indexLegal, placeKey } from "./turn.js";
 import { tm } from "../../js/i18n.js";
+import { WhyCache, sentence } from "../../js/why.js";
 import { around, travel } from "../../js/travel.js";
 import { skillName, skillText, t, tHtml, tileWords, tokenWords, treeName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-
-/**
- * The engine's reason as the server gave it: a message ({key, params}, with its English
- * `text` or `reason` beside it), or plain English text from an older server.
- */
-function reasonText(reason) {
-  if (typeof reason === "string") return reason;
-  return tm(reason.message || reason, reason.reason || reason.text || "");
-}
 
 // The room kept for the action bar over the board, the same at every step, so the board never
 // moves as the bar grows or shrinks (a quick second tap lands where the first did). Measured
@@ -42,6 +34,9 @@ function reasonText(reason) {
 // warning 184 px in Dutch), and a taller bar of buttons only (which tree to plant or reserve,
 // up to 230 px; a pile and its payments) floats over the top of the board, never pushing it.
 const BAR_ROOM = COARSE ? 186 : 150;
+
+// How long the pointer rests on a spot before the engine is asked why it is illegal.
+const WHY_DELAY_MS = 110;
 
 // Which tile cell sits under the pointer: the middle one for lines and chevrons.
 const GRIP = { line: 1, chevron: 1, triangle: 0 };
@@ -60,8 +55,7 @@ export class GameScreen {
     this.catalogue = null;
     this.version = null;
     this.sending = false;
-    this.why = new Map(); // "version|q,r@rot" -> reason | Promise
-    this.whyTimer = null;
+    this.why = new WhyCache(ctx.why, { delayMs: WHY_DELAY_MS, illegal: { key: "ishtar.ui.tip.illegal" } });
     this.ui = this.freshUi();
     this.renderer = new BoardRenderer($("board"));
     // the board is fitted once below the bar's room (BAR_ROOM), never below the bar itself
@@ -558,7 +552,7 @@ export class GameScreen {
       return this.tooltip(html, x, y, preview.no_assistant ? "ok warn" : "ok", ghost.cells);
     }
     const reason = this.reasonFor(ghost.at, ghost.rotation);
-    const text = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : t("ishtar.ui.tip.checking");
+    const text = reason ? sentence(reason) : t("ishtar.ui.tip.checking");
     return this.tooltip(esc(text), x, y, "bad", ghost.cells);
   }
 
@@ -607,29 +601,11 @@ export class GameScreen {
 
   /** The engine's reason a placement is illegal, asked of the server (cached, debounced). */
   reasonFor(at, rotation) {
-    const k = `${this.version}|${placeKey(at, rotation)}`;
-    const known = this.why.get(k);
-    if (known && known !== true) return reasonText(known);
-    if (known) return null;
     const onBoard = hex.tileCells(this.view.hand.shape, at, rotation).every((c) => this.renderer.isOnBoard(c));
     if (!onBoard) return t("ishtar.ui.tip.offboard");
-    clearTimeout(this.whyTimer);
-    this.whyTimer = setTimeout(() => {
-      if (this.why.has(k)) return;
-      const move = { type: "place", at, rotation };
-      this.why.set(k, true);
-      this.ctx.why(move).then(
-        (reason) => {
-          this.why.set(k, reason || { key: "ishtar.ui.tip.illegal" });
-          this.renderOverlay();
-        },
-        () => {
-          this.why.set(k, { key: "ishtar.ui.tip.illegal" });
-          this.renderOverlay();
-        },
-      );
-    }, 110);
-    return null;
+    return this.why.reason(this.version, placeKey(at, rotation), { type: "place", at, rotation }, {
+      answered: () => this.renderOverlay(),
+    });
   }
 
   /** Light up what another player just changed. */
@@ -846,15 +822,7 @@ export class GameScreen {
 
   /** The engine's reason pile `i` cannot be taken (a Promise of text; null: it can). */
   pileReason(i) {
-    const k = `${this.version}|pile ${i}`;
-    if (!this.why.has(k)) {
-      const asked = this.ctx.why({ type: "choose", pile: i, pay: [] }).then(
-        (reason) => (reason ? reasonText(reason) : null),
-        () => t("ishtar.ui.pile.cannot"),
-      );
-      this.why.set(k, asked);
-    }
-    return this.why.get(k);
+    return this.why.ask(this.version, `pile ${i}`, { type: "choose", pile: i, pay: [] }, t("ishtar.ui.pile.cannot"));
   }
 
   pickSkill(letter) {
