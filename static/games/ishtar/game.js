@@ -601,8 +601,6 @@ export class GameScreen {
 
   /** The engine's reason a placement is illegal, asked of the server (cached, debounced). */
   reasonFor(at, rotation) {
-    const onBoard = hex.tileCells(this.view.hand.shape, at, rotation).every((c) => this.renderer.isOnBoard(c));
-    if (!onBoard) return t("ishtar.ui.tip.offboard");
     return this.why.reason(this.version, placeKey(at, rotation), { type: "place", at, rotation }, {
       answered: () => this.renderOverlay(),
     });
