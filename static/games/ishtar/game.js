@@ -361,7 +361,7 @@ export class GameScreen {
   }
 
   barSpecial(say, choices) {
-    const icon = this.iconOfPlacedTile();
+    const icon = this.iconSpace()?.icon;
     if (this.ui.skill) {
       const options = this.ix.skills.get(this.ui.skill);
       const chosen = options[this.ui.skillPay];
@@ -473,13 +473,12 @@ export class GameScreen {
     return skillText(letter, s ? s.text : "", s ? s.params : {});
   }
 
-  iconOfPlacedTile() {
+  /** The space of the view with the icon of the tile just placed (the special step's), or null. */
+  iconSpace() {
     const tiles = this.view.tiles || [];
     const last = tiles[tiles.length - 1];
     if (!last) return null;
-    const spaces = (this.view.spaces || []).filter((s) => s.tile === last.tile);
-    const withIcon = spaces.find((s) => s.icon);
-    return withIcon ? withIcon.icon : null;
+    return (this.view.spaces || []).find((s) => s.tile === last.tile && s.icon) || null;
   }
 
   // ---- board overlay ---------------------------------------------------------------------
@@ -503,11 +502,9 @@ export class GameScreen {
       o.selected = this.ui.pending ? [...this.ui.bloomPicked, this.ui.pending] : this.ui.bloomPicked;
       o.cursor = this.ui.cursor;
     } else if (this.mine() && v.phase === "special" && this.ix.assistant) {
-      // where an assistant would stand: the icon space of the tile just placed
-      const tiles = v.tiles || [];
-      const last = tiles[tiles.length - 1];
-      const icon = last && (v.spaces || []).find((s) => s.tile === last.tile && s.icon);
-      if (icon) o.marks = [[icon.q, icon.r]];
+      // where the assistant the server offers would stand
+      const space = this.iconSpace();
+      if (space) o.marks = [[space.q, space.r]];
     } else if (this.mine() && v.phase === "plant" && this.ui.card !== null) {
       o.marks = (this.ix.plant.get(this.ui.card) || []).map((e) => e.action.at);
       o.selected = this.ui.pending ? [this.ui.pending] : [];
