@@ -10,6 +10,7 @@ import { t } from "../../js/i18n.js";
 import { svgMark } from "../../js/marks.js";
 import * as hex from "./hex.js";
 import * as paint from "./paint.js";
+import { tileCells } from "./shapes.js";
 
 const GEM_SVG = {
   purple: ["#8a44b8", "#4d1f6e", "#c28be3"],
@@ -54,7 +55,8 @@ export function countList(list) {
 export function tileCanvas(tile, shape, w, h, rotation = 0) {
   const [c, ctx] = pictureCanvas(w, h, "tile-art");
   const sh = tile ? tile.shape : shape;
-  const cells = hex.tileCells(sh || "triangle", [0, 0], rotation);
+  const cells = tileCells(sh || "triangle", [0, 0], rotation);
+  if (!cells.length) return c; // no catalogue, no shapes
   const pts = cells.map((cell) => hex.toPixel(cell, 1));
   const xs = pts.map((p) => p[0]);
   const ys = pts.map((p) => p[1]);

@@ -15,6 +15,7 @@ import { editionCatalogue } from "./edition.js";
 import * as hex from "./hex.js";
 import { attachInput } from "./input.js";
 import * as panels from "./panels.js";
+import * as shapes from "./shapes.js";
 import { BoardRenderer, HEX } from "./render.js";
 import { cardButton, tileCard, tokenCard } from "./tilecard.js";
 import * as tips from "./tips.js";
@@ -37,9 +38,6 @@ const BAR_ROOM = COARSE ? 186 : 150;
 
 // How long the pointer rests on a spot before the engine is asked why it is illegal.
 const WHY_DELAY_MS = 110;
-
-// Which tile cell sits under the pointer: the middle one for lines and chevrons.
-const GRIP = { line: 1, chevron: 1, triangle: 0 };
 
 export class GameScreen {
   /** `ctx`: what the shell gives (mount in screen.js); the stage's DOM is already built. */
@@ -488,10 +486,10 @@ export class GameScreen {
     const v = this.view;
     if (this.placing()) {
       const shape = v.hand.shape;
-      const grip = GRIP[shape] ?? 0;
+      const grip = shapes.grip(shape);
       for (const e of this.ix.placeList) {
         if (e.action.rotation !== this.ui.rotation) continue;
-        o.hints.push(hex.tileCells(shape, e.action.at, e.action.rotation)[grip]);
+        o.hints.push(shapes.tileCells(shape, e.action.at, e.action.rotation)[grip]);
       }
       const cell = this.ui.hover || this.ui.cursor;
       if (cell) o.ghost = this.ghostAt(cell);
@@ -517,9 +515,9 @@ export class GameScreen {
   /** The hand tile with its grip cell on `cell` in the current rotation. */
   ghostAt(cell) {
     const hand = this.view.hand;
-    const at = hex.anchorFor(hand.shape, cell, this.ui.rotation, GRIP[hand.shape] ?? 0);
+    const at = shapes.anchorFor(hand.shape, cell, this.ui.rotation);
     const entry = this.ix.place.get(placeKey(at, this.ui.rotation));
-    const cells = hex.tileCells(hand.shape, at, this.ui.rotation);
+    const cells = shapes.tileCells(hand.shape, at, this.ui.rotation);
     const gems = entry
       ? cells.filter((c) => {
           const cellAt = this.renderer.cells.get(hex.keyOf(c));
@@ -657,7 +655,7 @@ export class GameScreen {
       const pile = old.carpet?.piles?.[a.pile];
       if (pile?.top) travel(art.tileCanvas(pile.top, pile.cup, 78, 78), from.pile, rect("#choices [data-act='hand']") || panelOf(event.seat), { kind: "tile" });
     } else if (a.type === "place" && old.hand) {
-      const cells = hex.tileCells(old.hand.shape, a.at, a.rotation);
+      const cells = shapes.tileCells(old.hand.shape, a.at, a.rotation);
       const to = cellsRect(cells);
       const start = from.hand || rect(`.pile[data-pile="${old.carpet?.can}"]`);
       travel(art.tileCanvas(old.hand, old.hand.shape, 92, 68, a.rotation), start, to, { kind: "tile" });
@@ -766,23 +764,23 @@ export class GameScreen {
     const list = this.ix.placeList;
     if (!list.length) return;
     const hand = this.view.hand;
-    const grip = GRIP[hand.shape] ?? 0;
+    const grip = shapes.grip(hand.shape);
     const cur = this.ui.cursor || this.ui.hover;
     let idx = -1;
     if (cur) {
-      const at = hex.anchorFor(hand.shape, cur, this.ui.rotation, grip);
+      const at = shapes.anchorFor(hand.shape, cur, this.ui.rotation);
       idx = list.findIndex((e) => placeKey(e.action.at, e.action.rotation) === placeKey(at, this.ui.rotation));
     }
     const next = list[(idx + 1) % list.length].action;
     this.ui.rotation = next.rotation;
-    this.ui.cursor = hex.tileCells(hand.shape, next.at, next.rotation)[grip];
+    this.ui.cursor = shapes.tileCells(hand.shape, next.at, next.rotation)[grip];
     this.ui.hover = null;
     this.ui.pending = null;
     // on a touch screen the spot shown is a preview like a tap's: its tip sits by it and
     // says a tap (or "Place here") places it
     if (COARSE) this.touchPreview = true;
     // zoomed in, the next spot may lie outside the view: bring it into sight
-    this.renderer.reveal(hex.tileCells(hand.shape, next.at, next.rotation));
+    this.renderer.reveal(shapes.tileCells(hand.shape, next.at, next.rotation));
     this.renderActionBar();
     this.renderOverlay();
   }
@@ -968,7 +966,7 @@ export class GameScreen {
       /** Where to click to make a place action in its rotation (the grip cell). */
       placePoint: (action) => {
         const shape = self.view.hand.shape;
-        const cell = hex.tileCells(shape, action.at, action.rotation)[GRIP[shape] ?? 0];
+        const cell = shapes.tileCells(shape, action.at, action.rotation)[shapes.grip(shape)];
         return self.renderer.hexToClient(cell);
       },
       fit: () => self.renderer.fit(),

@@ -13,6 +13,7 @@ import * as art from "./art.js";
 import { GameScreen } from "./game.js";
 import * as panels from "./panels.js";
 import { BoardRenderer } from "./render.js";
+import { useCatalogue } from "./shapes.js";
 import { indexLegal } from "./turn.js";
 import { drawVignette } from "./vignette.js";
 
@@ -77,7 +78,8 @@ function stylesheet() {
 
 /** The screen of this game in `ctx.stage` and `ctx.panels` (docs/client.md). */
 export async function mount(ctx) {
-  await stylesheet();
+  // the tiles' shapes are the catalogue's: it is read before anything is drawn
+  await Promise.all([stylesheet(), ctx.catalogue.then(useCatalogue, () => useCatalogue(null))]);
   const replay = ctx.mode === "replay";
   ctx.stage.innerHTML = replay ? REPLAY_STAGE() : PLAY_STAGE();
   ctx.panels.innerHTML = PANELS();
