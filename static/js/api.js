@@ -35,13 +35,11 @@ export async function request(method, path, { body, token } = {}) {
 }
 
 export const createRoom = (spec) => request("POST", "/api/rooms", { body: spec });
-export const getRoom = (id) => request("GET", `/api/rooms/${encodeURIComponent(id)}`);
 export const takeSeat = (id, name, hostToken) =>
   request("POST", `/api/rooms/${encodeURIComponent(id)}/seats`, { body: { name }, token: hostToken });
 export const startGame = (id, token) => request("POST", `/api/rooms/${encodeURIComponent(id)}/start`, { token });
 export const addBot = (id, seat, level, token) =>
   request("POST", `/api/rooms/${encodeURIComponent(id)}/bots`, { body: { level, seat }, token });
-export const getView = (id, token) => request("GET", `/api/rooms/${encodeURIComponent(id)}/view`, { token });
 /** A game's static component data (`/api/catalogue` is Ishtar's, from before games). */
 export const getMovesBefore = (id, before, limit = 100) =>
   request("GET", `/api/rooms/${encodeURIComponent(id)}/moves?before=${before}&limit=${limit}`);

@@ -7,8 +7,7 @@
  * server hands it to a bot by itself (`left_seat_bot_s` of the status, docs/async-play.md).
  */
 
-import { request } from "./api.js";
-import { span } from "./asyncapi.js";
+import { seatHistory, span } from "./asyncapi.js";
 import { markSeat } from "./lognews.js";
 import { t } from "./i18n.js";
 import { ofName } from "./initials.js";
@@ -83,7 +82,7 @@ export class SeatNews {
     this.backfilled = true;
     let holders;
     try {
-      holders = (await request("GET", `/api/rooms/${encodeURIComponent(this.roomId)}/seat-history`)).holders || [];
+      holders = (await seatHistory(this.roomId)).holders || [];
     } catch {
       return; // the live lines still come
     }

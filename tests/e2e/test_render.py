@@ -75,8 +75,9 @@ def test_hex_geometry_matches_the_contract(
           const out = {};
           out.rot = h.rotate([1, 0], 1);                       // E -> SE
           out.rot6 = h.rotate([2, -1], 6);
-          out.chevron = h.tileCells('chevron', [5, 5], 0);
-          out.line2 = h.tileCells('line', [0, 0], 2);          // E, E -> two steps SW
+          const line = [[0, 0], [1, 0], [2, 0]];               // the catalogue's shapes
+          out.chevron = h.tileCells([[0, 0], [1, 0], [1, 1]], [5, 5], 0);
+          out.line2 = h.tileCells(line, [0, 0], 2);            // E, E -> two steps SW
           out.pixel = h.toPixel([1, 2], 10);
           let round = true;
           for (let q = -6; q <= 6; q++) for (let r = -6; r <= 6; r++) {
@@ -85,7 +86,7 @@ def test_hex_geometry_matches_the_contract(
             if (back[0] !== q || back[1] !== r) round = false;
           }
           out.round = round;
-          out.anchor = h.anchorFor('line', [3, 3], 0, 1);
+          out.anchor = h.anchorFor(line, [3, 3], 0, 1);
           return out;
         }"""
     )

@@ -8,6 +8,7 @@
  * interface" with screen.js.
  */
 
+import { COARSE, pictureCanvas } from "../../js/canvas.js";
 import { el, esc } from "../../js/dom.js";
 import { ofName } from "../../js/initials.js";
 import { markIcon } from "../../js/marks.js";
@@ -18,11 +19,10 @@ import * as panels from "./panels.js";
 import { BoardRenderer } from "./render.js";
 import { scoreboardSvg } from "./scoreboard.js";
 import { arrowTarget, atKey, indexLegal, pathEnd } from "./steps.js";
-import { tm } from "../../js/i18n.js";
+import { WhyCache, sentence } from "../../js/why.js";
 import { colourName, harvestGlow, list, t, tileWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
 
 // The room kept for the action bar over the board, the same at every step, so the board never
 // moves as the bar grows or shrinks: the tallest bar of a turn (a path with its "End path and
@@ -31,15 +31,6 @@ const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
 // below the bar and moved down by 16-100 px at the first step of a path, under a second tap.
 const BAR_ROOM = COARSE ? 144 : 100;
 const WHY_DELAY_MS = 90;
-
-/**
- * The engine's reason as the server gave it: a message ({key, params}, with its English
- * `text` or `reason` beside it), or plain English text from an older server.
- */
-function reasonText(reason) {
-  if (typeof reason === "string") return reason;
-  return tm(reason.message || reason, reason.reason || reason.text || "");
-}
 
 /** How many winks from a full scoreboard the end is announced. */
 const NEAR_FULL = 6;
@@ -57,7 +48,7 @@ export class GameScreen {
     this.catalogue = null;
     this.sending = false;
     this.hover = null; // [r, c] under the pointer (or picked by a key or a tap)
-    this.why = new Map(); // "version|r,c" -> reason | true (asked)
+    this.why = new WhyCache(ctx.why, { delayMs: WHY_DELAY_MS, illegal: { key: "babylon.ui.tip.illegal" } });
     this.glowKey = null;
     this.renderer = new BoardRenderer($("board"));
     // the board is fitted once below the bar's room (BAR_ROOM), never below the bar itself
@@ -106,12 +97,7 @@ export class GameScreen {
     if (!from || !to) return;
     const size = this.renderer.cam.k * 100 * 0.3;
     const px = 28;
-    const c = document.createElement("canvas");
-    const dpr = Math.max(1, window.devicePixelRatio || 1);
-    c.width = c.height = Math.round(px * dpr);
-    c.style.width = c.style.height = `${px}px`;
-    const g = c.getContext("2d");
-    g.scale(dpr, dpr);
+    const [c, g] = pictureCanvas(px, px);
     paint.waterGem(g, px / 2, px / 2, px * 0.4);
     const [x0, y0] = this.renderer.tileToClient(from);
     const [x1, y1] = this.renderer.tileToClient(to);
@@ -126,13 +112,8 @@ export class GameScreen {
     const size = this.renderer.cam.k * 100 * 0.5;
     harvested.forEach((h, i) => {
       const [x, y] = this.renderer.tileToClient(h.at);
-      const c = document.createElement("canvas");
       const px = 40;
-      const dpr = Math.max(1, window.devicePixelRatio || 1);
-      c.width = c.height = Math.round(px * dpr);
-      c.style.width = c.style.height = `${px}px`;
-      const g = c.getContext("2d");
-      g.scale(dpr, dpr);
+      const [c, g] = pictureCanvas(px, px);
       paint.wink(g, px / 2, px / 2, px * 0.42, h.colour);
       const slot = document.querySelector(`#bg-players [data-seat="${h.seat}"] .wink[data-slot="${h.slot}"]`);
       const to = (slot || document.querySelector(`#bg-players [data-seat="${h.seat}"]`))?.getBoundingClientRect();
@@ -335,7 +316,7 @@ export class GameScreen {
         return this.tooltip(esc(text), x, y, "ok");
       }
       const reason = this.reasonFor(at);
-      const text = reason ? reason.charAt(0).toUpperCase() + reason.slice(1) : t("babylon.ui.tip.checking");
+      const text = reason ? sentence(reason) : t("babylon.ui.tip.checking");
       return this.tooltip(esc(text), x, y, "bad");
     }
     const tile = this.renderer.tileAt(at);
@@ -364,22 +345,11 @@ export class GameScreen {
    * only when the pointer rests there a moment (a sweep across the board asks nothing).
    */
   reasonFor(at) {
-    const k = `${this.version}|${atKey(at)}`;
-    const known = this.why.get(k);
-    if (known && known !== true) return reasonText(known);
-    if (known) return null;
-    clearTimeout(this.whyTimer);
-    this.whyTimer = setTimeout(() => {
-      if (this.why.has(k) || !this.hover || atKey(this.hover) !== atKey(at)) return;
-      if (this.why.size > 200) this.why.clear(); // one game's worth; never grows without bound
-      this.why.set(k, true);
-      const settle = (reason) => {
-        this.why.set(k, reason || { key: "babylon.ui.tip.illegal" });
-        if (this.hover && atKey(this.hover) === atKey(at)) this.updateTooltip();
-      };
-      this.ctx.why({ type: "irrigate", at }).then(settle, () => settle(null));
-    }, WHY_DELAY_MS);
-    return null;
+    const still = () => this.hover && atKey(this.hover) === atKey(at);
+    return this.why.reason(this.version, atKey(at), { type: "irrigate", at }, {
+      wanted: still,
+      answered: () => still() && this.updateTooltip(),
+    });
   }
 
   // ---- input ------------------------------------------------------------------------------

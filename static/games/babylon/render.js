@@ -6,6 +6,7 @@
  * action bar. Redraws are batched with requestAnimationFrame (`invalidate()`). No rules here.
  */
 
+import { BoardCanvas } from "../../js/canvas.js";
 import { t } from "../../js/i18n.js";
 import * as paint from "./paint.js";
 import { SpriteCache } from "./sprites.js";
@@ -15,22 +16,18 @@ const HARVEST_MS = 2600;
 
 const key = (at) => `${at[0]},${at[1]}`;
 
-export class BoardRenderer {
+export class BoardRenderer extends BoardCanvas {
   constructor(canvas) {
-    this.canvas = canvas;
-    this.ctx = canvas.getContext("2d");
+    super(canvas);
     this.view = null;
     this.fillsLabel = t("babylon.ui.fills"); // the badge on a step that fills its tile
     this.tiles = new Map(); // "r,c" -> tile of the view
     this.cam = { k: 1, x: 0, y: 0 };
-    this.insetTop = 0;
-    this.size = { w: 0, h: 0, dpr: 1 };
     this.overlay = {
       marks: [], // [{at, label, fills}] tiles one may step onto
       hover: null, // {at, legal}
     };
     this.glows = []; // {cells: [{at, colour}], t0}
-    this.pending = false;
     // The floor, its tiles and the path change only with a new view or size: they are
     // painted once into this layer, and each frame (the pulsing marks, the glows) copies it.
     this.base = document.createElement("canvas");
@@ -38,8 +35,6 @@ export class BoardRenderer {
     this.terrace = document.createElement("canvas"); // the terrace alone, per size
     this.terraceKey = "";
     this.sprites = new SpriteCache();
-    this.observer = new ResizeObserver(() => this.resize());
-    this.observer.observe(canvas);
     this.resize();
   }
 
@@ -62,54 +57,11 @@ export class BoardRenderer {
     this.invalidate();
   }
 
-  destroy() {
-    this.observer.disconnect();
-    this.barObserver?.disconnect();
-  }
-
-  resize() {
-    const rect = this.canvas.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(rect.width));
-    const h = Math.max(1, Math.round(rect.height));
-    if (w === this.size.w && h === this.size.h && dpr === this.size.dpr) return;
-    this.size = { w, h, dpr };
-    this.canvas.width = Math.round(w * dpr);
-    this.canvas.height = Math.round(h * dpr);
-    this.baseDirty = true;
-    this.fit();
-  }
-
   // ---- geometry ---------------------------------------------------------------------------
 
   grid() {
     const f = this.view?.floor;
     return { rows: f?.rows || 3, cols: f?.cols || 3 };
-  }
-
-  /**
-   * Keep the board clear of a bar floating over the top of the stage (the room's action
-   * bar, the replay's bar): its bottom edge, as it changes size.
-   */
-  followBar(bar) {
-    if (!bar) return;
-    const update = () => this.setInsets(bar.offsetTop + bar.offsetHeight + 8);
-    this.barObserver = new ResizeObserver(update);
-    this.barObserver.observe(bar);
-    update();
-  }
-
-  /** Room kept clear at the top of the canvas (the action bar floats over it). */
-  setInsets(top) {
-    // The room kept only grows while the canvas keeps its width: a bar that grows for one
-    // step and shrinks for the next must not move the board under a quick second tap (the
-    // board stays laid out below the tallest bar seen). A new width (a turned phone, a
-    // resized window) starts afresh.
-    const sameWidth = this.insetWidth === this.size.w;
-    if (sameWidth ? top <= this.insetTop + 1 : Math.abs(top - this.insetTop) < 2) return;
-    this.insetWidth = this.size.w;
-    this.insetTop = top;
-    this.fit();
   }
 
   /** Scale and centre the whole floor (with its hedge) in the canvas below the inset. */
@@ -162,15 +114,6 @@ export class BoardRenderer {
   }
 
   // ---- drawing ----------------------------------------------------------------------------
-
-  invalidate() {
-    if (this.pending) return;
-    this.pending = true;
-    requestAnimationFrame(() => {
-      this.pending = false;
-      this.draw();
-    });
-  }
 
   draw() {
     const { ctx } = this;

@@ -6,24 +6,14 @@
  */
 
 import * as api from "../../js/api.js";
+import { figureContext } from "../../js/canvas.js";
 import * as paint from "./paint.js";
 import { scoreboardSvg } from "./scoreboard.js";
 import { drawVignette } from "./vignette.js";
 
 const GAME = "babylon-gardens";
 
-function stage(canvas, w, h) {
-  const dpr = Math.max(1, window.devicePixelRatio || 1);
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  canvas.style.width = `${w}px`;
-  canvas.style.maxWidth = "100%";
-  canvas.style.height = "auto";
-  canvas.style.aspectRatio = `${w} / ${h}`;
-  const ctx = canvas.getContext("2d");
-  ctx.scale(dpr, dpr);
-  return ctx;
-}
+const stage = figureContext;
 
 /** A single-flower tile, a multi-flower tile two gems from full, and a full one. */
 function tiles(canvas) {

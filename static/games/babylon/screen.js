@@ -7,6 +7,7 @@
  * Gardens' screen".
  */
 
+import { pictureCanvas } from "../../js/canvas.js";
 import { esc } from "../../js/dom.js";
 import { t } from "../../js/i18n.js";
 import { GameScreen } from "./game.js";
@@ -52,15 +53,7 @@ export async function mount(ctx) {
 
 /** A seat's mark in the lobby: a glossy wink of the seat's colour. */
 export function seatIcon(colour, size) {
-  const c = document.createElement("canvas");
-  const dpr = Math.max(1, window.devicePixelRatio || 1);
-  c.width = Math.round(size * dpr);
-  c.height = Math.round(size * dpr);
-  c.style.width = `${size}px`;
-  c.style.height = `${size}px`;
-  c.className = "bg-seat-icon";
-  const g = c.getContext("2d");
-  g.scale(dpr, dpr);
+  const [c, g] = pictureCanvas(size, size, "bg-seat-icon");
   paint.wink(g, size / 2 - size * 0.03, size / 2 - size * 0.04, size * 0.4, colour);
   return c;
 }

@@ -3,6 +3,7 @@
  * path of water and a few gems, painted with the board's own primitives (decoration only).
  */
 
+import { sharpContext } from "../../js/canvas.js";
 import * as paint from "./paint.js";
 
 const GARDEN = [
@@ -19,11 +20,7 @@ const GARDEN = [
 export function drawVignette(canvas) {
   const w = 520;
   const h = 190;
-  const dpr = window.devicePixelRatio || 1;
-  canvas.width = w * dpr;
-  canvas.height = h * dpr;
-  const ctx = canvas.getContext("2d");
-  ctx.scale(dpr, dpr);
+  const ctx = sharpContext(canvas, w, h);
   const s = 52;
   const x0 = (w - 3 * s) / 2;
   const y0 = (h - 3 * s) / 2;

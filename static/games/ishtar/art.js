@@ -4,11 +4,13 @@
  * match the board) and gem icons (inline SVG, for text).
  */
 
+import { pictureCanvas } from "../../js/canvas.js";
 import { esc } from "../../js/dom.js";
 import { t } from "../../js/i18n.js";
 import { svgMark } from "../../js/marks.js";
 import * as hex from "./hex.js";
 import * as paint from "./paint.js";
+import { tileCells } from "./shapes.js";
 
 const GEM_SVG = {
   purple: ["#8a44b8", "#4d1f6e", "#c28be3"],
@@ -49,24 +51,12 @@ export function countList(list) {
   return out;
 }
 
-function canvas(w, h, cls = "") {
-  const c = document.createElement("canvas");
-  const dpr = Math.max(1, window.devicePixelRatio || 1);
-  c.width = Math.round(w * dpr);
-  c.height = Math.round(h * dpr);
-  c.style.width = `${w}px`;
-  c.style.height = `${h}px`;
-  if (cls) c.className = cls;
-  const ctx = c.getContext("2d");
-  ctx.scale(dpr, dpr);
-  return [c, ctx];
-}
-
 /** A vegetation tile (or its back when `tile` is null) fitted in a w×h box. */
 export function tileCanvas(tile, shape, w, h, rotation = 0) {
-  const [c, ctx] = canvas(w, h, "tile-art");
+  const [c, ctx] = pictureCanvas(w, h, "tile-art");
   const sh = tile ? tile.shape : shape;
-  const cells = hex.tileCells(sh || "triangle", [0, 0], rotation);
+  const cells = tileCells(sh || "triangle", [0, 0], rotation);
+  if (!cells.length) return c; // no catalogue, no shapes
   const pts = cells.map((cell) => hex.toPixel(cell, 1));
   const xs = pts.map((p) => p[0]);
   const ys = pts.map((p) => p[1]);
@@ -109,19 +99,19 @@ export function tileCanvas(tile, shape, w, h, rotation = 0) {
 }
 
 export function pawnCanvas(colour, w = 16, h = 18) {
-  const [c, ctx] = canvas(w, h);
+  const [c, ctx] = pictureCanvas(w, h);
   paint.meeple(ctx, w / 2, h / 2 + 1, h * 0.45, paint.playerColour(colour));
   return c;
 }
 
 export function treeCanvas(size = 26) {
-  const [c, ctx] = canvas(size, size, "marker");
+  const [c, ctx] = pictureCanvas(size, size, "marker");
   paint.tree(ctx, size / 2, size / 2 + size * 0.06, size * 0.55);
   return c;
 }
 
 export function canCanvas(size = 34) {
-  const [c, ctx] = canvas(size, size, "can");
+  const [c, ctx] = pictureCanvas(size, size, "can");
   ctx.beginPath();
   ctx.arc(size / 2, size / 2, size / 2 - 1, 0, Math.PI * 2);
   ctx.fillStyle = "#fff6dc";
@@ -137,7 +127,7 @@ export function canCanvas(size = 34) {
 export function tokenCanvas(token, h = 30) {
   const flowers = token.match(/F(\d)/g).map((f) => Number(f.slice(1)));
   const w = flowers.length * h;
-  const [c, ctx] = canvas(w, h);
+  const [c, ctx] = pictureCanvas(w, h);
   flowers.forEach((n, i) => {
     const x = h / 2 + i * h;
     const y = h / 2;

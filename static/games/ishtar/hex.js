@@ -11,28 +11,11 @@ const SQRT3 = Math.sqrt(3);
 /** Clockwise from east, as in the contract. */
 export const DIRECTIONS = [[1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1], [1, -1]];
 
-/** Cell offsets of each vegetation tile shape (cell 0 is the anchor `at`). */
-export const SHAPES = {
-  line: [[0, 0], [1, 0], [2, 0]],
-  chevron: [[0, 0], [1, 0], [1, 1]],
-  triangle: [[0, 0], [1, 0], [0, 1]],
-};
-
 export const key = (q, r) => `${q},${r}`;
 export const keyOf = (cell) => (Array.isArray(cell) ? key(cell[0], cell[1]) : key(cell.q, cell.r));
 
-export function add(a, b) {
+function add(a, b) {
   return [a[0] + b[0], a[1] + b[1]];
-}
-
-export function neighbours([q, r]) {
-  return DIRECTIONS.map(([dq, dr]) => [q + dq, r + dr]);
-}
-
-export function distance(a, b) {
-  const dq = a[0] - b[0];
-  const dr = a[1] - b[1];
-  return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
 }
 
 /** Rotate an offset `steps` × 60° clockwise around the origin. */
@@ -42,14 +25,17 @@ export function rotate([q, r], steps) {
   return p;
 }
 
-/** The cells a tile of `shape` covers when placed at `at` with `rotation`. */
-export function tileCells(shape, at, rotation) {
-  return SHAPES[shape].map((off) => add(at, rotate(off, rotation)));
+/**
+ * The cells a tile covers when placed at `at` with `rotation`; `offsets` are its shape's
+ * cells at rotation 0, cell 0 the anchor (the catalogue's `shapes`).
+ */
+export function tileCells(offsets, at, rotation) {
+  return offsets.map((off) => add(at, rotate(off, rotation)));
 }
 
-/** The anchor that puts the tile's cell `grip` on `cell`. */
-export function anchorFor(shape, cell, rotation, grip) {
-  const off = rotate(SHAPES[shape][grip], rotation);
+/** The anchor that puts cell `grip` of a tile of shape `offsets` on `cell`. */
+export function anchorFor(offsets, cell, rotation, grip) {
+  const off = rotate(offsets[grip], rotation);
   return [cell[0] - off[0], cell[1] - off[1]];
 }
 

@@ -161,9 +161,6 @@ function treeCard(card, ix, selectedCard, onCard) {
   return b;
 }
 
-/** A tree card's cost in words ("1 purple gem and 2 red gems", "nothing"). */
-export const describeCost = costWords;
-
 // ---- players -----------------------------------------------------------------------------
 
 /**

@@ -5,6 +5,7 @@
  * with requestAnimationFrame: callers say `invalidate()`, never draw directly. No rules here.
  */
 
+import { BoardCanvas } from "../../js/canvas.js";
 import * as hex from "./hex.js";
 import * as paint from "./paint.js";
 
@@ -23,16 +24,14 @@ function settle(t) {
   return 1 + 2.2 * u ** 3 + 1.2 * u ** 2;
 }
 
-export class BoardRenderer {
+export class BoardRenderer extends BoardCanvas {
   constructor(canvas) {
-    this.canvas = canvas;
-    this.ctx = canvas.getContext("2d");
+    super(canvas);
     this.view = null;
     this.cells = new Map(); // key -> terrain cell
     this.spaces = new Map(); // key -> vegetation space
     this.tileOf = new Map(); // key -> tile id
     this.cam = { k: 1, x: 0, y: 0 };
-    this.insetTop = 0;
     this.userMoved = false;
     this.overlay = {
       ghost: null, // {shape, cells:[[q,r]x3], spaces, legal, gems:[[q,r]...]}
@@ -43,10 +42,7 @@ export class BoardRenderer {
     };
     this.highlights = []; // {cells, t0}
     this.appearing = new Map(); // "q,r" -> {t0, tile, tree, assistant, token}: pieces just laid
-    this.pending = false;
-    this.size = { w: 0, h: 0, dpr: 1 };
     this.colours = [];
-    new ResizeObserver(() => this.resize()).observe(canvas);
     this.resize();
   }
 
@@ -144,15 +140,8 @@ export class BoardRenderer {
     this.invalidate();
   }
 
-  resize() {
-    const rect = this.canvas.getBoundingClientRect();
-    const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(1, Math.round(rect.width));
-    const h = Math.max(1, Math.round(rect.height));
-    if (w === this.size.w && h === this.size.h && dpr === this.size.dpr) return;
-    this.size = { w, h, dpr };
-    this.canvas.width = Math.round(w * dpr);
-    this.canvas.height = Math.round(h * dpr);
+  /** A new size or room above the board: fitted again, unless the player moved it. */
+  refit() {
     if (!this.userMoved) this.fit();
     this.invalidate();
   }
@@ -173,19 +162,6 @@ export class BoardRenderer {
     }
     if (minX === Infinity) return { minX: -100, minY: -100, maxX: 100, maxY: 100 };
     return { minX, minY, maxX, maxY };
-  }
-
-  /** Room kept clear at the top (the action bar floats over the canvas). */
-  setInsets(top) {
-    // The room kept only grows while the canvas keeps its width: a bar that grows for one
-    // step and shrinks for the next must not move the board under a quick second tap (the
-    // board stays laid out below the tallest bar seen). A new width (a turned phone, a
-    // resized window) starts afresh.
-    const sameWidth = this.insetWidth === this.size.w;
-    if (sameWidth ? top <= this.insetTop + 1 : Math.abs(top - this.insetTop) < 2) return;
-    this.insetWidth = this.size.w;
-    this.insetTop = top;
-    if (!this.userMoved) this.fit();
   }
 
   fit() {
@@ -248,15 +224,6 @@ export class BoardRenderer {
   }
 
   // ---- drawing --------------------------------------------------------------------------
-
-  invalidate() {
-    if (this.pending) return;
-    this.pending = true;
-    requestAnimationFrame(() => {
-      this.pending = false;
-      this.draw();
-    });
-  }
 
   draw() {
     const { ctx } = this;

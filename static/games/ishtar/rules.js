@@ -4,21 +4,14 @@
  * from the rulebook. The words are the catalogue's `ishtar.ui.rules.<section>.*`.
  */
 
+import { figureContext } from "../../js/canvas.js";
 import { toPixel } from "./hex.js";
 import * as paint from "./paint.js";
 import { drawVignette } from "./vignette.js";
 
 /** A canvas of w×h CSS pixels, scaled for the screen; its 2D context, origin at the centre. */
 function stage(canvas, w, h) {
-  const dpr = Math.max(1, window.devicePixelRatio || 1);
-  canvas.width = Math.round(w * dpr);
-  canvas.height = Math.round(h * dpr);
-  canvas.style.width = `${w}px`;
-  canvas.style.maxWidth = "100%";
-  canvas.style.height = "auto";
-  canvas.style.aspectRatio = `${w} / ${h}`;
-  const ctx = canvas.getContext("2d");
-  ctx.scale(dpr, dpr);
+  const ctx = figureContext(canvas, w, h);
   ctx.translate(w / 2, h / 2);
   return ctx;
 }

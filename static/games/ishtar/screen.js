@@ -2,21 +2,17 @@
  * Ishtar's screen module: what the shell imports for a room or a record of this game
  * (app/games.py names this file as the game's `client`). It builds the board and the side
  * panels in the places the shell gives, loads this game's stylesheet, and returns the
- * screen for the live game (game.js) or for the replay (below). The interface is
+ * screen for the live game (game.js) or for the replay (replay.js). The interface is
  * docs/client.md's "The screen interface".
  */
 
 import { esc } from "../../js/dom.js";
 import { has, t } from "../../js/i18n.js";
-import { attachInput } from "./input.js";
 import * as art from "./art.js";
 import { GameScreen } from "./game.js";
-import * as panels from "./panels.js";
-import { BoardRenderer } from "./render.js";
-import { indexLegal } from "./turn.js";
+import { ReplayScreen } from "./replay.js";
+import { useCatalogue } from "./shapes.js";
 import { drawVignette } from "./vignette.js";
-
-const $ = (id) => document.getElementById(id);
 
 const attr = (key) => esc(t(key));
 
@@ -77,7 +73,8 @@ function stylesheet() {
 
 /** The screen of this game in `ctx.stage` and `ctx.panels` (docs/client.md). */
 export async function mount(ctx) {
-  await stylesheet();
+  // the tiles' shapes are the catalogue's: it is read before anything is drawn
+  await Promise.all([stylesheet(), ctx.catalogue.then(useCatalogue, () => useCatalogue(null))]);
   const replay = ctx.mode === "replay";
   ctx.stage.innerHTML = replay ? REPLAY_STAGE() : PLAY_STAGE();
   ctx.panels.innerHTML = PANELS();
@@ -108,99 +105,4 @@ export function vignette(canvas) {
 export async function rules() {
   const { SECTIONS } = await import("./rules.js");
   return { sections: SECTIONS };
-}
-
-// ---- the replay -------------------------------------------------------------------------
-
-const NOTHING_LEGAL = indexLegal([]);
-
-/** The cells a move changed, to light them up when stepping forward. */
-function touched(event, view) {
-  const a = event?.action || {};
-  if (a.type === "place" && view.tiles?.length) return view.tiles[view.tiles.length - 1].cells;
-  if (a.type === "plant") return [a.at];
-  if (a.type === "bloom") return a.cells;
-  return [];
-}
-
-/** The board and panels of a replay: nothing to play, zoom and pan only. */
-class ReplayScreen {
-  constructor(ctx) {
-    this.view = null;
-    this.room = null;
-    this.catalogue = null;
-    this.renderer = new BoardRenderer($("board"));
-    attachInput($("board"), this.renderer, { hover: () => {}, tap: () => {}, rotate: () => {}, wheelRotates: () => false });
-    $("zoom-in").addEventListener("click", () => this.zoom(1.25));
-    $("zoom-out").addEventListener("click", () => this.zoom(0.8));
-    $("zoom-fit").addEventListener("click", () => this.renderer.fit());
-    document.addEventListener("keydown", (ev) => this.onKey(ev));
-    // The replay's bar floats over the top of the stage: the board is fitted below it.
-    const bar = ctx.stage.parentElement?.querySelector(".actionbar");
-    if (bar) {
-      const clear = () => this.renderer.setInsets(bar.offsetTop + bar.offsetHeight + 8);
-      new ResizeObserver(clear).observe(bar);
-      clear();
-    }
-    ctx.catalogue.then((c) => {
-      this.catalogue = c;
-      if (this.view) this.renderPanels();
-    }, () => {});
-  }
-
-  /** The board after a move; `event` is the move just stepped over (forward only). */
-  update({ view, event = null, room }) {
-    this.view = view;
-    this.room = room;
-    this.renderer.setView(view);
-    this.renderPanels();
-    if (event) this.renderer.highlight(touched(event, view));
-  }
-
-  refresh({ room }) {
-    this.room = room;
-    if (this.view) this.renderPanels();
-  }
-
-  moveFailed() {}
-
-  destroy() {}
-
-  renderPanels() {
-    const ui = {
-      ix: NOTHING_LEGAL,
-      room: this.room,
-      catalogue: this.catalogue,
-      presence: { connected_seats: [], spectators: 0 },
-      selectedPile: null,
-      selectedCard: null,
-      selectedSkill: null,
-      onPile: () => {},
-      onCard: () => {},
-      onSkill: () => {},
-    };
-    panels.renderCarpet($("carpet"), this.view, ui);
-    panels.renderMarket($("market"), $("deck"), this.view, ui);
-    panels.renderPlayers($("players"), this.view, ui);
-  }
-
-  zoom(f) {
-    const { w, h } = this.renderer.size;
-    this.renderer.zoomAt(w / 2, h / 2, f);
-  }
-
-  onKey(ev) {
-    if (!this.view || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const target = ev.target;
-    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
-    const act = { "+": () => this.zoom(1.25), "-": () => this.zoom(0.8), 0: () => this.renderer.fit() }[ev.key];
-    if (act) {
-      ev.preventDefault();
-      act();
-    }
-  }
-
-  get hook() {
-    return { hexToClient: (cell) => this.renderer.hexToClient(cell), fit: () => this.renderer.fit() };
-  }
 }

@@ -13,7 +13,7 @@
  * side column never catches a click meant for the board under it.
  */
 
-const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
+import { COARSE } from "../../js/canvas.js";
 
 let card = null; // the floating element
 let owner = null; // the element whose card is open

@@ -3,6 +3,7 @@
  * primitives as the board (decoration only).
  */
 
+import { sharpContext } from "../../js/canvas.js";
 import { toPixel } from "./hex.js";
 import * as paint from "./paint.js";
 
@@ -34,11 +35,7 @@ const GARDEN = [
 export function drawVignette(canvas) {
   const w = 520;
   const h = 190;
-  const dpr = window.devicePixelRatio || 1;
-  canvas.width = w * dpr;
-  canvas.height = h * dpr;
-  const ctx = canvas.getContext("2d");
-  ctx.scale(dpr, dpr);
+  const ctx = sharpContext(canvas, w, h);
   const s = 30;
   ctx.translate(w / 2 - s * 0.9, h / 2);
   ctx.save();

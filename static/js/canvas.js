@@ -1,0 +1,111 @@
+/**
+ * The canvases of a game's screen, the plumbing both games share: a board's canvas sized to
+ * its box at the screen's pixel ratio (again when either changes), its redraws batched into
+ * one per frame (`invalidate()`), the room kept clear at its top for the bar floating over the
+ * stage; and the small pictures of the panels and the rules pages, sharp on any screen.
+ * A game's renderer extends `BoardCanvas` with its camera (`fit()`) and its drawing (`draw()`).
+ */
+
+/** The page is used with a finger (a phone, a tablet), not a mouse. */
+export const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
+
+/** The 2D context of `canvas` for drawing w×h CSS pixels, sharp at the screen's pixel ratio. */
+export function sharpContext(canvas, w, h) {
+  const dpr = Math.max(1, window.devicePixelRatio || 1);
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(h * dpr);
+  const ctx = canvas.getContext("2d");
+  ctx.scale(dpr, dpr);
+  return ctx;
+}
+
+/** A new canvas of w×h CSS pixels for a picture in the page (a tile, a pawn, a wink) and its
+ * context. */
+export function pictureCanvas(w, h, cls = "") {
+  const c = document.createElement("canvas");
+  const ctx = sharpContext(c, w, h);
+  c.style.width = `${w}px`;
+  c.style.height = `${h}px`;
+  if (cls) c.className = cls;
+  return [c, ctx];
+}
+
+/** The context of a rules page's picture: w×h CSS pixels, narrower with a narrow page. */
+export function figureContext(canvas, w, h) {
+  const ctx = sharpContext(canvas, w, h);
+  canvas.style.width = `${w}px`;
+  canvas.style.maxWidth = "100%";
+  canvas.style.height = "auto";
+  canvas.style.aspectRatio = `${w} / ${h}`;
+  return ctx;
+}
+
+export class BoardCanvas {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.size = { w: 0, h: 0, dpr: 1 };
+    this.insetTop = 0;
+    this.pending = false;
+    this.observer = new ResizeObserver(() => this.resize());
+    this.observer.observe(canvas);
+  }
+
+  /** Size the canvas to its box at the screen's pixel ratio, when either changed. */
+  resize() {
+    const rect = this.canvas.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(rect.width));
+    const h = Math.max(1, Math.round(rect.height));
+    if (w === this.size.w && h === this.size.h && dpr === this.size.dpr) return;
+    this.size = { w, h, dpr };
+    this.canvas.width = Math.round(w * dpr);
+    this.canvas.height = Math.round(h * dpr);
+    this.refit();
+  }
+
+  /** The canvas or the room above the board changed: lay the board out again. */
+  refit() {
+    this.fit();
+  }
+
+  /** Room kept clear at the top of the canvas (the action bar floats over it). */
+  setInsets(top) {
+    // The room kept only grows while the canvas keeps its width: a bar that grows for one
+    // step and shrinks for the next must not move the board under a quick second tap (the
+    // board stays laid out below the tallest bar seen). A new width (a turned phone, a
+    // resized window) starts afresh.
+    const sameWidth = this.insetWidth === this.size.w;
+    if (sameWidth ? top <= this.insetTop + 1 : Math.abs(top - this.insetTop) < 2) return;
+    this.insetWidth = this.size.w;
+    this.insetTop = top;
+    this.refit();
+  }
+
+  /**
+   * Keep the board clear of a bar floating over the top of the stage (the room's action
+   * bar, the replay's bar): its bottom edge, as it changes size.
+   */
+  followBar(bar) {
+    if (!bar) return;
+    const update = () => this.setInsets(bar.offsetTop + bar.offsetHeight + 8);
+    this.barObserver = new ResizeObserver(update);
+    this.barObserver.observe(bar);
+    update();
+  }
+
+  /** Draw again at the next frame (once, however many times it is asked before). */
+  invalidate() {
+    if (this.pending) return;
+    this.pending = true;
+    requestAnimationFrame(() => {
+      this.pending = false;
+      this.draw();
+    });
+  }
+
+  destroy() {
+    this.observer.disconnect();
+    this.barObserver?.disconnect();
+  }
+}
