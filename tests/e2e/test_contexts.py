@@ -36,7 +36,14 @@ WHAT_IS_STORED = """async () => ({
   workers: (await navigator.serviceWorker.getRegistrations()).length,
 })"""
 
-NOTHING = {"local": 0, "session": 0, "cookies": "", "databases": 0, "caches": 0, "workers": 0}
+NOTHING = {
+    "local": 0,
+    "session": 0,
+    "cookies": "",
+    "databases": 0,
+    "caches": 0,
+    "workers": 0,
+}
 
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
