@@ -19,7 +19,7 @@ from app.ops import cli
 from app.ops.embedded import EmbeddedPostgres
 from app.store import migrate
 from tests.support.databases import run_async
-from tests.support.live import LiveServer
+from tests.support.live import LiveServer, is_ready
 
 pytestmark = pytest.mark.slow
 
@@ -174,11 +174,8 @@ def test_serve_on_port_0_binds_a_free_port_and_writes_it_to_the_port_file(
         while True:
             assert process.poll() is None, log_path.read_text()
             assert time.monotonic() < deadline, log_path.read_text()
-            try:
-                if httpx.get(f"{url}/readyz", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
+            if is_ready(url):
+                break
             time.sleep(0.05)
     finally:
         process.terminate()

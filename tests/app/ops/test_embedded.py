@@ -23,7 +23,7 @@ import pytest
 from app.ops import embedded
 from app.ops.embedded import EmbeddedPostgres
 from tests.support.databases import FAST_SERVER_SETTINGS
-from tests.support.live import LiveServer
+from tests.support.live import LiveServer, is_ready
 
 pytestmark = pytest.mark.slow
 
@@ -53,10 +53,7 @@ def _wait_for(condition: Callable[[], bool], what: str) -> None:
 
 
 def _ready(url: str) -> bool:
-    try:
-        return httpx.get(f"{url}/readyz", timeout=5).status_code == 200
-    except httpx.HTTPError:
-        return False
+    return is_ready(url)
 
 
 def test_serve_restarts_a_killed_embedded_postgres_and_keeps_the_games(

@@ -20,11 +20,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
 import pytest
 
 from app.ops import pg_reaper, signals
-from tests.support.live import LiveServer
+from tests.support.live import LiveServer, is_ready
 
 pytestmark = pytest.mark.slow
 
@@ -42,7 +41,7 @@ def _wait_for_log(server: LiveServer, line: str) -> None:
 
 
 def _ready(server: LiveServer) -> bool:
-    return httpx.get(f"{server.url}/readyz", timeout=10).status_code == 200
+    return is_ready(server.url, timeout=10)
 
 
 def test_signals_the_server_does_not_use_do_not_stop_it(
