@@ -321,6 +321,54 @@ def test_handing_a_seat_to_a_bot_asks_first_and_tells_its_player(
     expect(banner).to_be_hidden()
 
 
+HOLD_WEBHOOK_READS = """() => {
+  window.__held = [];
+  const real = window.fetch;
+  window.fetch = (url, opts) =>
+    String(url).endsWith("/webhook") && (opts?.method ?? "GET") === "GET"
+      ? new Promise((resolve) => window.__held.push(() => resolve(real(url, opts))))
+      : real(url, opts);
+}"""
+
+
+def test_a_question_in_the_seat_menu_outlives_a_read_that_lands_late(
+    new_page: Callable[..., Page], live_server: str
+) -> None:
+    """The seat menu reads the seat's webhook the first time it opens; opened, closed and
+    opened again quickly, it has two reads under way. The host who asks a question (a bot's
+    level) before the second read lands keeps the question: the late read draws nothing
+    over it. A CI run lost the question so, with the three menu openings of
+    test_table_news."""
+    t = table(live_server)
+    ana = new_page()
+    hold(ana, live_server, t["room"], seat=t["ana"], host=t["host"])
+    open_room(ana, live_server, t["room"])
+    ana.evaluate(HOLD_WEBHOOK_READS)
+    summary = ana.locator("#seat-menu > summary")
+    body = ana.locator("#seat-menu .seat-menu-body")
+    summary.click()
+    wait_until(ana, "() => window.__held.length === 1")
+    ana.keyboard.press("Escape")
+    summary.click()
+    wait_until(ana, "() => window.__held.length === 2")
+    expect(body).to_have_attribute("aria-busy", "true")
+
+    ana.evaluate("() => window.__held[0]()")  # the first read lands: the menu is drawn
+    line = ana.locator(".handover[data-seat='1']")
+    line.locator(".to-bot").click()
+    expect(line.locator(".handover-confirm")).to_be_visible()
+    ana.evaluate("() => window.__held[1]()")  # the second lands while the host chooses
+    expect(body).not_to_have_attribute("aria-busy", "true")
+
+    expect(line.locator(".handover-confirm")).to_have_count(1)
+    line.locator(".level[data-level='hard']").click()
+    line.locator(".to-bot-confirm").click()
+    expect(ana.locator(".menu-note")).to_contain_text("A hard bot now plays")
+    with httpx.Client(base_url=live_server) as http:
+        seats = http.get(f"/api/rooms/{t['room']}").json()["seats"]
+    assert seats[1]["bot"] == "hard"
+
+
 @pytest.fixture(scope="module")
 def quick_server(
     test_databases: TestDatabases, tmp_path_factory: pytest.TempPathFactory
