@@ -1,6 +1,7 @@
-"""Fixtures for the browser tests: one Chromium per test session (Debian's /usr/bin/chromium,
-never a downloaded browser), a fresh context per person, and the artifacts directory where
-the screenshots of the main screens are kept (test-artifacts/e2e, ignored by git)."""
+"""Fixtures for the browser tests: one Chromium per package run (Debian's /usr/bin/chromium,
+never a downloaded browser; tests/e2e/chromium.py), a clean context per person
+(tests/e2e/contexts.py), and the artifacts directory where the screenshots of the main
+screens are kept when asked for (test-artifacts/e2e, ignored by git; tests/e2e/shots.py)."""
 
 from __future__ import annotations
 

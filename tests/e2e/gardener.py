@@ -16,6 +16,8 @@ from typing import Any
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.e2e.shots import shoot
+
 
 @dataclass
 class Gardener:
@@ -268,7 +270,7 @@ class Gardener:
 
     def shot(self, artifacts: Path, name: str) -> Path:
         path = artifacts / f"{name}.png"
-        self.page.screenshot(path=str(path))
+        shoot(self.page, path)
         return path
 
 
