@@ -105,8 +105,11 @@ def play_turn(base: str, room: str, token: str) -> int:
 
 
 def hold(page: Page, base: str, room: str, **keys: str) -> None:
-    """Put this browser's tokens for `room` in localStorage, as joining would."""
-    page.goto(base + "/")
+    """Put this browser's tokens for `room` in localStorage, as joining would, from a page
+    of the site that runs no script (`/healthz`): the home page, which it used to load,
+    registers the site's service worker, whose context the pool then cannot keep
+    (tests/e2e/contexts.py), and costs a page load of its own."""
+    page.goto(base + "/healthz")
     page.evaluate(
         "([room, keys]) => { for (const [k, v] of Object.entries(keys))"
         " localStorage.setItem(`ishtar.${k}.${room}`, v); }",
