@@ -13,7 +13,6 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from tests.support.acks import unfold
 
-
 GUARD_S = 30.0
 """How long a client waits for a message by default: a guard against a hang, never a
 measure. It was 5 s, which a 2-core machine running the whole suite (three workers,
