@@ -39,9 +39,16 @@ def launch(playwright: Any) -> Any:
         started = [args for pid, args in browsers().items() if pid not in before]
     finally:
         probe.close()
-    if len(started) != 1:
-        raise RuntimeError(f"expected one new Chromium, found {len(started)}")
-    given = [a for a in started[0] if a.startswith(DISABLE)]
+    # Another browser of this process may start or end meanwhile (a fixture's); any that
+    # Playwright started with FLAGS alone carries its own list, the same for each.
+    plain = [
+        args
+        for args in started
+        if not any(a.startswith(DISABLE) and UNUSED_FEATURES[0] in a for a in args)
+    ]
+    if not plain:
+        raise RuntimeError("the probing Chromium was not found")
+    given = [a for a in plain[0] if a.startswith(DISABLE)]
     features = [f for a in given for f in a[len(DISABLE) :].split(",") if f]
     features += [f for f in UNUSED_FEATURES if f not in features]
     return playwright.chromium.launch(
