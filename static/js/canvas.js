@@ -2,7 +2,8 @@
  * The canvases of a game's screen, the plumbing both games share: a board's canvas sized to
  * its box at the screen's pixel ratio (again when either changes), its redraws batched into
  * one per frame (`invalidate()`), the room kept clear at its top for the bar floating over the
- * stage; and the small pictures of the panels and the rules pages, sharp on any screen.
+ * stage; and the pictures of the rules pages, sharp on any screen (the panels' small
+ * pictures are images: js/pictures.js).
  * A game's renderer extends `BoardCanvas` with its camera (`fit()`) and its drawing (`draw()`).
  */
 
@@ -28,17 +29,6 @@ export function sharpContext(canvas, w, h) {
   const ctx = canvas.getContext("2d");
   ctx.scale(dpr, dpr);
   return ctx;
-}
-
-/** A new canvas of w×h CSS pixels for a picture in the page (a tile, a pawn, a wink) and its
- * context. */
-export function pictureCanvas(w, h, cls = "") {
-  const c = document.createElement("canvas");
-  const ctx = sharpContext(c, w, h);
-  c.style.width = `${w}px`;
-  c.style.height = `${h}px`;
-  if (cls) c.className = cls;
-  return [c, ctx];
 }
 
 /** The context of a rules page's picture: w×h CSS pixels, narrower with a narrow page. */

@@ -68,7 +68,7 @@ def test_a_whole_game_two_players_a_phone_and_a_spectator(
     expect(ana.page.locator("#lobby-sub")).to_contain_text(
         "Lower Garden · scoreboards chosen"
     )
-    expect(ana.page.locator("#seats canvas.bg-seat-icon")).to_have_count(2)
+    expect(ana.page.locator("#seats img.bg-seat-icon")).to_have_count(2)
     phone = new_page(width=390, height=844, is_mobile=True, has_touch=True)
     bjorn = BabylonPlayer(phone, "Björn", touch=True)
     bjorn.join(server, room)

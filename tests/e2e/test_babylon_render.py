@@ -490,7 +490,7 @@ def test_the_module_exports(new_page: Callable[..., Page], static_server: str) -
         "Lower Garden · random scoreboards · teams",
         "Tammuz's Garden · scoreboards chosen · seat 2 starts",
     ]
-    assert out["icon"] == ["CANVAS", "24px"]
+    assert out["icon"] == ["IMG", "24px"]  # a picture painted once (js/pictures.js)
     assert out["vignette"] == 255
 
 

@@ -196,7 +196,7 @@ def test_a_piles_top_tile_opens_large_with_its_spaces_and_cost_on_hover(
     page.hover(f".pile[data-pile='{i}']")
     card = page.locator("#ish-tip")
     expect(card).to_be_visible()
-    tile = card.locator("canvas.tip-tile")
+    tile = card.locator("img.tip-tile")
     box = tile.bounding_box()
     assert box is not None and box["width"] >= 170 and box["height"] >= 120
     # the flowers and the icon in words, space by space, and what reaching it costs
@@ -214,9 +214,15 @@ def test_a_piles_top_tile_opens_large_with_its_spaces_and_cost_on_hover(
         expect(card).to_contain_text("To reach it")
     # the board's own paint, large: the tile's flower green fills much of the card's picture
     green = page.evaluate(
-        """() => {
-          const c = document.querySelector('#ish-tip canvas.tip-tile');
-          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        """async () => {
+          const img = document.querySelector('#ish-tip img.tip-tile');
+          await img.decode();
+          const c = document.createElement('canvas');
+          c.width = img.naturalWidth;
+          c.height = img.naturalHeight;
+          const g = c.getContext('2d');
+          g.drawImage(img, 0, 0);
+          const d = g.getImageData(0, 0, c.width, c.height).data;
           let n = 0;
           for (let k = 0; k < d.length; k += 4) if (d[k + 1] > d[k] + 20 && d[k + 1] > d[k + 2] + 10) n += 1;
           return n / (c.width * c.height);
@@ -310,7 +316,7 @@ def test_the_tile_in_hand_is_drawn_large_and_opens_its_card(
 ) -> None:
     page = new_page(**DESKTOP)
     open_screen(page, static_server, "lost-assistant")
-    hand = page.locator("#actionbar .hand-tile canvas")
+    hand = page.locator("#actionbar .hand-tile img")
     box = hand.bounding_box()
     assert box is not None and box["width"] >= 90 and box["height"] >= 64
     page.hover("#actionbar .hand-tile")

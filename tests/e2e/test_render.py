@@ -294,3 +294,63 @@ def test_a_pulse_redraws_the_board_at_its_own_rate_or_holds_still(
     still.evaluate(PULSING_BOARD, {"marks": False})
     still.clock.run_for(2000)
     assert still.evaluate("window.__draws") == 1
+
+
+def test_a_small_picture_is_painted_once_and_its_copies_are_images(
+    new_page: Callable[..., Page], static_server: str
+) -> None:
+    """The panels' pictures (js/pictures.js): each distinct one painted once on a canvas,
+    its copies images of it; what is kept stays within LIMIT_BYTES, the least recently
+    used dropped first; a picture that could not be painted yet is not kept."""
+    page = new_page(width=400, height=300)
+    page.goto(f"{static_server}/tests/e2e/harness.html")
+    out = page.evaluate(
+        """async () => {
+          const { picture, keptPictures, LIMIT_BYTES } = await import('/static/js/pictures.js');
+          let paints = 0;
+          const dot = (colour) => (g) => {
+            paints += 1;
+            g.fillStyle = colour;
+            g.fillRect(0, 0, 20, 20);
+          };
+          const a = picture('dot red', 20, 20, dot('#e00000'), 'marker');
+          const b = picture('dot red', 20, 20, dot('#e00000'));
+          const c = picture('dot blue', 20, 20, dot('#0000e0'));
+          const bigger = picture('dot red', 30, 30, dot('#e00000'));
+          const first = paints;
+          // a picture that could not be painted yet: shown, not kept
+          picture('later', 20, 20, () => false);
+          picture('later', 20, 20, () => false);
+          const kept = keptPictures();
+          await a.decode();
+          const g = document.createElement('canvas').getContext('2d');
+          g.drawImage(a, 0, 0);
+          const px = [...g.getImageData(10, 10, 1, 1).data];
+          // many different pictures: the oldest go, the bytes stay within the bound
+          const noise = (g) => {
+            for (let i = 0; i < 400; i += 1) {
+              g.fillStyle = `rgb(${(i * 37) % 256},${(i * 91) % 256},${(i * 13) % 256})`;
+              g.fillRect((i * 7) % 60, (i * 11) % 60, 3, 3);
+            }
+          };
+          for (let i = 0; i < 1000; i += 1) picture(`noise ${i}`, 64, 64, noise);
+          const full = keptPictures();
+          const before = paints;
+          picture('dot red', 20, 20, dot('#e00000'));
+          return {
+            tags: [a.tagName, a.className, a.style.width, a.alt],
+            same: a.src === b.src, differ: a.src !== c.src, sized: bigger.src !== a.src,
+            first, kept: kept.count, px, limit: LIMIT_BYTES, full, repainted: paints - before,
+          };
+        }"""
+    )
+    assert out["tags"] == ["IMG", "marker", "20px", ""]
+    assert out["same"] and out["differ"] and out["sized"]
+    assert (
+        out["first"] == 3
+    )  # red at 20 px, blue, red at 30 px: the second red was kept
+    assert out["kept"] == 3  # "later" painted twice, never kept
+    assert out["px"][:3] == [0xE0, 0, 0] and out["px"][3] == 255
+    assert 0 < out["full"]["bytes"] <= out["limit"]
+    assert out["full"]["count"] < 1003  # the oldest were dropped ...
+    assert out["repainted"] == 1  # ... the first red among them

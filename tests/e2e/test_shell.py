@@ -107,7 +107,7 @@ def test_the_home_form_is_drawn_from_the_options_schema(
     }
     expect(page.locator("#lobby-sub")).to_contain_text("3 players · random layout")
     # the lobby draws seats with Ishtar's pawns and offers Ishtar's bot levels
-    expect(page.locator("#seats canvas.pawn")).to_have_count(3)
+    expect(page.locator("#seats img.pawn")).to_have_count(3)
     levels = page.locator(".bot-picker select").first.evaluate(
         "s => [...s.options].map((o) => o.value)"
     )

@@ -8,10 +8,11 @@
  * interface" with screen.js.
  */
 
-import { COARSE, pictureCanvas } from "../../js/canvas.js";
+import { COARSE } from "../../js/canvas.js";
 import { el, esc } from "../../js/dom.js";
 import { ofName } from "../../js/initials.js";
 import { markIcon } from "../../js/marks.js";
+import { picture } from "../../js/pictures.js";
 import { around, travel } from "../../js/travel.js";
 import * as paint from "./paint.js";
 import { attachInput } from "./input.js";
@@ -97,8 +98,7 @@ export class GameScreen {
     if (!from || !to) return;
     const size = this.renderer.cam.k * 100 * 0.3;
     const px = 28;
-    const [c, g] = pictureCanvas(px, px);
-    paint.waterGem(g, px / 2, px / 2, px * 0.4);
+    const c = picture("water", px, px, (g) => paint.waterGem(g, px / 2, px / 2, px * 0.4));
     const [x0, y0] = this.renderer.tileToClient(from);
     const [x1, y1] = this.renderer.tileToClient(to);
     travel(c, around(x0, y0, size), around(x1, y1, size), { kind: "water" });
@@ -113,8 +113,7 @@ export class GameScreen {
     harvested.forEach((h, i) => {
       const [x, y] = this.renderer.tileToClient(h.at);
       const px = 40;
-      const [c, g] = pictureCanvas(px, px);
-      paint.wink(g, px / 2, px / 2, px * 0.42, h.colour);
+      const c = picture(`wink ${h.colour}`, px, px, (g) => paint.wink(g, px / 2, px / 2, px * 0.42, h.colour));
       const slot = document.querySelector(`#bg-players [data-seat="${h.seat}"] .wink[data-slot="${h.slot}"]`);
       const to = (slot || document.querySelector(`#bg-players [data-seat="${h.seat}"]`))?.getBoundingClientRect();
       travel(c, around(x, y, size), to, { delay: 140 * i, kind: "wink" });

@@ -7,7 +7,7 @@
  * Gardens' screen".
  */
 
-import { pictureCanvas } from "../../js/canvas.js";
+import { picture } from "../../js/pictures.js";
 import { esc } from "../../js/dom.js";
 import { t } from "../../js/i18n.js";
 import { GameScreen } from "./game.js";
@@ -53,9 +53,8 @@ export async function mount(ctx) {
 
 /** A seat's mark in the lobby: a glossy wink of the seat's colour. */
 export function seatIcon(colour, size) {
-  const [c, g] = pictureCanvas(size, size, "bg-seat-icon");
-  paint.wink(g, size / 2 - size * 0.03, size / 2 - size * 0.04, size * 0.4, colour);
-  return c;
+  const draw = (g) => paint.wink(g, size / 2 - size * 0.03, size / 2 - size * 0.04, size * 0.4, colour);
+  return picture(`seat ${colour}`, size, size, draw, "bg-seat-icon");
 }
 
 /** The room's options in the lobby's words: "Lower Garden · random scoreboards · teams". */

@@ -1,13 +1,13 @@
 /**
  * Small pictures for the side panels: a vegetation tile, a face-down tile, a pawn, a tree
- * marker, the watering can, blooming tokens (little canvases painted with paint.js, so they
- * match the board) and gem icons (inline SVG, for text).
+ * marker, the watering can, blooming tokens (images painted once with paint.js, so they
+ * match the board: js/pictures.js) and gem icons (inline SVG, for text).
  */
 
-import { pictureCanvas } from "../../js/canvas.js";
 import { esc } from "../../js/dom.js";
 import { t } from "../../js/i18n.js";
 import { svgMark } from "../../js/marks.js";
+import { picture } from "../../js/pictures.js";
 import * as hex from "./hex.js";
 import * as paint from "./paint.js";
 import { tileCells } from "./shapes.js";
@@ -52,11 +52,15 @@ export function countList(list) {
 }
 
 /** A vegetation tile (or its back when `tile` is null) fitted in a w×h box. */
-export function tileCanvas(tile, shape, w, h, rotation = 0) {
-  const [c, ctx] = pictureCanvas(w, h, "tile-art");
+export function tilePicture(tile, shape, w, h, rotation = 0) {
+  const key = `tile ${JSON.stringify(tile)} ${shape} ${rotation}`;
+  return picture(key, w, h, (ctx) => paintTile(ctx, tile, shape, w, h, rotation), "tile-art");
+}
+
+function paintTile(ctx, tile, shape, w, h, rotation) {
   const sh = tile ? tile.shape : shape;
   const cells = tileCells(sh || "triangle", [0, 0], rotation);
-  if (!cells.length) return c; // no catalogue, no shapes
+  if (!cells.length) return false; // no catalogue yet, no shapes: not kept
   const pts = cells.map((cell) => hex.toPixel(cell, 1));
   const xs = pts.map((p) => p[0]);
   const ys = pts.map((p) => p[1]);
@@ -95,23 +99,24 @@ export function tileCanvas(tile, shape, w, h, rotation = 0) {
     ctx.fill();
     ctx.stroke();
   }
-  return c;
 }
 
-export function pawnCanvas(colour, w = 16, h = 18) {
-  const [c, ctx] = pictureCanvas(w, h);
-  paint.meeple(ctx, w / 2, h / 2 + 1, h * 0.45, paint.playerColour(colour));
-  return c;
+export function pawnPicture(colour, w = 16, h = 18) {
+  return picture(`pawn ${colour}`, w, h, (ctx) =>
+    paint.meeple(ctx, w / 2, h / 2 + 1, h * 0.45, paint.playerColour(colour)),
+  );
 }
 
-export function treeCanvas(size = 26) {
-  const [c, ctx] = pictureCanvas(size, size, "marker");
-  paint.tree(ctx, size / 2, size / 2 + size * 0.06, size * 0.55);
-  return c;
+export function treePicture(size = 26) {
+  return picture("tree", size, size, (ctx) =>
+    paint.tree(ctx, size / 2, size / 2 + size * 0.06, size * 0.55), "marker");
 }
 
-export function canCanvas(size = 34) {
-  const [c, ctx] = pictureCanvas(size, size, "can");
+export function canPicture(size = 34) {
+  return picture("can", size, size, (ctx) => paintCan(ctx, size), "can");
+}
+
+function paintCan(ctx, size) {
   ctx.beginPath();
   ctx.arc(size / 2, size / 2, size / 2 - 1, 0, Math.PI * 2);
   ctx.fillStyle = "#fff6dc";
@@ -120,14 +125,16 @@ export function canCanvas(size = 34) {
   ctx.lineWidth = 1.5;
   ctx.stroke();
   paint.wateringCan(ctx, size / 2 - size * 0.05, size / 2 + size * 0.06, size * 0.3);
-  return c;
 }
 
 /** A blooming token: one or two round spaces with their flowers. */
-export function tokenCanvas(token, h = 30) {
+export function tokenPicture(token, h = 30) {
   const flowers = token.match(/F(\d)/g).map((f) => Number(f.slice(1)));
   const w = flowers.length * h;
-  const [c, ctx] = pictureCanvas(w, h);
+  return picture(`token ${token}`, w, h, (ctx) => paintToken(ctx, flowers, h));
+}
+
+function paintToken(ctx, flowers, h) {
   flowers.forEach((n, i) => {
     const x = h / 2 + i * h;
     const y = h / 2;
@@ -141,5 +148,4 @@ export function tokenCanvas(token, h = 30) {
     const spots = { 1: [[0, 0]], 2: [[-0.2, -0.1], [0.2, 0.12]], 3: [[-0.22, 0.08], [0.22, 0.08], [0, -0.22]] }[Math.min(n, 3)];
     for (const [dx, dy] of spots) paint.flowerHead(ctx, x + dx * h, y + dy * h, h * 0.13);
   });
-  return c;
 }

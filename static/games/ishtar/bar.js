@@ -102,7 +102,7 @@ export const actionBar = {
     box.tabIndex = 0;
     box.dataset.act = "hand";
     const big = COARSE ? [72, 56] : [92, 68];
-    box.append(art.tileCanvas(tile, tile.shape, big[0], big[1], rotation));
+    box.append(art.tilePicture(tile, tile.shape, big[0], big[1], rotation));
     box.setAttribute("aria-label", t("ishtar.ui.hand.label", { title, tile: tileWords(tile) }));
     tips.tip(box, () => tileCard({ tile, shape: tile.shape, title, rotation }));
     return box;
@@ -193,7 +193,7 @@ export const actionBar = {
     if (!this.ui.token) {
       say(t("ishtar.ui.bloom"), t("ishtar.ui.bloom.sub"));
       [...this.ix.bloom.keys()].forEach((token, i) => {
-        const b = this.button(art.tokenCanvas(token, 26), () => this.pickToken(token), `token-${token}`, { kbd: String(i + 1) });
+        const b = this.button(art.tokenPicture(token, 26), () => this.pickToken(token), `token-${token}`, { kbd: String(i + 1) });
         b.setAttribute("aria-label", tokenWords(token));
         tips.tip(b, () => tokenCard(token, null, cardButton(t("ishtar.ui.bloom.lay"), () => { tips.close(); this.pickToken(token); }, `lay-${token}`)), { onTap: () => this.pickToken(token) });
         choices.append(b);

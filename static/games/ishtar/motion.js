@@ -63,12 +63,12 @@ export const motion = {
     };
     if (a.type === "choose") {
       const pile = old.carpet?.piles?.[a.pile];
-      if (pile?.top) travel(art.tileCanvas(pile.top, pile.cup, 78, 78), from.pile, rect("#choices [data-act='hand']") || panelOf(event.seat), { kind: "tile" });
+      if (pile?.top) travel(art.tilePicture(pile.top, pile.cup, 78, 78), from.pile, rect("#choices [data-act='hand']") || panelOf(event.seat), { kind: "tile" });
     } else if (a.type === "place" && old.hand) {
       const cells = shapes.tileCells(old.hand.shape, a.at, a.rotation);
       const to = cellsRect(cells);
       const start = from.hand || rect(`.pile[data-pile="${old.carpet?.can}"]`);
-      travel(art.tileCanvas(old.hand, old.hand.shape, 92, 68, a.rotation), start, to, { kind: "tile" });
+      travel(art.tilePicture(old.hand, old.hand.shape, 92, 68, a.rotation), start, to, { kind: "tile" });
       const before = old.players.find((p) => p.seat === event.seat)?.gems || {};
       const after = view.players.find((p) => p.seat === event.seat)?.gems || {};
       let k = 0;
@@ -81,13 +81,13 @@ export const motion = {
       }
     } else if (a.type === "plant") {
       const [x, y] = this.renderer.hexToClient(a.at);
-      travel(art.treeCanvas(30), from.card || panelOf(event.seat), around(x, y, this.renderer.cam.k * 40), { kind: "tree" });
+      travel(art.treePicture(30), from.card || panelOf(event.seat), around(x, y, this.renderer.cam.k * 40), { kind: "tree" });
     } else if (a.type === "reserve") {
       const c = old.market.find((m) => m.card === a.card);
-      if (c) travel(art.treeCanvas(30), from.card, rect(`[data-seat="${event.seat}"]`), { kind: "tree" });
+      if (c) travel(art.treePicture(30), from.card, rect(`[data-seat="${event.seat}"]`), { kind: "tree" });
     } else if (a.type === "bloom") {
       const to = cellsRect(a.cells || []);
-      travel(art.tokenCanvas(a.token, 26), from.token || rect("#carpet"), to, { kind: "token" });
+      travel(art.tokenPicture(a.token, 26), from.token || rect("#carpet"), to, { kind: "token" });
     }
   },
 };

@@ -68,12 +68,12 @@ export function renderCarpet(box, view, ui) {
     b.style.left = `${SPOTS[i][0]}%`;
     b.style.top = `${SPOTS[i][1]}%`;
     const size = 78;
-    if (pile.size > 0) b.append(art.tileCanvas(pile.top, pile.cup, size, size));
+    if (pile.size > 0) b.append(art.tilePicture(pile.top, pile.cup, size, size));
     else b.classList.add("empty");
     b.append(el("span", "size", String(pile.size)));
     const what = pile.size === 0 ? t("ishtar.ui.pile.what.empty") : pile.top ? tileWords(pile.top) : t("ishtar.ui.pile.what.down");
     const said = { n: i + 1, cup: pile.cup, size: pile.size, what, can: carpet.can === i ? "yes" : "no", cost: "none", price: "" };
-    if (carpet.can === i) b.append(art.canCanvas(30));
+    if (carpet.can === i) b.append(art.canPicture(30));
     if (options) {
       const cheapest = options[0];
       const cost = cheapest.action.pay.length;
@@ -95,7 +95,7 @@ export function renderCarpet(box, view, ui) {
   const centre = el("div", "carpet-centre");
   const pawns = el("div", "row");
   view.players.forEach((p) => {
-    for (let k = 0; k < p.assistants_carpet; k += 1) pawns.append(art.pawnCanvas(p.colour, 14, 16));
+    for (let k = 0; k < p.assistants_carpet; k += 1) pawns.append(art.pawnPicture(p.colour, 14, 16));
   });
   const tokens = el("div", "row tokens");
   for (const [tk, n] of Object.entries(carpet.blooming_tokens || {})) {
@@ -103,7 +103,7 @@ export function renderCarpet(box, view, ui) {
     const item = el("span", "token");
     item.tabIndex = 0;
     item.dataset.token = tk;
-    item.append(art.tokenCanvas(tk, 16), el("span", "", `×${n}`));
+    item.append(art.tokenPicture(tk, 16), el("span", "", `×${n}`));
     item.setAttribute("aria-label", t("ishtar.ui.token.left", { token: tokenWords(tk), n }));
     tips.tip(item, () => tokenCard(tk, n));
     tokens.append(item);
@@ -130,7 +130,7 @@ function treeCard(card, ix, selectedCard, onCard) {
   const b = el("button", `tree-card${card.tree ? "" : " bare"}`);
   b.type = "button";
   b.dataset.card = String(card.card);
-  b.append(art.treeCanvas(26));
+  b.append(art.treePicture(26));
   b.append(el("span", "vp", `${card.vp}<small> ${esc(t("ishtar.ui.vp"))}</small>`));
   const costList = [];
   for (const c of ["purple", "red", "white"]) for (let k = 0; k < (card.cost[c] || 0); k += 1) costList.push(c);
@@ -155,7 +155,7 @@ function treeCard(card, ix, selectedCard, onCard) {
   }
   if (selectedCard === card.card) b.classList.add("selected");
   b.setAttribute("aria-label", label);
-  tips.tip(b, () => infoCard({ title: name, lines, picture: art.treeCanvas(40), button }), {
+  tips.tip(b, () => infoCard({ title: name, lines, picture: art.treePicture(40), button }), {
     onTap: plant || reserve ? () => onCard(card.card) : null,
   });
   return b;
@@ -195,7 +195,7 @@ export function renderPlayers(box, view, ui, meBox = null) {
     const botSeat = (room?.seats || []).find((s) => s.seat === p.seat && s.bot);
     const dot = botSeat ? botMark(botSeat) : el("span", `dot${connected.has(p.seat) ? " on" : ""}`);
     if (!botSeat) dot.setAttribute("aria-label", t(connected.has(p.seat) ? "ishtar.ui.connected" : "ishtar.ui.disconnected"));
-    head.append(art.pawnCanvas(p.colour, 18, 20), el("span", "pname", esc(playerName(room, p.seat)) + (mine ? ` <span class="muted small">${esc(t("ishtar.ui.you"))}</span>` : "")), dot);
+    head.append(art.pawnPicture(p.colour, 18, 20), el("span", "pname", esc(playerName(room, p.seat)) + (mine ? ` <span class="muted small">${esc(t("ishtar.ui.you"))}</span>` : "")), dot);
     if (view.current === p.seat) head.append(el("span", "turnmark", esc(t("ishtar.ui.toplay"))));
     if (view.first_player === p.seat) head.append(el("span", "firstmark", esc(t("ishtar.ui.first"))));
     if (standing) {
@@ -220,11 +220,11 @@ export function renderPlayers(box, view, ui, meBox = null) {
     const sup = el("span", "pawns");
     sup.setAttribute("aria-label", t("ishtar.ui.assistants.label", { supply: p.assistants_supply, carpet: p.assistants_carpet }));
     sup.append(el("span", "label", esc(t("ishtar.ui.assistants.supply"))));
-    for (let k = 0; k < p.assistants_supply; k += 1) sup.append(art.pawnCanvas(p.colour));
+    for (let k = 0; k < p.assistants_supply; k += 1) sup.append(art.pawnPicture(p.colour));
     if (!p.assistants_supply) sup.append(el("span", "muted small", "–"));
     const car = el("span", "pawns");
     car.append(el("span", "label", esc(t("ishtar.ui.assistants.carpet"))));
-    for (let k = 0; k < p.assistants_carpet; k += 1) car.append(art.pawnCanvas(p.colour));
+    for (let k = 0; k < p.assistants_carpet; k += 1) car.append(art.pawnPicture(p.colour));
     if (!p.assistants_carpet) car.append(el("span", "muted small", "–"));
     row.append(sup, car);
     panel.append(row);

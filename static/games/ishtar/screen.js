@@ -83,7 +83,7 @@ export async function mount(ctx) {
 
 /** A seat's piece in the lobby: a gardener pawn of its colour. */
 export function seatIcon(colour, size) {
-  return art.pawnCanvas(colour, size, size);
+  return art.pawnPicture(colour, size, size);
 }
 
 /** The room's options in the lobby's words: "classic layout" or "random layout", and the

@@ -28,7 +28,7 @@ export function cardButton(label, onClick, act) {
 export function tileCard({ tile, shape, title, lines = [], button = null, rotation = 0 }) {
   const box = el("div", "tip-card tile-tip");
   box.append(el("strong", "tip-title", esc(title)));
-  const pic = art.tileCanvas(tile, shape, 176, 128, rotation);
+  const pic = art.tilePicture(tile, shape, 176, 128, rotation);
   pic.classList.add("tip-tile");
   pic.setAttribute("role", "img");
   pic.setAttribute("aria-label", tile ? tileWords(tile) : t("ishtar.ui.tile.facedown.label", { shape }));
@@ -63,7 +63,7 @@ export function infoCard({ title, lines = [], picture = null, button = null }) {
 export function tokenCard(token, count, button = null) {
   return infoCard({
     title: tokenWords(token),
-    picture: art.tokenCanvas(token, 44),
+    picture: art.tokenPicture(token, 44),
     lines: count === null ? [] : [esc(t("ishtar.ui.token.carpet", { n: count }))],
     button,
   });
