@@ -1,0 +1,105 @@
+"""Ishtar: Gardens of Babylon on this server: its descriptor, its options form and the
+reading of its oldest records (engine/ishtar/, bots/ishtar/, docs/games/ishtar/)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import Field
+
+import bots.ishtar as ishtar_bots
+import engine.ishtar as ishtar_engine
+from app.games import SEAT, VERSION, Game, LegacySetup, Options, labelled
+
+ISHTAR_EDITIONS: dict[str, str] = {
+    "4": "Recommended (balanced)",
+    "1": "Classic numbers",
+    "2": "First retuning (2026)",
+    "3": "Second retuning (2026)",
+}
+"""The editions of Ishtar's component data (engine.ishtar.editions), the default first, as
+the form names them; the engine's `check_options` refuses a name it does not have."""
+
+
+class IshtarOptions(Options):
+    """Ishtar's options: the board layout, a fixed first seat and the edition of the
+    components (a new room gets the engine's default, edition 4; `turn_end` is not offered:
+    new rooms end turns with `end`)."""
+
+    layout: Literal["preset", "random"] = Field(
+        "preset",
+        title="Board layout",
+        description="The rulebook's layout, or boards drawn at random.",
+    )
+    first_player: int | None = Field(
+        None,
+        ge=0,
+        le=3,
+        title="First player",
+        description="A seat number, or none for a random draw.",
+        json_schema_extra=SEAT,
+    )
+    edition: str = Field(
+        next(iter(ISHTAR_EDITIONS)),
+        title="Edition",
+        description="The numbers of the tiles, tree cards and skills: recommended, tuned "
+        "so every seat has a fair chance, or the classic numbers the first games used.",
+        json_schema_extra=labelled(ISHTAR_EDITIONS),
+    )
+
+
+def _ishtar_played_options(
+    options: dict[str, Any], engine_version: str | None
+) -> dict[str, Any]:
+    """Before engine 1.2.0 a turn with nothing left to do ended by itself: a record of
+    such a game (which names no `turn_end`) replays with ``turn_end: "auto"``. Before
+    engine 1.3.0 there were no editions: a record that names none is of edition "1" (the
+    engine gives a new game its default)."""
+    played = dict(options)
+    if "turn_end" not in played and _before(engine_version, (1, 2)):
+        played["turn_end"] = "auto"
+    played.setdefault("edition", "1")
+    return played
+
+
+def _before(version: str | None, release: tuple[int, ...]) -> bool:
+    """Whether ``version`` ("1.1.0") is an engine version older than ``release``; a missing
+    or unreadable one is not (the record is then read as the current engine's).
+
+    >>> _before("1.1.0", (1, 2)), _before("1.2.0", (1, 2)), _before("x", (1, 2))
+    (True, False, False)
+    """
+    if not isinstance(version, str) or not VERSION.fullmatch(version):
+        return False
+    return tuple(int(part) for part in version.split(".")) < release
+
+
+def _ishtar_legacy_setup(record: Mapping[str, Any]) -> LegacySetup:
+    """Formats 1 and 2: the options at the top of the set-up, the drawn layout beside it."""
+    setup = record.get("setup")
+    setup = setup if isinstance(setup, Mapping) else {}
+    options = {
+        "layout": setup.get("layout") or "preset",
+        "first_player": setup.get("first_player"),
+    }
+    drawn = record.get("layout")
+    return options, None if drawn is None else {"layout": drawn}
+
+
+DESCRIPTOR = Game(
+    id="ishtar",
+    title="Ishtar: Gardens of Babylon",
+    players=range(2, 5),
+    rules=ishtar_engine,
+    options=IshtarOptions,
+    bots=("easy", "medium", "hard"),
+    think=ishtar_bots.think,
+    client="games/ishtar/screen.js",
+    summary=(
+        "Lay vegetation tiles around the fountains, gather gems, train your assistants "
+        "and plant the King's trees. Two to four players, live in the browser."
+    ),
+    legacy_setup=_ishtar_legacy_setup,
+    played_options=_ishtar_played_options,
+)
