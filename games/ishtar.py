@@ -10,7 +10,8 @@ from pydantic import Field
 
 import bots.ishtar as ishtar_bots
 import engine.ishtar as ishtar_engine
-from app.games import SEAT, VERSION, Game, LegacySetup, Options, labelled
+from app.games import SEAT, Game, LegacySetup, Options, labelled
+from engine.ishtar.upgrade import played_options
 
 ISHTAR_EDITIONS: dict[str, str] = {
     "4": "Recommended (balanced)",
@@ -49,32 +50,6 @@ class IshtarOptions(Options):
     )
 
 
-def _ishtar_played_options(
-    options: dict[str, Any], engine_version: str | None
-) -> dict[str, Any]:
-    """Before engine 1.2.0 a turn with nothing left to do ended by itself: a record of
-    such a game (which names no `turn_end`) replays with ``turn_end: "auto"``. Before
-    engine 1.3.0 there were no editions: a record that names none is of edition "1" (the
-    engine gives a new game its default)."""
-    played = dict(options)
-    if "turn_end" not in played and _before(engine_version, (1, 2)):
-        played["turn_end"] = "auto"
-    played.setdefault("edition", "1")
-    return played
-
-
-def _before(version: str | None, release: tuple[int, ...]) -> bool:
-    """Whether ``version`` ("1.1.0") is an engine version older than ``release``; a missing
-    or unreadable one is not (the record is then read as the current engine's).
-
-    >>> _before("1.1.0", (1, 2)), _before("1.2.0", (1, 2)), _before("x", (1, 2))
-    (True, False, False)
-    """
-    if not isinstance(version, str) or not VERSION.fullmatch(version):
-        return False
-    return tuple(int(part) for part in version.split(".")) < release
-
-
 def _ishtar_legacy_setup(record: Mapping[str, Any]) -> LegacySetup:
     """Formats 1 and 2: the options at the top of the set-up, the drawn layout beside it."""
     setup = record.get("setup")
@@ -101,5 +76,5 @@ DESCRIPTOR = Game(
         "and plant the King's trees. Two to four players, live in the browser."
     ),
     legacy_setup=_ishtar_legacy_setup,
-    played_options=_ishtar_played_options,
+    played_options=played_options,
 )
