@@ -80,11 +80,12 @@ class Game:
     analysis: Mapping[str, Any] = field(default_factory=dict)
     """The analysis's depth where this game's costs differ from the default's (fields of
     `bots.analysis.Depth`; docs/analysis.md): none for a game that takes the default."""
-    played_options: Callable[[dict[str, Any], str | None], dict[str, Any]] | None = (
+    upgrade_options: Callable[[dict[str, Any], str | None], dict[str, Any]] | None = (
         field(default=None, repr=False)
     )
-    """The options a record's game was played with, from its options and the engine
-    version that played it: options whose meaning an engine change would otherwise alter."""
+    """The options a record's game was played with, from its stored options and the engine
+    version that played it: what an engine release added or changed the meaning of, filled
+    in as the older engine played (the engine's own rule: Ishtar's `upgrade_options`)."""
 
     def check_options(self, players: int, given: Any) -> dict[str, Any]:
         """The options of a new room, normalised, or `bad_options` saying what is wrong."""

@@ -56,12 +56,12 @@ class BabylonOptions(Options):
 
 
 DESCRIPTOR = Game(
-    id="babylon-gardens",
-    title="Babylon Gardens",
-    players=range(2, 5),
+    id=babylon_engine.GAME,
+    title=babylon_engine.TITLE,
+    players=babylon_engine.PLAYERS,
     rules=babylon_engine,
     options=BabylonOptions,
-    bots=("easy", "medium", "hard"),
+    bots=babylon_bots.LEVELS,
     think=babylon_bots.think,
     # its bots are cheap: a draw's luck looked at 32 moves ahead, 64 times, separates a
     # hard bot from a medium one in fewer games than the raw score (docs/analysis.md)

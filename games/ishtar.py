@@ -11,7 +11,7 @@ from pydantic import Field
 import bots.ishtar as ishtar_bots
 import engine.ishtar as ishtar_engine
 from app.games import SEAT, Game, LegacySetup, Options, labelled
-from engine.ishtar.upgrade import played_options
+from engine.ishtar.editions import DEFAULT
 
 ISHTAR_EDITIONS: dict[str, str] = {
     "4": "Recommended (balanced)",
@@ -20,7 +20,7 @@ ISHTAR_EDITIONS: dict[str, str] = {
     "3": "Second retuning (2026)",
 }
 """The editions of Ishtar's component data (engine.ishtar.editions), the default first, as
-the form names them; the engine's `check_options` refuses a name it does not have."""
+the form names them (the default value is the engine's, `DEFAULT`); the engine's `check_options` refuses a name it does not have."""
 
 
 class IshtarOptions(Options):
@@ -42,7 +42,7 @@ class IshtarOptions(Options):
         json_schema_extra=SEAT,
     )
     edition: str = Field(
-        next(iter(ISHTAR_EDITIONS)),
+        DEFAULT,
         title="Edition",
         description="The numbers of the tiles, tree cards and skills: recommended, tuned "
         "so every seat has a fair chance, or the classic numbers the first games used.",
@@ -63,12 +63,12 @@ def _ishtar_legacy_setup(record: Mapping[str, Any]) -> LegacySetup:
 
 
 DESCRIPTOR = Game(
-    id="ishtar",
-    title="Ishtar: Gardens of Babylon",
-    players=range(2, 5),
+    id=ishtar_engine.GAME,
+    title=ishtar_engine.TITLE,
+    players=ishtar_engine.PLAYERS,
     rules=ishtar_engine,
     options=IshtarOptions,
-    bots=("easy", "medium", "hard"),
+    bots=ishtar_bots.LEVELS,
     think=ishtar_bots.think,
     client="games/ishtar/screen.js",
     summary=(
@@ -76,5 +76,5 @@ DESCRIPTOR = Game(
         "and plant the King's trees. Two to four players, live in the browser."
     ),
     legacy_setup=_ishtar_legacy_setup,
-    played_options=played_options,
+    upgrade_options=ishtar_engine.upgrade_options,
 )

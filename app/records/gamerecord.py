@@ -209,8 +209,8 @@ def _setup(game: Game, record: Mapping[str, Any], version: int) -> dict[str, Any
         public = record.get("public_setup")
     if not isinstance(options, dict):
         raise RecordError("The set-up's options must be a JSON object.")
-    if game.played_options is not None:
-        options = game.played_options(options, record.get("engine_version"))
+    if game.upgrade_options is not None:
+        options = game.upgrade_options(options, record.get("engine_version"))
     try:
         checked = game.rules.check_options(players, options)
     except ValueError as error:
