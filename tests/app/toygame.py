@@ -9,6 +9,7 @@ cannot give two cards. Hidden: the deck order, the other players' hands, the see
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -285,6 +286,18 @@ def replay(setup: dict[str, Any], actions: list[Any]) -> State:
 
 def catalogue() -> dict[str, Any]:
     return {"game": GAME, "colours": COLOURS}
+
+
+def secrets(full: dict[str, Any], viewer: int | None) -> tuple[list[str], set[int]]:
+    """What `viewer` may never receive (tests/app/hidden.py): the deck's order and the
+    other players' hands."""
+    strings = []
+    if len(full["deck"]) > 1:
+        strings.append(json.dumps(full["deck"], separators=(",", ":")))
+    for seat, hand in enumerate(full["hands"]):
+        if seat != viewer and hand:
+            strings.append(json.dumps(hand, separators=(",", ":")))
+    return strings, set()
 
 
 def _descriptor() -> Game:
