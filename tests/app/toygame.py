@@ -288,6 +288,18 @@ def catalogue() -> dict[str, Any]:
     return {"game": GAME, "colours": COLOURS}
 
 
+def upgrade_options(
+    options: dict[str, Any], engine_version: str | None
+) -> dict[str, Any]:
+    """A record's options as toy engine `engine_version` played them. A made-up history,
+    so that the server's reading of old records is tested on a game it knows only by its
+    descriptor: before toy engine "1" the fixed first seat was the option ``first``."""
+    given = dict(options)
+    if engine_version == "0" and "first" in given:
+        given["first_player"] = given.pop("first")
+    return given
+
+
 def secrets(full: dict[str, Any], viewer: int | None) -> tuple[list[str], set[int]]:
     """What `viewer` may never receive (tests/app/hidden.py): the deck's order and the
     other players' hands."""
@@ -313,6 +325,7 @@ def _descriptor() -> Game:
         rules=toygame,
         options=ToyOptions,
         client="js/plain-screen.js",
+        upgrade_options=upgrade_options,
     )
 
 
