@@ -1,8 +1,10 @@
 """The registry: the games this server plays, each described once by a `Game`.
 
-This is the one place of the server that names a game. Everything else asks the registry
-for a room's game by its id (``rooms.game``, a record's ``game``) and reads the rules, the
-options, the bot levels and the client module from its descriptor.
+This is the one place of the server that names a game, by the module of its descriptor
+(`INSTALLED`: games/<game>.py, which joins the game's engine and bots to its options
+model). Everything else asks the registry for a room's game by its id (``rooms.game``, a
+record's ``game``) and reads the rules, the options, the bot levels, the upgrade of old
+records' options and the client module from its descriptor.
 
 A game's options are a pydantic model: its JSON Schema is what `GET /api/games` publishes
 and the home page draws as a form; the model checks the types, and the engine's

@@ -11,7 +11,7 @@ played, whoever stored it. This module is pure: no database, no HTTP.
 
 Records of format 1 and 2 came from before rooms had games, written by the one game there
 was in its own shape; they are read as format 3 through that game's `legacy_setup`
-(app/games.py), and still verify.
+(its descriptor, games/ishtar.py), and still verify.
 """
 
 from __future__ import annotations
