@@ -20,7 +20,8 @@ ISHTAR_EDITIONS: dict[str, str] = {
     "3": "Second retuning (2026)",
 }
 """The editions of Ishtar's component data (engine.ishtar.editions), the default first, as
-the form names them (the default value is the engine's, `DEFAULT`); the engine's `check_options` refuses a name it does not have."""
+the form names them (the default value is the engine's, `DEFAULT`); the engine's
+`check_options` refuses a name it does not have."""
 
 
 class IshtarOptions(Options):
