@@ -6,6 +6,17 @@
  * A game's renderer extends `BoardCanvas` with its camera (`fit()`) and its drawing (`draw()`).
  */
 
+/**
+ * Redraws a second for a pulse that lasts as long as a turn (the glowing marks of the moves
+ * one may make): enough for a slow glow, a third of a screen's rate, so a page left open on a
+ * turn does not redraw its whole board 60 times a second for minutes (a phone's battery, a
+ * laptop's fan).
+ */
+export const PULSE_FPS = 20;
+
+/** The player asked for less motion: a pulse then holds still. */
+const STILL = () => !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+
 /** The page is used with a finger (a phone, a tablet), not a mouse. */
 export const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
 
@@ -104,7 +115,25 @@ export class BoardCanvas {
     });
   }
 
+  /**
+   * A pulse's level now, between 0 and 1 (a sine of `period` ms), with the next redraw of the
+   * pulse asked for at most PULSE_FPS times a second. Under prefers-reduced-motion the level
+   * holds at 0.75 and nothing is redrawn for it.
+   */
+  pulse(period) {
+    if (STILL()) return 0.75;
+    if (!this.pulseTimer) {
+      this.pulseTimer = setTimeout(() => {
+        this.pulseTimer = 0;
+        this.invalidate();
+      }, 1000 / PULSE_FPS);
+    }
+    return 0.5 + 0.5 * Math.sin(performance.now() / period);
+  }
+
   destroy() {
+    clearTimeout(this.pulseTimer);
+    this.pulseTimer = 0;
     this.observer.disconnect();
     this.barObserver?.disconnect();
   }

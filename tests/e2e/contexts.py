@@ -37,9 +37,11 @@ CHANGES_THE_CONTEXT = (
     "set_extra_http_headers",
     "set_geolocation",
     "set_offline",
+    "set_storage_state",
     "close",
 )
-"""The context's own methods after which it is not handed out again."""
+"""The context's own methods after which it is not handed out again; and any use of its
+`clock` (a fake clock is installed into every page of the context)."""
 
 
 def origin_of(url: str) -> str | None:
@@ -69,8 +71,8 @@ class Kept:
     blank: Any = None
     """A page left on about:blank by the clean-up, handed to the next test as its first."""
 
-    def mark(self, name: str) -> Callable[..., Any]:
-        method = getattr(self.context, name)
+    def mark(self, name: str, owner: Any = None) -> Callable[..., Any]:
+        method = getattr(self.context if owner is None else owner, name)
 
         def marked(*args: Any, **kwargs: Any) -> Any:
             self.changed = True
@@ -140,6 +142,10 @@ class ContextPool:
         for name in CHANGES_THE_CONTEXT:
             if hasattr(context, name):
                 setattr(context, name, kept.mark(name))
+        clock = context.clock  # one object a context, also a page's `page.clock`
+        for name in dir(clock):
+            if not name.startswith("_") and callable(getattr(clock, name)):
+                setattr(clock, name, kept.mark(name, clock))
 
         def reached(request: Any) -> None:
             origin = origin_of(request.url)

@@ -115,8 +115,9 @@ def test_other_options_get_another_context(pool: ContextPool, site: str) -> None
         lambda context: context.set_extra_http_headers({"x-planted": "1"}),
         lambda context: context.new_cdp_session(context.pages[0]),
         lambda context: context.close(),
+        lambda context: context.pages[0].clock.install(),
     ],
-    ids=["offline", "permissions", "init-script", "headers", "cdp", "closed"],
+    ids=["offline", "permissions", "init-script", "headers", "cdp", "closed", "clock"],
 )
 def test_a_context_the_test_changed_is_closed_not_kept(
     pool: ContextPool, site: str, change: Any

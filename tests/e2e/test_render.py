@@ -235,3 +235,61 @@ def test_an_assistant_covers_the_icon_and_leaves_the_flowers_visible(
     assert 0.3 * red + 0.59 * green + 0.11 * blue < 120 and blue > red
     assert found["flower"][:3] == pytest.approx([0xF2, 0xB6, 0x30], abs=12)
     page.screenshot(path=str(artifacts / "assistant-on-its-icon.png"))
+
+
+PULSING_BOARD = """async ({ marks }) => {
+  const { BoardCanvas, PULSE_FPS } = await import('/static/js/canvas.js');
+  const canvas = document.createElement('canvas');
+  canvas.style.width = '200px';
+  canvas.style.height = '100px';
+  document.body.append(canvas);
+  class Board extends BoardCanvas {
+    fit() {}
+    draw() {
+      window.__draws += 1;
+      window.__levels.push(marks ? this.pulse(240) : null);
+    }
+  }
+  window.__draws = 0;
+  window.__levels = [];
+  window.__board = new Board(canvas);
+  window.__board.invalidate();
+  return PULSE_FPS;
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_pulse_redraws_the_board_at_its_own_rate_or_holds_still(
+    new_page: Callable[..., Page], static_server: str, motion: str
+) -> None:
+    """The marks of a turn pulse for as long as the player thinks: PULSE_FPS redraws a
+    second, not one per screen frame; none under prefers-reduced-motion, where the pulse
+    holds still. A board without marks is drawn once. Time is Playwright's fake clock."""
+    page = new_page(reduced_motion=motion)
+    page.clock.install()
+    page.goto(f"{static_server}/tests/e2e/harness.html")
+    page.clock.run_for(100)
+    fps = page.evaluate(PULSING_BOARD, {"marks": True})
+    page.clock.run_for(50)
+    first = page.evaluate("window.__draws")
+    assert first >= 1
+    page.clock.run_for(2000)
+    draws = page.evaluate("window.__draws") - first
+    levels = page.evaluate("window.__levels")
+    if motion == "reduce":
+        assert draws == 0
+        assert set(levels) == {0.75}
+    else:
+        # at most PULSE_FPS a second (a redraw waits for the screen's next frame after
+        # its timer), at least half of it; a redraw each frame would be 120
+        assert fps <= draws <= 2 * fps, (draws, fps)
+        assert fps <= 30
+        assert len(set(levels)) > 10, "the level moves with the clock"
+    page.evaluate("window.__board.destroy()")
+
+    still = new_page()
+    still.clock.install()
+    still.goto(f"{static_server}/tests/e2e/harness.html")
+    still.evaluate(PULSING_BOARD, {"marks": False})
+    still.clock.run_for(2000)
+    assert still.evaluate("window.__draws") == 1

@@ -128,7 +128,7 @@ export class BoardRenderer extends BoardCanvas {
     const again = this.drawGlows();
     this.drawMarks();
     this.drawHover();
-    if (again || this.overlay.marks.length) this.invalidate();
+    if (again) this.invalidate();
   }
 
   /** The layer that changes only with the view or the size: terrace, tiles, well, path. */
@@ -188,7 +188,8 @@ export class BoardRenderer extends BoardCanvas {
   /** The tiles one may step onto: a pulsing golden frame, the key, and "fills" when it does. */
   drawMarks() {
     const { ctx } = this;
-    const pulse = 0.5 + 0.5 * Math.sin(performance.now() / 260);
+    if (!this.overlay.marks.length) return;
+    const pulse = this.pulse(260);
     for (const m of this.overlay.marks) {
       const x = m.at[1] * TILE;
       const y = m.at[0] * TILE;

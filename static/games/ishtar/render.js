@@ -386,7 +386,6 @@ export class BoardRenderer extends BoardCanvas {
   drawOverlay() {
     const { ctx } = this;
     const o = this.overlay;
-    const t = performance.now();
     for (const c of o.hints) {
       const [px, py] = hex.toPixel(c, HEX);
       ctx.beginPath();
@@ -398,7 +397,7 @@ export class BoardRenderer extends BoardCanvas {
       ctx.stroke();
     }
     if (o.marks.length) {
-      const pulse = 0.5 + 0.5 * Math.sin(t / 240);
+      const pulse = this.pulse(240);
       for (const c of o.marks) {
         const [px, py] = hex.toPixel(c, HEX);
         paint.hexPath(ctx, px, py, HEX * 0.8);
@@ -415,7 +414,6 @@ export class BoardRenderer extends BoardCanvas {
         ctx.fillStyle = "#d8a62b";
         ctx.fill();
       }
-      this.invalidate(); // keep pulsing
     }
     for (const c of o.selected) {
       const [px, py] = hex.toPixel(c, HEX);
