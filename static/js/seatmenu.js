@@ -41,6 +41,7 @@ export class SeatMenu {
     this.offer = null; // what the server offers (GET /api/reach)
     this.handed = new Map(); // seat -> rejoin link just made
     this.note = "";
+    this.reading = 0; // reads under way for the open menu
     const status = document.getElementById("status");
     this.clock = el("span", "clock");
     this.clock.id = "clock";
@@ -79,21 +80,36 @@ export class SeatMenu {
     if (you) this.you = you;
     const player = this.you?.role === "player";
     this.menu.hidden = !(player || this.hostToken()) || !this.room;
-    // a question being answered (a bot's level, a new person's name) is not redrawn away
-    if (this.menu.open && !this.body.querySelector(".handover-confirm, .handover-name")) this.render();
+    if (this.menu.open) this.refresh();
     this.tick();
   }
 
+  /** Draws the menu again, unless the host is answering a question in it (a bot's level, a
+   * new person's name): news, and a read the menu started when opened that lands late,
+   * never redraw a question away. */
+  refresh() {
+    if (!this.body.querySelector(".handover-confirm, .handover-name")) this.render();
+  }
+
+  /** The menu reads what it shows the first time it opens; the body is `aria-busy` while
+   * reads are under way (a menu opened twice quickly has two). */
   async opened() {
-    if (this.you?.role === "player" && this.hook === undefined) {
-      try {
-        this.hook = (await getWebhook(this.roomId, this.getToken())).url;
-      } catch {
-        this.hook = null;
+    this.reading += 1;
+    this.body.setAttribute("aria-busy", "true");
+    try {
+      if (this.you?.role === "player" && this.hook === undefined) {
+        try {
+          this.hook = (await getWebhook(this.roomId, this.getToken())).url;
+        } catch {
+          this.hook = null;
+        }
       }
+      if (this.you?.role === "player" && this.reach === undefined) await this.readReach();
+    } finally {
+      this.reading -= 1;
+      if (!this.reading) this.body.removeAttribute("aria-busy");
     }
-    if (this.you?.role === "player" && this.reach === undefined) await this.readReach();
-    this.render();
+    this.refresh();
   }
 
   async readReach() {

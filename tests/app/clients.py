@@ -13,6 +13,12 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from tests.support.acks import unfold
 
+GUARD_S = 30.0
+"""How long a client waits for a message by default: a guard against a hang, never a
+measure. It was 5 s, which a 2-core machine running the whole suite (three workers,
+Chromium, PostgreSQL) has exceeded; a passing test waits only as long as the message
+takes."""
+
 
 def ws_url(base_url: str, room_id: str) -> str:
     return base_url.replace("http://", "ws://") + f"/ws/rooms/{room_id}"
@@ -106,11 +112,11 @@ class WsClient:
         assert self.ws is not None
         await self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
-    async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
+    async def recv(self, timeout: float = GUARD_S) -> dict[str, Any]:
         return await asyncio.wait_for(self.inbox.get(), timeout)
 
     async def expect(
-        self, kind: str, timeout: float = 5.0, **fields: Any
+        self, kind: str, timeout: float = GUARD_S, **fields: Any
     ) -> dict[str, Any]:
         """The next message of `kind` (with these field values); earlier others are skipped."""
         async with asyncio.timeout(timeout):
@@ -121,7 +127,7 @@ class WsClient:
                 ):
                     return message
 
-    async def until_version(self, version: int, timeout: float = 5.0) -> None:
+    async def until_version(self, version: int, timeout: float = GUARD_S) -> None:
         async with asyncio.timeout(timeout):
             while self.version < version:
                 await self.inbox.get()

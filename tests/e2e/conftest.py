@@ -1,6 +1,7 @@
-"""Fixtures for the browser tests: one Chromium per test session (Debian's /usr/bin/chromium,
-never a downloaded browser), a fresh context per person, and the artifacts directory where
-the screenshots of the main screens are kept (test-artifacts/e2e, ignored by git)."""
+"""Fixtures for the browser tests: one Chromium per package run (Debian's /usr/bin/chromium,
+never a downloaded browser; tests/e2e/chromium.py), a clean context per person
+(tests/e2e/contexts.py), and the artifacts directory where the screenshots of the main
+screens are kept when asked for (test-artifacts/e2e, ignored by git; tests/e2e/shots.py)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.chromium import CHROMIUM, launch
 from tests.e2e.contexts import ContextPool
-from tests.e2e.gardener import CHROMIUM_ARGS
 from tests.e2e.servers import serve
 from tests.support.databases import TestDatabases
 
-CHROMIUM = os.environ.get("ISHTAR_CHROMIUM", "/usr/bin/chromium")
 HANG_GUARD_MS = 30_000
 """How long a page action or an `expect` may wait: a guard against a hang, never a measure
 (a loaded 2-core CI has taken over 10 s to navigate). A passing test waits only as long as
@@ -80,7 +80,7 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = launch(p)
         yield b
         b.close()
 

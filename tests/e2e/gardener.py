@@ -16,14 +16,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
+from tests.e2e.shots import shoot
 
 
 @dataclass
@@ -277,7 +270,7 @@ class Gardener:
 
     def shot(self, artifacts: Path, name: str) -> Path:
         path = artifacts / f"{name}.png"
-        self.page.screenshot(path=str(path))
+        shoot(self.page, path)
         return path
 
 

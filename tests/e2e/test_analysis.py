@@ -19,6 +19,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.shots import shoot
 from tests.support.live import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -99,7 +100,7 @@ def test_a_finished_game_is_analysed_in_the_browser(
     expect(ana.locator("#scores")).to_be_visible()
     link = ana.locator("#analysis-link")
     expect(link).to_have_text("Analyse the game")
-    ana.screenshot(path=str(artifacts / f"analysis-{game}-final-table.png"))
+    shoot(ana, artifacts / f"analysis-{game}-final-table.png")
     link.click()
     ana.wait_for_url(f"**/r/{room}/replay**")
     panel = ana.locator("#analysis")
@@ -146,7 +147,7 @@ def test_a_finished_game_is_analysed_in_the_browser(
     ana.locator("#analysis-better-btn").click()
     expect(ana.locator("#replay")).to_have_attribute("data-better", str(first["move"]))
     expect(ana.locator("#replay-text")).to_contain_text("The better move:")
-    ana.screenshot(path=str(artifacts / f"analysis-{game}-en.png"), full_page=True)
+    shoot(ana, artifacts / f"analysis-{game}-en.png", full_page=True)
     ana.keyboard.press("ArrowRight")
     wait_shown(ana, first["move"] + 1)
     expect(ana.locator("#replay")).to_have_attribute("data-better", "")
@@ -188,9 +189,7 @@ def test_a_finished_game_is_analysed_in_the_browser(
             )
         phone = "-phone" if size is PHONE else ""
         page.locator("#analysis").scroll_into_view_if_needed()
-        page.screenshot(
-            path=str(artifacts / f"analysis-{game}-{lang}{phone}.png"), full_page=True
-        )
+        shoot(page, artifacts / f"analysis-{game}-{lang}{phone}.png", full_page=True)
 
 
 def test_the_first_sound_of_a_name_is_told_for_the_catalogues(
@@ -242,4 +241,4 @@ def test_french_elides_the_name_of_whose_turn_it_is(
         expect(page.locator("#turn-banner")).to_contain_text(words)
         assert "de " + mover not in (page.locator("#turn-banner").text_content() or "")
         phone = "-phone" if size is PHONE else ""
-        page.screenshot(path=str(artifacts / f"turn-{locale[:2]}{phone}.png"))
+        shoot(page, artifacts / f"turn-{locale[:2]}{phone}.png")

@@ -19,6 +19,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.babylon_gardener import BabylonPlayer
 from tests.e2e.gardener import wait_until
+from tests.e2e.shots import shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -72,7 +73,7 @@ def test_a_whole_game_two_players_a_phone_and_a_spectator(
     bjorn = BabylonPlayer(phone, "Björn", touch=True)
     bjorn.join(server, room)
     expect(ana.page.locator("#seats li.seat:not(.free)")).to_have_count(2)
-    ana.page.screenshot(path=str(artifacts / "babylon-lobby.png"))
+    shoot(ana.page, artifacts / "babylon-lobby.png")
     watcher = new_page(width=1280, height=800)
     watcher.goto(f"{server}/r/{room}")
     ana.page.locator("#start-btn").click()
@@ -87,7 +88,7 @@ def test_a_whole_game_two_players_a_phone_and_a_spectator(
         sides = [a["side"] for a in who.legal()]
         assert sides and not any(s[0] == t[0] for s in sides for t in taken)
         if who is bjorn:
-            who.page.screenshot(path=str(artifacts / "babylon-phone-choose.png"))
+            shoot(who.page, artifacts / "babylon-phone-choose.png")
         chosen = who.play()
         taken.append(chosen["side"])
         watcher_sees(watcher, who.version())
@@ -120,9 +121,9 @@ def test_a_whole_game_two_players_a_phone_and_a_spectator(
         watcher_sees(watcher, who.version())
         moves += 1
         if moves == 6:
-            ana.page.screenshot(path=str(artifacts / "babylon-game-player.png"))
-            bjorn.page.screenshot(path=str(artifacts / "babylon-phone-player.png"))
-            watcher.screenshot(path=str(artifacts / "babylon-spectator.png"))
+            shoot(ana.page, artifacts / "babylon-game-player.png")
+            shoot(bjorn.page, artifacts / "babylon-phone-player.png")
+            shoot(watcher, artifacts / "babylon-spectator.png")
         assert moves < 600, "the game does not end"
     assert all(checked.values()), checked
 
@@ -143,9 +144,9 @@ def test_a_whole_game_two_players_a_phone_and_a_spectator(
         assert page.title() == "Game over · Ishtar Online"
     full = [p for p in final["players"] if p["winks"] == 25]
     assert full, final  # the game ends when a scoreboard is full
-    ana.page.screenshot(path=str(artifacts / "babylon-final-scores.png"))
+    shoot(ana.page, artifacts / "babylon-final-scores.png")
     ana.page.click("#scores-close")
-    ana.page.screenshot(path=str(artifacts / "babylon-final-board.png"))
+    shoot(ana.page, artifacts / "babylon-final-board.png")
 
     # the replay of the finished game: the board and the scoreboards, no controls
     replay = new_page(width=1280, height=800)
@@ -162,7 +163,7 @@ def test_a_whole_game_two_players_a_phone_and_a_spectator(
     expect(replay.locator(".bg-player g.wink")).to_have_count(
         sum(p["winks"] for p in final["players"])
     )
-    replay.screenshot(path=str(artifacts / "babylon-replay-live.png"))
+    shoot(replay, artifacts / "babylon-replay-live.png")
 
 
 def watcher_sees(watcher: Page, version: int) -> None:
@@ -185,14 +186,14 @@ def hover_checks(base: str, room: str, ana: BabylonPlayer, artifacts: Path) -> N
         tip = page.locator("#bg-tooltip.ok")
         expect(tip).to_be_visible()
         expect(tip).to_contain_text("gems")
-        page.screenshot(path=str(artifacts / "babylon-live-hover-legal.png"))
+        shoot(page, artifacts / "babylon-live-hover-legal.png")
     well = ana.view()["floor"]["well"]
     x, y = ana.centre(well)
     page.mouse.move(x, y)
     reason = engine_reason(base, room, ana, {"type": "irrigate", "at": well})
     assert reason  # the well is never a step
     expect(page.locator("#bg-tooltip.bad")).to_have_text(reason)
-    page.screenshot(path=str(artifacts / "babylon-live-hover-illegal.png"))
+    shoot(page, artifacts / "babylon-live-hover-illegal.png")
     page.mouse.move(2, 2)
 
 

@@ -21,6 +21,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e import babylon_samples as samples
 from tests.e2e.catalogues import LANG_SCRIPT, catalogue_body
+from tests.e2e.shots import shoot
 
 pytestmark = [pytest.mark.browser]
 
@@ -210,7 +211,7 @@ def test_the_board_paints_each_tile_where_the_screen_says(
     empty = pixel(page, left + spots[3][0] * size, top + spots[3][1] * size)
     assert min(bead[:3]) > 190  # clear glass catching the light
     assert bead != empty
-    page.screenshot(path=str(artifacts / "babylon-start.png"))
+    shoot(page, artifacts / "babylon-start.png")
 
 
 def test_the_path_the_steps_and_hover_reasons(
@@ -230,7 +231,7 @@ def test_the_path_the_steps_and_hover_reasons(
     expect(tip).to_be_visible()
     expect(tip).to_contain_text("1/1 gems")
     expect(tip).to_contain_text("fills")
-    page.screenshot(path=str(artifacts / "babylon-hover-legal.png"))
+    shoot(page, artifacts / "babylon-hover-legal.png")
     # hovering an illegal square asks the engine why, and says it
     x, y = centre(page, [1, 0])
     page.mouse.move(x, y)
@@ -238,7 +239,7 @@ def test_the_path_the_steps_and_hover_reasons(
     expect(bad).to_have_text(REASON)
     asked = page.evaluate("() => window.__harness.asked")
     assert {"type": "irrigate", "at": [1, 0]} in asked
-    page.screenshot(path=str(artifacts / "babylon-hover-illegal.png"))
+    shoot(page, artifacts / "babylon-hover-illegal.png")
     # the bar: the harvest with what it gives, and undo
     harvest = page.locator("[data-act='harvest']")
     expect(harvest).to_contain_text("End path and harvest")
@@ -357,7 +358,7 @@ def test_scoreboards_show_borders_winks_lines_and_totals(
         "M-y3-2",
     ]
     expect(page.locator("#bg-floor")).to_have_text("Lower Garden")
-    page.locator("#side").screenshot(path=str(artifacts / "babylon-scoreboards.png"))
+    shoot(page.locator("#side"), artifacts / "babylon-scoreboards.png")
 
 
 def test_the_last_harvest_glows(
@@ -393,7 +394,7 @@ def test_choosing_a_scoreboard(
         button = chooser.locator(f"[data-act='side-{side}']")
         expect(button.locator("g[data-border]")).to_have_count(8)
     expect(page.locator("#prompt")).to_have_text("Choose your scoreboard")
-    page.screenshot(path=str(artifacts / "babylon-choose.png"))
+    shoot(page, artifacts / "babylon-choose.png")
     chooser.locator("[data-act='side-C2']").click()
     assert page.evaluate("() => window.__harness.sent") == [
         {"type": "scoreboard", "side": "C2"}
@@ -424,7 +425,7 @@ def test_a_phone_sized_screen(
     assert page.evaluate("() => window.__harness.sent") == [
         {"type": "irrigate", "at": [2, 1]}
     ]
-    page.screenshot(path=str(artifacts / "babylon-phone.png"), full_page=True)
+    shoot(page, artifacts / "babylon-phone.png", full_page=True)
 
 
 def test_replay_mode_and_final_scores(
@@ -445,7 +446,7 @@ def test_replay_mode_and_final_scores(
     bar = page.locator("#actionbar").bounding_box()
     assert bar is not None
     assert centre(page, [0, 0])[1] - tile_px(page) / 2 > bar["y"] + bar["height"]
-    page.screenshot(path=str(artifacts / "babylon-replay.png"))
+    shoot(page, artifacts / "babylon-replay.png")
     page.evaluate(
         """() => {
           const h = window.__harness;
@@ -584,7 +585,7 @@ def test_the_screen_reads_in_french_tooltip_button_and_the_final_table(
     expect(page.locator("[data-act='undo']")).to_contain_text("↶ Annuler l’étape")
     expect(page.locator(".bg-players-panel h2")).to_have_text("Tableaux de score")
     expect(page.locator("#bg-floor")).to_have_text("Jardin inférieur")
-    page.screenshot(path=str(artifacts / "babylon-fr-midturn.png"))
+    shoot(page, artifacts / "babylon-fr-midturn.png")
 
     open_screen(page, static_server, "over", mode="replay", lang="fr")
     page.evaluate(
@@ -680,9 +681,7 @@ def test_screenshots_in_french_and_dutch(
         assert page.evaluate(
             "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
         )
-        page.screenshot(
-            path=str(artifacts / f"babylon-{lang}-{view}-{screen}.png"), full_page=True
-        )
+        shoot(page, artifacts / f"babylon-{lang}-{view}-{screen}.png", full_page=True)
 
 
 def test_a_tie_broken_on_winks_reads_in_french_with_the_players_names(

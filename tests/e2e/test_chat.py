@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.gardener import wait_until
+from tests.e2e.shots import shoot
 from tests.e2e.test_async import BACKGROUND_AND_NOTIFICATIONS, bearer, hold, table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -129,7 +130,7 @@ def test_a_player_and_a_spectator_chat_at_the_table(
     )
     watcher.locator('#chat .chat-tab[data-channel="table"]').click()
     watcher.locator("#chat").scroll_into_view_if_needed()
-    watcher.screenshot(path=str(artifacts / "chat.png"))
+    shoot(watcher, artifacts / "chat.png")
     assert alerts == []
 
 
@@ -151,7 +152,7 @@ def test_on_a_phone_the_chat_folds_with_an_unread_count(
             )
     expect(phone.locator("#chat .chat-unread")).to_have_text("2")
     panel.scroll_into_view_if_needed()
-    phone.screenshot(path=str(artifacts / "chat-phone-folded.png"))
+    shoot(phone, artifacts / "chat-phone-folded.png")
     phone.locator("#chat .chat-toggle").click()
     expect(phone.locator("#chat .chat-text")).to_have_text(
         ["hi from Ana", "hi from Björn"]
@@ -165,7 +166,7 @@ def test_on_a_phone_the_chat_folds_with_an_unread_count(
         phone.locator('#chat .chat-line[data-channel="spectators"] .chat-text')
     ).to_have_text(["I am watching"])
     panel.scroll_into_view_if_needed()
-    phone.screenshot(path=str(artifacts / "chat-phone.png"))
+    shoot(phone, artifacts / "chat-phone.png")
 
 
 def test_a_refusal_is_said_under_the_box(
@@ -203,4 +204,4 @@ def test_the_chat_is_the_same_in_a_babylon_gardens_room(
     say(page, "waiting for you")
     expect(page.locator("#chat .chat-text")).to_have_text(["waiting for you"])
     wait_until(page, "() => window.__ishtarChat.lines.length === 1")
-    page.screenshot(path=str(artifacts / "chat-lobby.png"))
+    shoot(page, artifacts / "chat-lobby.png")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.shots import shoot
 from tests.e2e.test_ishtar_table import (
     DESKTOP,
     PHONE,
@@ -65,7 +66,7 @@ def test_planting_a_market_card_says_it_cannot_be_undone_before_it_is_done(
     expect(note).to_have_text(WARNING[lang])
     assert sent(page) == []  # said before anything is done
     page.locator("#actionbar").scroll_into_view_if_needed()
-    page.screenshot(path=str(artifacts / f"final-plant-{lang}-{size}.png"))
+    shoot(page, artifacts / f"final-plant-{lang}-{size}.png")
 
 
 def test_a_step_that_can_be_undone_says_nothing(
@@ -110,7 +111,7 @@ def test_reserving_a_card_says_it_cannot_be_undone_before_a_card_is_pressed(
     for entry in entries:
         button = page.locator(f"[data-act='reserve-{entry['action']['card']}']")
         expect(button).to_have_attribute("aria-description", RESERVE[lang])
-    page.screenshot(path=str(artifacts / f"final-reserve-{lang}-{size}.png"))
+    shoot(page, artifacts / f"final-reserve-{lang}-{size}.png")
     # pressing a card then reserves it (the warning came first)
     first = page.locator(f"[data-act='reserve-{entries[0]['action']['card']}']")
     if size == "phone":

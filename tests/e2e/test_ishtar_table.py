@@ -24,6 +24,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.catalogues import LANG_SCRIPT, catalogue_body
 from tests.e2e.ishtar_positions import samples
+from tests.e2e.shots import shoot
 
 pytestmark = [pytest.mark.browser]
 
@@ -222,7 +223,7 @@ def test_a_piles_top_tile_opens_large_with_its_spaces_and_cost_on_hover(
         }"""
     )
     assert green > 0.25
-    page.screenshot(path=str(artifacts / "ishtar-carpet-popover.png"))
+    shoot(page, artifacts / "ishtar-carpet-popover.png")
     page.mouse.move(5, 400)
     expect(card).to_be_hidden()
     assert sent(page) == []  # hovering takes nothing
@@ -296,7 +297,7 @@ def test_on_a_phone_a_tap_on_a_pile_opens_its_card_and_its_button_takes_it(
     card = page.locator("#ish-tip")
     expect(card).to_be_visible()
     assert sent(page) == []  # a tap reads first
-    page.screenshot(path=str(artifacts / "ishtar-phone-carpet.png"))
+    shoot(page, artifacts / "ishtar-phone-carpet.png")
     button = card.locator(f"[data-act='take-{pile}']")
     bb = button.bounding_box()
     assert bb is not None
@@ -358,7 +359,7 @@ def test_an_assistant_on_a_two_flower_space_covers_its_icon_not_its_flowers(
     assert light == [], light
     for heart in found["hearts"]:  # both flowers still show their golden hearts
         assert heart[:3] == pytest.approx([0xF2, 0xB6, 0x30], abs=14)
-    page.screenshot(path=str(artifacts / "ishtar-assistant-two-flowers.png"))
+    shoot(page, artifacts / "ishtar-assistant-two-flowers.png")
 
 
 # ---- point 4: a lost assistant is said before the click ----------------------------------
@@ -387,7 +388,7 @@ def test_the_placement_preview_says_no_assistant_is_possible(
     expect(tip.locator("[data-warn='no-assistant']")).to_have_text(
         "No assistant possible: that flowerbed has one"
     )
-    page.screenshot(path=str(artifacts / "ishtar-no-assistant-preview.png"))
+    shoot(page, artifacts / "ishtar-no-assistant-preview.png")
     rotate_to(page, fine["action"]["rotation"])
     page.mouse.move(*place_point(page, fine["action"]))
     expect(tip).to_be_visible()
@@ -411,7 +412,7 @@ def test_your_panel_comes_first_and_the_log_has_a_column_on_wide_screens(
     assert mine["y"] < carpet["y"]  # above the carpet: in sight while choosing
     assert mine["y"] + mine["height"] <= DESKTOP["height"]
     expect(page.locator("#players .player")).to_have_count(1)  # the other gardener
-    page.locator("#side").screenshot(path=str(artifacts / "ishtar-your-panel.png"))
+    shoot(page.locator("#side"), artifacts / "ishtar-your-panel.png")
     log = page.locator("#log").bounding_box()
     assert log is not None and log["height"] > 220  # more than the old 220 px box
 
@@ -435,7 +436,7 @@ def test_your_panel_comes_first_and_the_log_has_a_column_on_wide_screens(
         column["x"] >= side["x"] + side["width"] - 1
     )  # beside the panels, not under them
     assert board["x"] + board["width"] <= side["x"] + 1
-    wide.screenshot(path=str(artifacts / "ishtar-wide-log.png"))
+    shoot(wide, artifacts / "ishtar-wide-log.png")
 
 
 # ---- point 9: a turn on a phone ----------------------------------------------------------
@@ -486,7 +487,7 @@ def test_on_a_phone_a_tile_is_tried_then_placed_here_and_the_tip_keeps_clear_of_
         box["x"] <= x <= box["x"] + box["width"]
         and box["y"] <= y <= box["y"] + box["height"]
     )
-    page.screenshot(path=str(artifacts / "ishtar-phone-turn.png"))
+    shoot(page, artifacts / "ishtar-phone-turn.png")
     pb = place_here.bounding_box()
     assert pb is not None
     page.touchscreen.tap(pb["x"] + pb["width"] / 2, pb["y"] + pb["height"] / 2)
@@ -754,7 +755,7 @@ def test_the_screen_reads_in_french_cards_buttons_and_the_final_table(
     expect(card.locator(f"[data-act='take-{i}']")).to_have_text(
         "Choisir cette pile" if cheapest else "Prendre cette tuile"
     )
-    page.screenshot(path=str(artifacts / "ishtar-fr-choose.png"))
+    shoot(page, artifacts / "ishtar-fr-choose.png")
 
     # a skill's card: its French title and description
     open_screen(page, static_server, "special", lang="fr")
@@ -764,7 +765,7 @@ def test_the_screen_reads_in_french_cards_buttons_and_the_final_table(
         "à chaque tour, le premier pas payant de l’arrosoir est gratuit"
     )
     expect(page.locator("[data-act='pass']")).to_contain_text("Passer")
-    page.screenshot(path=str(artifacts / "ishtar-fr-special.png"))
+    shoot(page, artifacts / "ishtar-fr-special.png")
 
     # the final table's categories and tie-break rows
     open_screen(page, static_server, "over", lang="fr")
@@ -817,7 +818,7 @@ def test_screenshots_in_french_and_dutch_keep_the_bar_and_panels_whole(
         assert page.evaluate(
             "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
         )
-        page.screenshot(path=str(artifacts / f"ishtar-{lang}-{view}-{screen}.png"))
+        shoot(page, artifacts / f"ishtar-{lang}-{view}-{screen}.png")
 
 
 # Every text of the side panels against its box, and each skill name's lines: where a line
@@ -884,6 +885,6 @@ def test_the_side_panels_break_no_word_and_let_no_text_out_of_its_box(
     assert found["breaks"] == [], found
     assert found["overflowing"] == [] and found["outside"] == [], found
     assert found["clipped"] == [], found
-    page.locator(".player").first.screenshot(
-        path=str(artifacts / f"ishtar-skills-{lang}-{screen}.png")
+    shoot(
+        page.locator(".player").first, artifacts / f"ishtar-skills-{lang}-{screen}.png"
     )

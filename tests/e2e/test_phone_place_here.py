@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.shots import shoot
 from tests.e2e.test_ishtar_table import (
     PHONE,
     hex_point,
@@ -62,7 +63,7 @@ def test_next_spot_lights_place_here_and_it_places_there(
     assert spot is not None
     expect(page.locator("#tooltip")).to_be_visible()
     expect(place_here).to_be_enabled()  # the green preview is what "Place here" places
-    page.screenshot(path=str(artifacts / f"phone-next-spot-{lang}.png"))
+    shoot(page, artifacts / f"phone-next-spot-{lang}.png")
     tap_centre(page, "[data-act='place-here']")
     assert sent(page) == [entry_at(page, spot)]
 
@@ -142,4 +143,4 @@ def test_a_tap_after_next_spot_leaves_no_dashed_outline_and_the_tip_is_by_the_sp
     hex_px = page.evaluate("() => 32 * window.__harness.screen.renderer.cam.k")
     gap = max(box["y"] - y, y - (box["y"] + box["height"]))
     assert gap < 4.5 * hex_px, (gap, hex_px)
-    page.screenshot(path=str(artifacts / "phone-tip-by-the-spot.png"))
+    shoot(page, artifacts / "phone-tip-by-the-spot.png")

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.gardener import Gardener, wait_until
+from tests.e2e.shots import shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -49,7 +50,7 @@ def test_two_players_spectator_reload_and_keyboard(
     home = new_page()
     home.goto(live_server + "/")
     expect(home.locator("#create")).to_be_visible()
-    home.screenshot(path=str(artifacts / "home.png"))
+    shoot(home, artifacts / "home.png")
 
     ana, bjorn, room = seat_two(new_page, live_server, phone=True)
     ana.shot(artifacts, "lobby")
@@ -154,7 +155,7 @@ def hover_checks(who: Gardener, legal: list[dict], artifacts: Path) -> None:
     x, y = who.board_point("a => window.__ishtar.placePoint(a)", action)
     who.point_at(x, y)
     expect(page.locator("#tooltip.ok")).to_be_visible()
-    page.screenshot(path=str(artifacts / "hover-legal.png"))
+    shoot(page, artifacts / "hover-legal.png")
     # the fountain itself can never be covered: the grip cell on it is illegal
     fountain = page.evaluate(
         "() => { const c = window.__ishtar.view().cells.find(c => c.terrain === 'fountain');"
@@ -166,7 +167,7 @@ def hover_checks(who: Gardener, legal: list[dict], artifacts: Path) -> None:
     expect(tip).to_be_visible()
     expect(tip).not_to_have_text("Checking…")
     assert len(tip.inner_text()) > 10
-    page.screenshot(path=str(artifacts / "hover-illegal.png"))
+    shoot(page, artifacts / "hover-illegal.png")
     page.keyboard.press("r")
     assert who.hook("rotation") == (action["rotation"] + 1) % 6
     page.keyboard.press("Shift+R")

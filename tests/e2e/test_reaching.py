@@ -35,6 +35,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from playwright.sync_api import Page, expect
 
 from tests.e2e.gardener import wait_until
+from tests.e2e.shots import shoot
 from tests.e2e.test_async import bearer, play_turn, table
 from tests.support.databases import TestDatabases
 from tests.support.live import LiveServer
@@ -257,7 +258,7 @@ def test_push_from_the_seat_menu_to_the_workers_notification(
     server_key = httpx.get(f"{live_server}/api/reach").json()["push"]["public_key"]
     given = base64.b64decode(page.evaluate("window.__serverKey"))
     assert b64(given) == server_key  # the page subscribed with the server's VAPID key
-    page.screenshot(path=str(artifacts / "reach-push-on.png"))
+    shoot(page, artifacts / "reach-push-on.png")
 
     # the home page offers it for every seat this browser holds: one more seat here
     other = table(live_server, first_player=1)
@@ -270,7 +271,7 @@ def test_push_from_the_seat_menu_to_the_workers_notification(
     expect(page.locator("#reach-all")).to_contain_text("any of these games")
     page.locator("#push-all-btn").click()
     expect(page.locator("#reach-all")).to_contain_text("Done for your seats in 2 games")
-    page.screenshot(path=str(artifacts / "reach-push-all.png"), full_page=True)
+    shoot(page, artifacts / "reach-push-all.png", full_page=True)
 
     # the tab is closed: Ana plays, and the server's push reaches the push service
     page.goto(f"{live_server}/?lang=en")  # no room tab open
@@ -336,9 +337,7 @@ def test_your_games_open_offline_as_last_seen(
         page.goto(f"{live_server}/?lang={lang}")
         expect(page.locator("#your-games .my-game")).to_have_count(1)
         expect(page.locator("#push-all-btn")).to_be_visible()
-        page.screenshot(
-            path=str(artifacts / f"reach-home-{lang}-{size}.png"), full_page=True
-        )
+        shoot(page, artifacts / f"reach-home-{lang}-{size}.png", full_page=True)
         wait_until(page, "() => navigator.serviceWorker.ready.then(() => true)")
         page.reload()  # now under the worker's control
         wait_until(page, "() => !!navigator.serviceWorker.controller")
@@ -350,9 +349,7 @@ def test_your_games_open_offline_as_last_seen(
         expect(
             page.locator("#create-btn")
         ).to_be_visible()  # the shell, styled, from the cache
-        page.screenshot(
-            path=str(artifacts / f"reach-offline-{lang}-{size}.png"), full_page=True
-        )
+        shoot(page, artifacts / f"reach-offline-{lang}-{size}.png", full_page=True)
         page.context.set_offline(False)
     manifest = httpx.get(f"{live_server}/manifest.webmanifest?lang=nl").json()
     assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
@@ -401,20 +398,18 @@ def test_email_and_away_from_the_seat_menu_in_three_languages(
             page.locator("#away-until").fill(until)
             page.locator("#away-form button[type=submit]").click()
             expect(page.locator("#away-back")).to_be_visible()
-            page.screenshot(path=str(artifacts / f"reach-menu-{lang}-{size}.png"))
+            shoot(page, artifacts / f"reach-menu-{lang}-{size}.png")
             # Ana's table says Björn is away
             ana = page_in(new_page, lang, size)
             hold(ana, live_server, seats["room"], lang, seat=seats["ana"])
             ana.goto(f"{live_server}/r/{seats['room']}?lang={lang}")
             expect(ana.locator("#away-chip")).to_contain_text(away_text)
-            ana.screenshot(path=str(artifacts / f"reach-away-{lang}-{size}.png"))
+            shoot(ana, artifacts / f"reach-away-{lang}-{size}.png")
             parts = urlsplit(link)
             confirmed = page.context.new_page()
             confirmed.goto(f"{live_server}{parts.path}?{parts.query}")
             expect(confirmed.locator("#mail-result")).to_be_visible()
-            confirmed.screenshot(
-                path=str(artifacts / f"reach-confirmed-{lang}-{size}.png")
-            )
+            shoot(confirmed, artifacts / f"reach-confirmed-{lang}-{size}.png")
             state = httpx.get(
                 f"{live_server}/api/rooms/{seats['room']}/email",
                 headers=bearer(seats["bjorn"]),
@@ -438,4 +433,4 @@ def test_on_an_iphone_the_page_says_to_add_the_site_to_the_home_screen(
         open_menu(page, live_server, seats["room"], lang)
         expect(page.locator(".home-screen-hint")).to_contain_text(words)
         expect(page.locator("#push-btn")).to_have_count(0)
-        page.screenshot(path=str(artifacts / f"reach-iphone-{lang}.png"))
+        shoot(page, artifacts / f"reach-iphone-{lang}.png")

@@ -16,6 +16,7 @@ from playwright.sync_api import Page
 from tests.e2e.catalogues import catalogue_body
 from tests.e2e.gardener import wait_until
 from tests.e2e.sample_views import midgame_view
+from tests.e2e.shots import shoot
 
 pytestmark = [pytest.mark.browser]
 
@@ -132,7 +133,7 @@ def test_sample_view_is_drawn(
     assert green > 150
     assert blue < red
     assert colours["corner"][3] == 0  # the page shows through around the boards
-    page.screenshot(path=str(artifacts / "sample-view.png"))
+    shoot(page, artifacts / "sample-view.png")
 
 
 def test_pan_zoom_pinch_and_tap(
@@ -234,7 +235,7 @@ def test_an_assistant_covers_the_icon_and_leaves_the_flowers_visible(
     # the counter (the pawn's base, a dark shade of blue), not the icon's cream disc
     assert 0.3 * red + 0.59 * green + 0.11 * blue < 120 and blue > red
     assert found["flower"][:3] == pytest.approx([0xF2, 0xB6, 0x30], abs=12)
-    page.screenshot(path=str(artifacts / "assistant-on-its-icon.png"))
+    shoot(page, artifacts / "assistant-on-its-icon.png")
 
 
 PULSING_BOARD = """async ({ marks }) => {

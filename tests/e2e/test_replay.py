@@ -19,6 +19,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.gardener import Gardener, wait_until
+from tests.e2e.shots import shoot
 from tests.e2e.test_play import to_play
 from tests.support.lines import shown_lines, unserial
 
@@ -132,7 +133,7 @@ def test_replay_export_import_and_rematch(
     bjorn = new_page()
     bjorn.goto(f"{server}/r/{room}#t={tokens[1]}")
     expect(bjorn.locator("#rematch-btn")).to_have_text("Rematch")
-    ana.screenshot(path=str(artifacts / "finished-screen.png"))
+    shoot(ana, artifacts / "finished-screen.png")
 
     # export: the download is the game record
     with ana.expect_download() as download:
@@ -185,7 +186,7 @@ def test_replay_export_import_and_rematch(
     ana.locator("#verify summary").click()
     expect(ana.locator("#seed-sha")).to_be_visible()
     expect(ana.locator("#seed-check")).to_have_text("✓ matches the commitment")
-    ana.screenshot(path=str(artifacts / "replay.png"))
+    shoot(ana, artifacts / "replay.png")
 
     # a link to a move opens the replay at that move
     linked = new_page()
@@ -228,7 +229,7 @@ def test_replay_export_import_and_rematch(
     wait_shown(page, 3)
     expect(page.locator("#replay-text")).to_have_text(french[2])
     assert french[2] != english[2]
-    page.screenshot(path=str(artifacts / "replay-record-fr.png"))
+    shoot(page, artifacts / "replay-record-fr.png")
 
     # rematch: one click for Ana; Björn's finished screen picks up his seat in it
     ana.goto(f"{server}/r/{room}")
@@ -251,7 +252,7 @@ def test_replay_export_import_and_rematch(
         wait_until(p, "() => window.__ishtar?.phase === 'choose'")
     mine = [p.evaluate("() => window.__ishtar.mine") for p in (ana, bjorn)]
     assert sorted(mine) == [False, True], "each browser holds its own seat"
-    bjorn.screenshot(path=str(artifacts / "rematch.png"))
+    shoot(bjorn, artifacts / "rematch.png")
 
 
 def test_the_import_button_works_from_the_moment_it_is_enabled(

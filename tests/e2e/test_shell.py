@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.gardener import wait_until
+from tests.e2e.shots import shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -86,7 +87,7 @@ def test_the_home_form_is_drawn_from_the_options_schema(
     expect(first.locator("option").first).to_have_text("Random")
     expect(page.locator("#late-bot")).to_be_attached()
     wait_until(page, "() => !document.getElementById('vignette').hidden")
-    page.screenshot(path=str(artifacts / "home-form.png"))
+    shoot(page, artifacts / "home-form.png")
 
     # what is picked is what the room records
     page.fill("#name", "Ana")
@@ -111,7 +112,7 @@ def test_the_home_form_is_drawn_from_the_options_schema(
         "s => [...s.options].map((o) => o.value)"
     )
     assert levels == ishtar["bots"]
-    page.screenshot(path=str(artifacts / "lobby-shell.png"))
+    shoot(page, artifacts / "lobby-shell.png")
 
 
 def test_a_toy_room_from_the_home_page_loads_its_own_screen(
@@ -159,7 +160,7 @@ def test_a_toy_room_from_the_home_page_loads_its_own_screen(
             break
         version = page.evaluate("() => window.__ishtar.version")
         if moves == 2:
-            page.screenshot(path=str(artifacts / "toy-game.png"))
+            shoot(page, artifacts / "toy-game.png")
         page.locator("#actionbar [data-act^='legal-']").first.click()
         wait_until(page, "v => window.__ishtar.version > v", version)
         moves += 1
@@ -175,7 +176,7 @@ def test_a_toy_room_from_the_home_page_loads_its_own_screen(
         ".filter((n) => n.includes('/games/ishtar/'))"
     )
     assert ishtar_files == []
-    page.screenshot(path=str(artifacts / "toy-scores.png"))
+    shoot(page, artifacts / "toy-scores.png")
 
     # the replay page imports the record's game's screen too
     replay = new_page()

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.gardener import wait_until
+from tests.e2e.shots import shoot
 from tests.e2e.test_async import hold, open_room, play_turn, table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -62,11 +63,11 @@ def test_a_french_browser_reads_the_home_page_in_french(
         "Ishtar : Les Jardins de Babylone"
     )
     assert page.title() == "Ishtar Online — les jardins de Babylone"
-    page.screenshot(path=str(artifacts / "lang-home-fr.png"), full_page=True)
+    shoot(page, artifacts / "lang-home-fr.png", full_page=True)
     phone = new_page(locale="fr-FR", **PHONE)
     phone.goto(f"{live_server}/")
     expect(phone.locator("#create-btn")).to_have_text("Créer la partie")
-    phone.screenshot(path=str(artifacts / "lang-home-fr-phone.png"), full_page=True)
+    shoot(phone, artifacts / "lang-home-fr-phone.png", full_page=True)
 
 
 def test_a_room_lobby_reads_in_french(
@@ -88,12 +89,12 @@ def test_a_room_lobby_reads_in_french(
         "title", "Connexion\u00a0: En direct"
     )
     expect(page.locator("#chat .chat-empty")).to_have_text("Pas encore de message.")
-    page.screenshot(path=str(artifacts / "lang-lobby-fr.png"), full_page=True)
+    shoot(page, artifacts / "lang-lobby-fr.png", full_page=True)
     dutch = new_page(locale="nl-NL", **PHONE)
     dutch.goto(f"{live_server}/r/{t['room']}")
     expect(dutch.locator("#lobby h1")).to_have_text("Wachten op spelers")
     expect(dutch.locator("#lobby-sub")).to_contain_text("2 plaatsen vrij")
-    dutch.screenshot(path=str(artifacts / "lang-lobby-nl-phone.png"), full_page=True)
+    shoot(dutch, artifacts / "lang-lobby-nl-phone.png", full_page=True)
 
 
 def test_refusals_read_in_dutch(
@@ -175,7 +176,7 @@ def test_the_log_names_the_players_not_their_colours(
         }"""
     )
     assert legacy == "Blue placed a tile."
-    page.screenshot(path=str(artifacts / "lang-log-names.png"))
+    shoot(page, artifacts / "lang-log-names.png")
 
 
 @pytest.mark.parametrize("lang", ["fr", "nl"])
@@ -201,4 +202,4 @@ def test_a_game_in_french_and_dutch_wide_and_on_a_phone(
             lang.upper() if size else {"fr": "Français", "nl": "Nederlands"}[lang]
         )
         name = "phone" if size else "wide"
-        page.screenshot(path=str(artifacts / f"lang-game-{lang}-{name}.png"))
+        shoot(page, artifacts / f"lang-game-{lang}-{name}.png")

@@ -31,6 +31,7 @@ from playwright.sync_api import Page, expect
 from tests.e2e import test_babylon_render as bab
 from tests.e2e import test_ishtar_table as ish
 from tests.e2e.gardener import wait_until
+from tests.e2e.shots import shoot
 from tests.e2e.test_async import bearer, hold, play_turn, table
 
 pytestmark = [pytest.mark.browser]
@@ -417,7 +418,7 @@ def test_each_gem_and_nectar_colour_carries_its_own_mark(
     )
     assert marks == {"purple": "dot", "red": "triangle", "white": "square"}, marks
     page.evaluate(DEUTERANOPIA)
-    page.screenshot(path=str(artifacts / "motion-deuteranopia-ishtar.png"))
+    shoot(page, artifacts / "motion-deuteranopia-ishtar.png")
 
     board = new_page(**DESKTOP)
     bab.open_screen(board, babylon_server, "midturn", "midturn-legal")
@@ -438,7 +439,7 @@ def test_each_gem_and_nectar_colour_carries_its_own_mark(
     )
     assert chips and all(expected[c] == m for c, m in chips), chips
     board.evaluate(DEUTERANOPIA)
-    board.screenshot(path=str(artifacts / "motion-deuteranopia-babylon.png"))
+    shoot(board, artifacts / "motion-deuteranopia-babylon.png")
 
 
 # ---- 11: Ishtar by keys alone --------------------------------------------------------------
@@ -571,8 +572,9 @@ def test_seat_colours_are_drawn_at_the_start_and_lobby_chat_keeps_the_players_co
                     other.goto(f"{live_server}/r/{t['room']}")
                     expect(other.locator("#chat .chat-line")).to_have_count(2)
                     expect(other.locator("#seats-drawn")).to_be_visible()
-                    other.screenshot(
-                        path=str(artifacts / f"motion-lobby-{name}-{lang}.png"),
+                    shoot(
+                        other,
+                        artifacts / f"motion-lobby-{name}-{lang}.png",
                         full_page=True,
                     )
                     other.context.close()
@@ -595,7 +597,7 @@ def test_seat_colours_are_drawn_at_the_start_and_lobby_chat_keeps_the_players_co
         for who, colour, seat_colour in page.evaluate(LINE_COLOURS, seated):
             assert colour == seat_colour, (who, colour, seat_colour)
         page.evaluate("() => document.getElementById('chat').scrollIntoView()")
-        page.screenshot(path=str(artifacts / "motion-chat-colours.png"))
+        shoot(page, artifacts / "motion-chat-colours.png")
         break
     else:
         raise AssertionError("no draw moved a writer in 12 rooms")
@@ -675,7 +677,7 @@ def test_screenshots_of_pieces_travelling_and_a_pile_out_of_reach(
         assert "tile" in page.evaluate(THEIR_PLACE)
         page.evaluate(FREEZE)
         expect(page.locator(".traveller[data-kind='gem']").first).to_be_attached()
-        page.screenshot(path=str(artifacts / f"motion-travel-{name}-{lang}.png"))
+        shoot(page, artifacts / f"motion-travel-{name}-{lang}.png")
 
         ish.open_screen(page, ishtar_server, "choose", lang=lang)
         view = page.evaluate("() => window.__harness.view")
@@ -691,7 +693,7 @@ def test_screenshots_of_pieces_travelling_and_a_pile_out_of_reach(
         else:
             page.keyboard.press(str(closed + 1))
             expect(page.locator("#subprompt")).to_contain_text(ish.REASON)
-        page.screenshot(path=str(artifacts / f"motion-pile-why-{name}-{lang}.png"))
+        shoot(page, artifacts / f"motion-pile-why-{name}-{lang}.png")
 
         board = new_page(**size)
         bab.open_screen(board, babylon_server, "midturn", "midturn-legal", lang=lang)
@@ -702,7 +704,7 @@ def test_screenshots_of_pieces_travelling_and_a_pile_out_of_reach(
         )
         board.evaluate(FREEZE)
         expect(board.locator(".traveller[data-kind='wink']").first).to_be_attached()
-        board.screenshot(path=str(artifacts / f"motion-harvest-{name}-{lang}.png"))
+        shoot(board, artifacts / f"motion-harvest-{name}-{lang}.png")
 
 
 def test_a_pile_out_of_reach_says_the_engines_reason_at_a_real_table(

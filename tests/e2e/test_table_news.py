@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.gardener import wait_until
+from tests.e2e.shots import shoot
 from tests.e2e.test_async import BACKGROUND_AND_NOTIFICATIONS, bearer, hold, table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -93,7 +94,7 @@ def test_a_message_out_of_sight_is_counted_popped_up_and_in_the_title(
     expect(popup.locator(".toast-body")).to_have_text("your move, Ana!")
     assert ana.title() == f"(1) {title}"
     settled(ana, ".toast.chat")
-    ana.screenshot(path=str(artifacts / f"table-news-chat-popup-{lang}.png"))
+    shoot(ana, artifacts / f"table-news-chat-popup-{lang}.png")
 
     # in the background: counted in the title, no pop-up piling up there
     ana.evaluate("() => window.__background(true)")
@@ -144,7 +145,7 @@ def test_players_are_told_spectators_chat_and_that_it_opens_at_the_end(
             )
             assert "pile 3" not in ana.locator("body").inner_text()
         ana.locator("#chat").scroll_into_view_if_needed()
-        ana.screenshot(path=str(artifacts / f"table-news-spectators-{lang}-{name}.png"))
+        shoot(ana, artifacts / f"table-news-spectators-{lang}-{name}.png")
 
 
 # ---- point 4: hand-overs and leaving ------------------------------------------------------
@@ -187,7 +188,7 @@ def test_a_leave_and_a_hand_over_to_a_bot_of_the_chosen_level_are_told(
             "Björn left the game."
         )
     settled(ana, ".toast.seat")
-    ana.screenshot(path=str(artifacts / f"table-news-left-{lang}.png"))
+    shoot(ana, artifacts / f"table-news-left-{lang}.png")
 
     # the notice's button opens the seat menu; Esc closes it, and so does a click outside
     notice.locator(".toast-action").click()
@@ -212,7 +213,7 @@ def test_a_leave_and_a_hand_over_to_a_bot_of_the_chosen_level_are_told(
     line.locator(".level[data-level='hard']").click()
     if lang == "en":
         expect(line.locator(".to-bot-confirm")).to_have_text("Yes, a hard bot plays it")
-    ana.screenshot(path=str(artifacts / f"table-news-levels-{lang}.png"))
+    shoot(ana, artifacts / f"table-news-levels-{lang}.png")
     line.locator(".to-bot-confirm").click()
 
     for page in (ana, watcher):
@@ -231,17 +232,17 @@ def test_a_leave_and_a_hand_over_to_a_bot_of_the_chosen_level_are_told(
     assert (seat["name"], seat["bot"]) == ("Nabu (hard)", "hard")
     ana.keyboard.press("Escape")
     ana.locator("#players .player[data-seat='1']").scroll_into_view_if_needed()
-    ana.screenshot(path=str(artifacts / f"table-news-bot-{lang}.png"))
+    shoot(ana, artifacts / f"table-news-bot-{lang}.png")
 
     watcher.locator("#players .player[data-seat='1']").scroll_into_view_if_needed()
-    watcher.screenshot(path=str(artifacts / f"table-news-bot-{lang}-phone.png"))
+    shoot(watcher, artifacts / f"table-news-bot-{lang}-phone.png")
     # a reload reads the same story from the seat history
     watcher.reload()
     expect(watcher.locator("#game")).to_be_visible()
     expect(watcher.locator("#log li.log-seat")).to_have_count(2)
     expect(watcher.locator("#log li").first).to_have_class("log-news log-start")
     watcher.locator("#log").scroll_into_view_if_needed()
-    watcher.screenshot(path=str(artifacts / f"table-news-log-{lang}-phone.png"))
+    shoot(watcher, artifacts / f"table-news-log-{lang}-phone.png")
 
 
 def test_the_seat_order_drawn_at_the_start_is_no_hand_over(
@@ -367,11 +368,11 @@ def test_the_log_tells_the_start_and_the_winner_and_leads_to_the_rematch(
         new_room = asked.json()["room_id"]
     link = ana.locator("#rematch-room-link")
     expect(link).to_have_attribute("href", f"/r/{new_room}")
-    ana.screenshot(path=str(artifacts / f"table-news-rematch-{lang}.png"))
+    shoot(ana, artifacts / f"table-news-rematch-{lang}.png")
     ana.locator("#scores-close").click()
     log_link = ana.locator("#rematch-log-link")
     expect(log_link).to_have_attribute("href", f"/r/{new_room}")
-    ana.screenshot(path=str(artifacts / f"table-news-log-{lang}.png"))
+    shoot(ana, artifacts / f"table-news-log-{lang}.png")
     log_link.click()
     expect(ana).to_have_url(f"{toy_server}/r/{new_room}")
 
@@ -384,7 +385,7 @@ def test_the_log_tells_the_start_and_the_winner_and_leads_to_the_rematch(
     if lang == "en" and len(winners) == 1:
         expect(item).to_have_text(f"{names[winners[0]]} won")
     home.locator(f".my-game[data-room='{t['room']}']").scroll_into_view_if_needed()
-    home.screenshot(path=str(artifacts / f"table-news-your-games-{lang}-phone.png"))
+    shoot(home, artifacts / f"table-news-your-games-{lang}-phone.png")
 
 
 def play_with_a_bot(base: str, room: str, token: str, seat: int) -> None:
@@ -458,4 +459,4 @@ def test_the_final_table_names_the_bot_that_finished_a_seat_not_the_person(
         expect(scores).to_contain_text(f"Nabu ({LEVEL[lang]['easy']})")
         assert "Björn" not in scores.inner_text()
         expect(ana.locator("#log li.log-win")).to_be_visible()
-        ana.screenshot(path=str(artifacts / f"table-news-final-{lang}-{name}.png"))
+        shoot(ana, artifacts / f"table-news-final-{lang}-{name}.png")

@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.gardener import wait_until
+from tests.e2e.shots import shoot
 from tests.e2e.test_async import bearer, hold, open_room, table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -76,8 +77,9 @@ def test_each_game_has_a_rules_page_in_three_languages_with_its_own_pictures(
             assert page.evaluate(
                 "document.documentElement.scrollWidth <= window.innerWidth"
             )
-            page.screenshot(
-                path=str(artifacts / f"teach-rules-{game}-{lang}-{name}.png"),
+            shoot(
+                page,
+                artifacts / f"teach-rules-{game}-{lang}-{name}.png",
                 full_page=name == "wide" and lang == "en",
             )
 
@@ -168,9 +170,7 @@ def test_the_home_page_offers_its_options_in_plain_words(
         expect(shown.nth(1)).to_have_text(seat_one)
         page.check("input[name=players][value='4']", force=True)
         expect(first.locator("option:not([hidden])")).to_have_count(5)
-        page.screenshot(
-            path=str(artifacts / f"teach-home-{lang}-{name}.png"), full_page=True
-        )
+        shoot(page, artifacts / f"teach-home-{lang}-{name}.png", full_page=True)
 
 
 def test_team_mode_is_offered_with_four_players_only_before_create(
@@ -194,7 +194,7 @@ def test_team_mode_is_offered_with_four_players_only_before_create(
     expect(teams).to_be_disabled()
     expect(teams).not_to_be_checked()
     expect(page.locator("[data-option=first_player] select")).to_have_value("")
-    page.screenshot(path=str(artifacts / "teach-home-teams-2.png"), full_page=True)
+    shoot(page, artifacts / "teach-home-teams-2.png", full_page=True)
     page.fill("#name", "Ana")
     page.click("#create-btn")
     page.wait_for_url("**/r/**")
@@ -233,7 +233,7 @@ def test_a_bots_level_reads_in_the_page_language(
         expect(seat).to_have_text(f"Nabu ({medium})")
         # the whole name shows, not "Nabu (medi…"
         assert seat.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
-        page.screenshot(path=str(artifacts / f"teach-bot-{lang}-{name}.png"))
+        shoot(page, artifacts / f"teach-bot-{lang}-{name}.png")
     # at the table too: the gardener's panel names the bot whole, in the page's language
     with httpx.Client(base_url=live_server, timeout=10) as http:
         started = http.post(f"/api/rooms/{t['room']}/start", headers=bearer(t["host"]))
@@ -246,7 +246,7 @@ def test_a_bots_level_reads_in_the_page_language(
         panel = page.locator(".player .pname", has_text="Nabu")
         expect(panel).to_contain_text(f"Nabu ({medium})")
         assert panel.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "cut off"
-        page.screenshot(path=str(artifacts / f"teach-bot-table-{lang}-{name}.png"))
+        shoot(page, artifacts / f"teach-bot-table-{lang}-{name}.png")
 
 
 def view_of(base: str, room: str, token: str) -> dict[str, Any]:
@@ -358,7 +358,7 @@ def test_ishtar_announces_the_end_before_it_comes(
         notice = page.locator("#end-notice")
         expect(notice).to_be_visible()
         expect(notice).to_contain_text(near[lang])
-        page.screenshot(path=str(artifacts / f"teach-end-near-{lang}-wide.png"))
+        shoot(page, artifacts / f"teach-end-near-{lang}-wide.png")
     look_away(pages)
     play_until(live_server, t, lambda v: a_pile_of_one(v) or v["piles_to_end"] < 1)
     look_back(live_server, t, pages)
@@ -371,8 +371,8 @@ def test_ishtar_announces_the_end_before_it_comes(
     phones = open_tables(live_server, t, new_page, PHONE)
     for lang, phone in phones.items():
         expect(phone.locator("#end-notice")).to_contain_text(last[lang])
-        pages[lang].screenshot(path=str(artifacts / f"teach-end-last-{lang}-wide.png"))
-        phone.screenshot(path=str(artifacts / f"teach-end-last-{lang}-phone.png"))
+        shoot(pages[lang], artifacts / f"teach-end-last-{lang}-wide.png")
+        shoot(phone, artifacts / f"teach-end-last-{lang}-phone.png")
         # the sidebar reads whole in every language: nothing wider than its column
         # (waited for: a page just brought back may still be laying its panels out)
         side = pages[lang].locator("#side")
@@ -440,8 +440,8 @@ def test_babylon_explains_its_words_and_announces_the_end(
             "#game [title]", "els => els.map(e => e.getAttribute('title'))"
         )
         assert titles and not [x for x in titles if TILE_ID.search(x)], titles
-        page.screenshot(path=str(artifacts / f"teach-babylon-{lang}-wide.png"))
+        shoot(page, artifacts / f"teach-babylon-{lang}-wide.png")
     phones = open_tables(live_server, t, new_page, PHONE)
     for lang, phone in phones.items():
         expect(phone.locator("#end-notice")).to_contain_text(near[lang])
-        phone.screenshot(path=str(artifacts / f"teach-babylon-{lang}-phone.png"))
+        shoot(phone, artifacts / f"teach-babylon-{lang}-phone.png")

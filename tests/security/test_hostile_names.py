@@ -18,12 +18,13 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.e2e.chromium import CHROMIUM as CHROMIUM_PATH
 from tests.e2e.servers import serve
 from tests.support.databases import TestDatabases
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(CHROMIUM_PATH)
 NAMES = ["<img src=x onerror=x()>", '"><svg onload=x()>', "<script>x()</script>"]
 TRAP = "window.__pwned = 0; window.x = () => { window.__pwned += 1; };"
 # Every inline script would be an injected one, but for the page's games manifest: data the
@@ -40,10 +41,10 @@ def browser() -> Iterator[Any]:
         pytest.fail("Chromium is missing (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
-    from tests.e2e.gardener import CHROMIUM_ARGS
+    from tests.e2e.chromium import launch
 
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        chromium = launch(p)
         yield chromium
         chromium.close()
 

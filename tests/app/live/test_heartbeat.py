@@ -11,8 +11,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from app.live.connection import SYNC_REASONS
 from app.live.hub import Hub
+from app.store.channel import CHANNEL, NOTIFY
+from app.store.channel import notice as notice_text
 from tests.app.clients import WsClient, open_room
 
 
@@ -22,6 +26,37 @@ async def idle(hub: Hub, room_id: str) -> None:
     async with asyncio.timeout(10):  # a hang guard, not a timing assertion
         while channel.busy or channel.wake.is_set():  # noqa: ASYNC110
             await asyncio.sleep(0.01)
+
+
+async def settled(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Until every presence write made so far was heard and published: this instance's
+    debounced writes are flushed, their notices heard (a marker notice sent after them
+    arrives after them: PostgreSQL delivers notices in commit order), and every room's
+    publisher is idle. Without it a notice of an earlier write could land while a test
+    counts what a later step reads (a CI run under load counted two such reads)."""
+    presence = hub.presence
+    if presence._flush is not None:
+        await presence._flush
+    await presence.flush()
+    heard = asyncio.Event()
+    marker = f"settled{id(heard) % 100_000:05d}"
+    with monkeypatch.context() as patch:
+        notice = hub.notice
+
+        def listening(
+            room: str, kind: str, number: int, detail: str | None = None
+        ) -> None:
+            if room == marker:
+                heard.set()
+            notice(room, kind, number, detail)
+
+        patch.setattr(hub, "notice", listening)
+        async with presence.store._conn() as conn:
+            await conn.execute(NOTIFY, CHANNEL, notice_text(marker, "p", 0))
+        async with asyncio.timeout(10):  # a hang guard, not a timing assertion
+            await heard.wait()
+    for room_id in list(hub.channels):
+        await idle(hub, room_id)
 
 
 async def test_a_beat_wakes_only_the_rooms_behind_and_sends_no_sync(
@@ -134,7 +169,7 @@ async def test_only_rooms_other_instances_serve_have_their_presence_re_read(
         await hub.presence.store.put_presence(shared_id, "elsewhere", [], 1)
         reread = await hub.refresh(0.0, slices=2)
         assert [channel.room_id for channel in reread] == [shared_id]
-        await idle(hub, shared_id)
+        await settled(hub, monkeypatch)
 
         # Re-read in one query a slice: a room whose presence did not change is not
         # woken (it used to read its presence again, one query a room and beat).
@@ -155,7 +190,7 @@ async def test_only_rooms_other_instances_serve_have_their_presence_re_read(
                 "UPDATE room_presence SET spectators = 3 WHERE instance = 'elsewhere'"
             )
         await hub.refresh(0.0, slices=2)
-        await idle(hub, shared_id)
+        await settled(hub, monkeypatch)
         assert asked == [shared_id]
         assert hub.channels[shared_id].last_presence is not None
         assert '"spectators":4' in hub.channels[shared_id].last_presence
