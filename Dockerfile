@@ -15,6 +15,7 @@ COPY pyproject.toml README.md ./
 COPY app ./app
 COPY engine ./engine
 COPY bots ./bots
+COPY games ./games
 COPY migrations ./migrations
 RUN pip install .
 

@@ -1,8 +1,10 @@
 """The registry: the games this server plays, each described once by a `Game`.
 
-This is the one place of the server that names a game. Everything else asks the registry
-for a room's game by its id (``rooms.game``, a record's ``game``) and reads the rules, the
-options, the bot levels and the client module from its descriptor.
+This is the one place of the server that names a game, by the module of its descriptor
+(`INSTALLED`: games/<game>.py, which joins the game's engine and bots to its options
+model). Everything else asks the registry for a room's game by its id (``rooms.game``, a
+record's ``game``) and reads the rules, the options, the bot levels, the upgrade of old
+records' options and the client module from its descriptor.
 
 A game's options are a pydantic model: its JSON Schema is what `GET /api/games` publishes
 and the home page draws as a form; the model checks the types, and the engine's
@@ -17,14 +19,11 @@ import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from functools import cache
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
-import bots.babylon as babylon_bots
-import bots.ishtar as ishtar_bots
-import engine.babylon as babylon_engine
-import engine.ishtar as ishtar_engine
 from app.play.protocol import ServiceError, msg
 from app.play.rules import Rules
 
@@ -83,11 +82,12 @@ class Game:
     analysis: Mapping[str, Any] = field(default_factory=dict)
     """The analysis's depth where this game's costs differ from the default's (fields of
     `bots.analysis.Depth`; docs/analysis.md): none for a game that takes the default."""
-    played_options: Callable[[dict[str, Any], str | None], dict[str, Any]] | None = (
+    upgrade_options: Callable[[dict[str, Any], str | None], dict[str, Any]] | None = (
         field(default=None, repr=False)
     )
-    """The options a record's game was played with, from its options and the engine
-    version that played it: options whose meaning an engine change would otherwise alter."""
+    """The options a record's game was played with, from its stored options and the engine
+    version that played it: what an engine release added or changed the meaning of, filled
+    in as the older engine played (the engine's own rule: Ishtar's `upgrade_options`)."""
 
     def check_options(self, players: int, given: Any) -> dict[str, Any]:
         """The options of a new room, normalised, or `bad_options` saying what is wrong."""
@@ -145,171 +145,33 @@ class Game:
         }
 
 
-ISHTAR_EDITIONS: dict[str, str] = {
-    "4": "Recommended (balanced)",
-    "1": "Classic numbers",
-    "2": "First retuning (2026)",
-    "3": "Second retuning (2026)",
-}
-"""The editions of Ishtar's component data (engine.ishtar.editions), the default first, as
-the form names them; the engine's `check_options` refuses a name it does not have."""
-
-
 SEAT: dict[str, Any] = {"x-seat": True}
 """Schema annotation of an option whose value is a seat number (from 0): the home page's
 form counts it from 1 and offers only the seats of the chosen player count. An option with
 ``"x-players": [...]`` is offered only for those player counts (docs/protocol.md "Games")."""
 
 
-class IshtarOptions(Options):
-    """Ishtar's options: the board layout, a fixed first seat and the edition of the
-    components (a new room gets the engine's default, edition 4; `turn_end` is not offered:
-    new rooms end turns with `end`)."""
-
-    layout: Literal["preset", "random"] = Field(
-        "preset",
-        title="Board layout",
-        description="The rulebook's layout, or boards drawn at random.",
-    )
-    first_player: int | None = Field(
-        None,
-        ge=0,
-        le=3,
-        title="First player",
-        description="A seat number, or none for a random draw.",
-        json_schema_extra=SEAT,
-    )
-    edition: str = Field(
-        next(iter(ISHTAR_EDITIONS)),
-        title="Edition",
-        description="The numbers of the tiles, tree cards and skills: recommended, tuned "
-        "so every seat has a fair chance, or the classic numbers the first games used.",
-        json_schema_extra=labelled(ISHTAR_EDITIONS),
-    )
-
-
 VERSION = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6}){0,3}")
 """An engine version as records carry it: "1.1.0"."""
 
 
-def _ishtar_played_options(
-    options: dict[str, Any], engine_version: str | None
-) -> dict[str, Any]:
-    """Before engine 1.2.0 a turn with nothing left to do ended by itself: a record of
-    such a game (which names no `turn_end`) replays with ``turn_end: "auto"``. Before
-    engine 1.3.0 there were no editions: a record that names none is of edition "1" (the
-    engine gives a new game its default)."""
-    played = dict(options)
-    if "turn_end" not in played and _before(engine_version, (1, 2)):
-        played["turn_end"] = "auto"
-    played.setdefault("edition", "1")
-    return played
+INSTALLED: tuple[str, ...] = ("games.ishtar", "games.babylon")
+"""The games this server plays, bundled with it: each a module that defines ``DESCRIPTOR``
+(games/), loaded as the extra games of `registry` are."""
 
 
-def _before(version: str | None, release: tuple[int, ...]) -> bool:
-    """Whether ``version`` ("1.1.0") is an engine version older than ``release``; a missing
-    or unreadable one is not (the record is then read as the current engine's).
-
-    >>> _before("1.1.0", (1, 2)), _before("1.2.0", (1, 2)), _before("x", (1, 2))
-    (True, False, False)
-    """
-    if not isinstance(version, str) or not VERSION.fullmatch(version):
-        return False
-    return tuple(int(part) for part in version.split(".")) < release
+@cache
+def bundled() -> tuple[Game, ...]:
+    """The descriptors of `INSTALLED`, in its order (imported on first use: a descriptor
+    module imports this one for `Game` and `Options`)."""
+    return tuple(_descriptor(name) for name in INSTALLED)
 
 
-def _ishtar_legacy_setup(record: Mapping[str, Any]) -> LegacySetup:
-    """Formats 1 and 2: the options at the top of the set-up, the drawn layout beside it."""
-    setup = record.get("setup")
-    setup = setup if isinstance(setup, Mapping) else {}
-    options = {
-        "layout": setup.get("layout") or "preset",
-        "first_player": setup.get("first_player"),
-    }
-    drawn = record.get("layout")
-    return options, None if drawn is None else {"layout": drawn}
-
-
-ISHTAR = Game(
-    id="ishtar",
-    title="Ishtar: Gardens of Babylon",
-    players=range(2, 5),
-    rules=ishtar_engine,
-    options=IshtarOptions,
-    bots=("easy", "medium", "hard"),
-    think=ishtar_bots.think,
-    client="games/ishtar/screen.js",
-    summary=(
-        "Lay vegetation tiles around the fountains, gather gems, train your assistants "
-        "and plant the King's trees. Two to four players, live in the browser."
-    ),
-    legacy_setup=_ishtar_legacy_setup,
-    played_options=_ishtar_played_options,
-)
-
-
-class BabylonOptions(Options):
-    """Babylon Gardens' options (docs/games/babylon/contract.md): the floor, how the
-    scoreboards are given out, team mode and a fixed first seat."""
-
-    floor: Literal["lower", "middle", "higher", "roof", "ishtar", "tammuz"] = Field(
-        "lower",
-        title="Floor",
-        description="Which garden to play: the Lower Garden is the rulebook's first game.",
-        json_schema_extra=labelled(
-            {
-                "lower": "Lower Garden",
-                "middle": "Middle Garden",
-                "higher": "Higher Garden",
-                "roof": "Roof Garden",
-                "ishtar": "Ishtar's Garden",
-                "tammuz": "Tammuz's Garden",
-            }
-        ),
-    )
-    scoreboards: Literal["random", "choose"] = Field(
-        "random",
-        title="Scoreboards",
-        description="Dealt at random, or each player chooses one in turn.",
-        json_schema_extra=labelled(
-            {"random": "Dealt at random", "choose": "Chosen in turn"}
-        ),
-    )
-    teams: bool = Field(
-        False,
-        title="Team mode",
-        description="4 players only: the first and third seats against the second and fourth, their scores added.",
-        json_schema_extra={"x-players": [4]},
-    )
-    first_player: int | None = Field(
-        None,
-        ge=0,
-        le=3,
-        title="First player",
-        description="A seat number, or none for the rulebook's draw of multi-flower tiles.",
-        json_schema_extra=SEAT,
-    )
-
-
-BABYLON = Game(
-    id="babylon-gardens",
-    title="Babylon Gardens",
-    players=range(2, 5),
-    rules=babylon_engine,
-    options=BabylonOptions,
-    bots=("easy", "medium", "hard"),
-    think=babylon_bots.think,
-    # its bots are cheap: a draw's luck looked at 32 moves ahead, 64 times, separates a
-    # hard bot from a medium one in fewer games than the raw score (docs/analysis.md)
-    analysis={"luck_samples": 64, "luck_plies": 32},
-    client="games/babylon/screen.js",
-    summary=(
-        "Water the flower tiles from the well, harvest their nectar and fill your "
-        "scoreboard in colours and lines. Two to four players, or two teams of two."
-    ),
-)
-
-BUNDLED: tuple[Game, ...] = (ISHTAR, BABYLON)
+def _descriptor(module: str) -> Game:
+    game = importlib.import_module(module).DESCRIPTOR
+    if not isinstance(game, Game):
+        raise TypeError(f"{module}.DESCRIPTOR is not a Game")
+    return game
 
 
 class Registry:
@@ -349,5 +211,4 @@ class Registry:
 
 def registry(extra_modules: Iterable[str] = ()) -> Registry:
     """The bundled games and those of `extra_modules` (each defines ``DESCRIPTOR``)."""
-    extra = [importlib.import_module(name).DESCRIPTOR for name in extra_modules]
-    return Registry([*BUNDLED, *extra])
+    return Registry([*bundled(), *(_descriptor(name) for name in extra_modules)])

@@ -334,7 +334,7 @@ def _mean_se(values: Sequence[float]) -> dict[str, float]:
 
 
 def cost(args: argparse.Namespace) -> dict[str, Any]:
-    chosen = [args.game] if args.game else ["ishtar", "babylon-gardens"]
+    chosen = [args.game] if args.game else [g.id for g in registry(()) if g.bots]
     counts = [int(n) for n in args.players.split(",")]
     tasks = [
         (game, players, args.seed + g, args.kind, args.plant)
@@ -516,7 +516,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.analysis_quality")
     parser.add_argument("measure", choices=sorted(MEASURES))
     parser.add_argument(
-        "--game", default=None, help="babylon-gardens, ishtar (cost: both by default)"
+        "--game",
+        default=None,
+        help="a game's id (cost: every game with bots by default; the others need one)",
     )
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1000)
@@ -568,7 +570,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     VALUE_LONE[0] = args.value_lone
     started = time.time()
     if args.game is None and args.measure != "cost":
-        args.game = "babylon-gardens"
+        parser.error(f"{args.measure} measures one game: name it with --game")
     result = MEASURES[args.measure](args)
     result["wall_s"] = round(time.time() - started, 1)
     json.dump(result, sys.stdout, indent=1)

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.games import DEFAULT_GAME
 from bench import procs
 from bench.players import Room, Stats, Target, Watcher, connect, play
 from bench.rawws import BROWSER, CLIENTS
@@ -56,7 +57,7 @@ class Plan:
     # Seconds between the last connection opening and the first move: play is measured,
     # not the storm of hellos, welcomes and presence changes of every client connecting.
     settle_s: float = 0.5
-    game: str = "ishtar"  # the registry's id of the game the rooms play
+    game: str = DEFAULT_GAME  # the registry's id of the game the rooms play
     # "browser": every socket offers permessage-deflate as Chromium does; "lean": none
     client: str = BROWSER
 
@@ -326,7 +327,7 @@ def print_table(result: dict[str, Any]) -> None:
     plan = detail["plan"]
     print(
         f"rooms={plan['rooms']} players={plan['players']} spectators={plan['spectators']}"
-        f" policy={plan['policy']} seed={plan['seed']} game={plan.get('game', 'ishtar')}"
+        f" policy={plan['policy']} seed={plan['seed']} game={plan.get('game', DEFAULT_GAME)}"
         f" client={plan['client']}"
         f" load average before={detail['loadavg'][0]:.2f}"
     )
@@ -363,8 +364,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--policy", choices=["first", "random"], default="random")
     parser.add_argument(
         "--game",
-        default="ishtar",
-        help="the game the rooms play (e.g. babylon-gardens)",
+        default=DEFAULT_GAME,
+        help="the registry's id of the game the rooms play (default: the server's)",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--target", choices=["both", "ishtar", "floor"], default="both")

@@ -37,11 +37,11 @@ from typing import Any
 import httpx
 import psutil  # type: ignore[import-untyped]
 
-from app.games import ISHTAR
 from app.play.protocol import dumps
 from app.records.gamerecord import build_record
 from bench import procs
 from engine import ishtar
+from games.ishtar import DESCRIPTOR as ISHTAR
 
 LONG_MOVES = 4877
 

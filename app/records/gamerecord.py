@@ -11,7 +11,7 @@ played, whoever stored it. This module is pure: no database, no HTTP.
 
 Records of format 1 and 2 came from before rooms had games, written by the one game there
 was in its own shape; they are read as format 3 through that game's `legacy_setup`
-(app/games.py), and still verify.
+(its descriptor, games/ishtar.py), and still verify.
 """
 
 from __future__ import annotations
@@ -209,8 +209,8 @@ def _setup(game: Game, record: Mapping[str, Any], version: int) -> dict[str, Any
         public = record.get("public_setup")
     if not isinstance(options, dict):
         raise RecordError("The set-up's options must be a JSON object.")
-    if game.played_options is not None:
-        options = game.played_options(options, record.get("engine_version"))
+    if game.upgrade_options is not None:
+        options = game.upgrade_options(options, record.get("engine_version"))
     try:
         checked = game.rules.check_options(players, options)
     except ValueError as error:

@@ -14,7 +14,7 @@ from engine.babylon.codec import (
     encode_action,
     encode_state,
 )
-from engine.babylon.components import GAME
+from engine.babylon.components import GAME, TITLE
 from engine.babylon.errors import IllegalAction, MalformedAction
 from engine.babylon.game import (
     apply,
@@ -28,7 +28,7 @@ from engine.babylon.game import (
 from engine.babylon.narration import narrate, narrate_message, preview
 from engine.babylon.sampling import sample_state
 from engine.babylon.scoring import final_scores
-from engine.babylon.setup import check_options, new_game, public_setup
+from engine.babylon.setup import PLAYERS, check_options, new_game, public_setup
 from engine.babylon.state import Action, State
 from engine.babylon.views import view_for
 from engine.babylon.words import messages
@@ -38,6 +38,8 @@ ENGINE_VERSION = "1.0.0"
 __all__ = [
     "ENGINE_VERSION",
     "GAME",
+    "PLAYERS",
+    "TITLE",
     "Action",
     "IllegalAction",
     "MalformedAction",

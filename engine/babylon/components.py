@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 GAME = "babylon-gardens"
+"""The game's id: stored on rooms and in records."""
+
+TITLE = "Babylon Gardens"
 
 NECTAR: tuple[str, ...] = ("red", "green", "yellow", "purple")
 """The four nectar colours, in the rulebook's order."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.ishtar.catalogue import catalogue
 from engine.ishtar.codec import decode_action, decode_state, encode_action, encode_state
-from engine.ishtar.components import GAME
+from engine.ishtar.components import GAME, PLAYERS, TITLE
 from engine.ishtar.errors import IllegalAction, MalformedAction
 from engine.ishtar.game import (
     apply,
@@ -26,6 +26,7 @@ from engine.ishtar.sampling import sample_state
 from engine.ishtar.scoring import final_scores
 from engine.ishtar.setup import check_options, new_game, public_setup
 from engine.ishtar.state import Action, State, shared_parts
+from engine.ishtar.upgrade import upgrade_options
 from engine.ishtar.views import view_for
 from engine.ishtar.words import messages
 
@@ -45,6 +46,8 @@ skill E at most 8 VP); nothing else changes."""
 __all__ = [
     "ENGINE_VERSION",
     "GAME",
+    "PLAYERS",
+    "TITLE",
     "Action",
     "IllegalAction",
     "LayoutError",
@@ -73,6 +76,7 @@ __all__ = [
     "replay",
     "sample_state",
     "shared_parts",
+    "upgrade_options",
     "view_for",
     "why_illegal",
     "why_illegal_message",

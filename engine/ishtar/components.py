@@ -13,6 +13,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 GAME = "ishtar"
+"""The game's id: stored on rooms and in records."""
+
+TITLE = "Ishtar: Gardens of Babylon"
+
+PLAYERS = range(2, 5)
+"""2 to 4 players (RB): the pile removals are given for these counts."""
 
 GEM_COLOURS: tuple[str, ...] = ("purple", "red", "white")
 """Gem colours in their canonical order (payments are listed sorted in this order)."""

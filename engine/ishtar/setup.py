@@ -49,8 +49,8 @@ def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, 
     list of boards ``{"board", "side", "rotation", "at"}``. ``first_player``: a seat number,
     or None for the rulebook's draw (from the seed). ``turn_end``: one of `TURN_ENDS`
     ("explicit", the default). ``edition``: a name of `EDITIONS` (`DEFAULT` if none: a
-    game that names none is a new one; the records and games from before editions are given
-    "1" by whoever reads them, docs/games/ishtar/rules.md "Editions").
+    game that names none is a new one; the records from before editions are given theirs by
+    `upgrade_options`, docs/games/ishtar/rules.md "Editions").
     """
     if (
         not isinstance(players, int)

@@ -1,8 +1,8 @@
 """Fixtures of the server tests: the toy game and the real engine, in-process and live.
 
 `game_module` is parametrised by tests that should hold for any game following the
-contract: ``tests.app.toygame`` always, and the bundled games' engines (Ishtar, Babylon
-Gardens).
+contract: ``tests.app.toygame`` always, and the engine of every game the server bundles
+(`app.games.INSTALLED`). A test about one game names its engine module itself.
 """
 
 from __future__ import annotations
@@ -17,16 +17,16 @@ import pytest
 from fastapi import FastAPI
 
 from app.config.settings import Settings
+from app.games import bundled, registry
 from app.ops.main import create_app
 from tests.support.live import LiveServer, uvicorn_serving
 
 TOY = "tests.app.toygame"
-ISHTAR = "engine.ishtar"
-BABYLON = "engine.babylon"
-GAME_IDS = {TOY: "toy", ISHTAR: "ishtar", BABYLON: "babylon-gardens"}
+GAME_IDS = {game.rules.__name__: game.id for game in registry([TOY])}
 """The registry's id of each engine module the tests parametrise over."""
 
-GAMES = [TOY, ISHTAR, BABYLON]
+GAMES = [TOY, *(game.rules.__name__ for game in bundled())]
+"""The toy game first, then the bundled games in the registry's order."""
 
 
 def game_settings(game_module: str) -> dict[str, Any]:

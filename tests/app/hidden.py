@@ -1,16 +1,17 @@
 """What a viewer must never receive, and the check that no message carries it.
 
 The secrets are read from the engine's full encoded state (which the server stores and
-never sends): the seed, for Ishtar the face-down and removed tiles (identity and order)
-and the tree deck, for Babylon Gardens the order of the two piles (their contents can be
-deduced, R-15), for the toy game the deck order and the other players' hands. Every
+never sends): the seed, and what the game's own tests say its rules hide, in a function
+``secrets(full, viewer)`` (`game_secrets`: tests/engine/<game>/secrets.py for a game under
+engine/, the module itself for a game the tests define, such as the toy game). Every
 message is also checked to carry exactly `view_for(state, viewer)` for its version.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from sqlalchemy import text
@@ -73,36 +74,29 @@ def _walk(value: Any, key: str | None = None) -> Iterator[tuple[str | None, Any]
         yield key, value
 
 
+Secrets = Callable[[dict[str, Any], int | None], tuple[list[str], set[int]]]
+"""``secrets(full, viewer)``: (substrings that must not appear, card ids that must not
+appear as cards) in what `viewer` receives, from the full encoded state."""
+
+
+def game_secrets(rules: Any) -> Secrets:
+    """The ``secrets`` function the game's tests write: tests/engine/<game>/secrets.py for
+    the engine ``engine.<game>``, else the rules module's own (a game the tests define)."""
+    name = rules.__name__
+    if name.startswith("engine."):
+        found: Secrets = importlib.import_module(f"tests.{name}.secrets").secrets
+        return found
+    own: Secrets = rules.secrets
+    return own
+
+
 def secrets_of(
     rules: Any, state: Any, viewer: int | None
 ) -> tuple[list[str], set[int]]:
     """(substrings that must not appear, tree-card ids that must not appear as cards)."""
     full = normal(rules.encode_state(state))
-    strings = [str(full["seed"])]
-    cards: set[int] = set()
-    if full.get("game") == "ishtar":
-        can = full.get("can")
-        for index, pile in enumerate(full["piles"]):
-            hidden = pile if index == can else pile[:-1]
-            strings += [f'"{tile}"' for tile in hidden]
-        strings += [f'"{tile}"' for tile in full.get("removed", [])]
-        cards = set(full["deck"])
-        if len(full["deck"]) > 1:
-            strings.append(json.dumps(full["deck"], separators=(",", ":")))
-    elif getattr(rules, "GAME", None) == "babylon-gardens":
-        for pile in full["piles"].values():
-            if len(pile) > 1:  # the order: any two tiles of a pile side by side
-                strings += [
-                    json.dumps(pile[i : i + 2], separators=(",", ":"))[1:-1]
-                    for i in range(len(pile) - 1)
-                ]
-    else:
-        if len(full["deck"]) > 1:
-            strings.append(json.dumps(full["deck"], separators=(",", ":")))
-        for seat, hand in enumerate(full["hands"]):
-            if seat != viewer and hand:
-                strings.append(json.dumps(hand, separators=(",", ":")))
-    return strings, cards
+    strings, cards = game_secrets(rules)(full, viewer)
+    return [str(full["seed"]), *strings], cards
 
 
 def assert_no_secret(

@@ -13,10 +13,12 @@ import httpx
 import pytest
 
 from app.config.settings import get_settings
-from app.games import BABYLON, BUNDLED, ISHTAR, Registry, registry
+from app.games import Registry, bundled, registry
 from app.ops import cli
 from app.play.protocol import ServiceError
 from engine.ishtar.editions import DEFAULT, EDITIONS
+from games.babylon import DESCRIPTOR as BABYLON
+from games.ishtar import DESCRIPTOR as ISHTAR
 from tests.app import toygame
 from tests.app.clients import WsClient, bearer, open_room
 from tests.app.web.test_ws_game import play_over_ws
@@ -24,7 +26,7 @@ from tests.app.web.test_ws_game import play_over_ws
 
 def test_the_registry_names_the_bundled_games_and_the_extra_ones() -> None:
     games = registry(["tests.app.toygame"])
-    assert [game.id for game in games] == [*(g.id for g in BUNDLED), "toy"]
+    assert [game.id for game in games] == [*(g.id for g in bundled()), "toy"]
     assert games.get("ishtar") is ISHTAR and games.get("toy") is toygame.DESCRIPTOR
     with pytest.raises(ServiceError) as refused:
         games.get("chess")

@@ -9,6 +9,7 @@ cannot give two cards. Hidden: the deck order, the other players' hands, the see
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -287,6 +288,30 @@ def catalogue() -> dict[str, Any]:
     return {"game": GAME, "colours": COLOURS}
 
 
+def upgrade_options(
+    options: dict[str, Any], engine_version: str | None
+) -> dict[str, Any]:
+    """A record's options as toy engine `engine_version` played them. A made-up history,
+    so that the server's reading of old records is tested on a game it knows only by its
+    descriptor: before toy engine "1" the fixed first seat was the option ``first``."""
+    given = dict(options)
+    if engine_version == "0" and "first" in given:
+        given["first_player"] = given.pop("first")
+    return given
+
+
+def secrets(full: dict[str, Any], viewer: int | None) -> tuple[list[str], set[int]]:
+    """What `viewer` may never receive (tests/app/hidden.py): the deck's order and the
+    other players' hands."""
+    strings = []
+    if len(full["deck"]) > 1:
+        strings.append(json.dumps(full["deck"], separators=(",", ":")))
+    for seat, hand in enumerate(full["hands"]):
+        if seat != viewer and hand:
+            strings.append(json.dumps(hand, separators=(",", ":")))
+    return strings, set()
+
+
 def _descriptor() -> Game:
     from tests.app import toygame  # this very module, typed: mypy checks it as `Rules`
 
@@ -300,6 +325,7 @@ def _descriptor() -> Game:
         rules=toygame,
         options=ToyOptions,
         client="js/plain-screen.js",
+        upgrade_options=upgrade_options,
     )
 
 

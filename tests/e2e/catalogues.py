@@ -13,7 +13,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from app.games import BUNDLED
+from app.games import bundled
 from app.web.i18n import LANGUAGES, Catalogues
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ LANG_SCRIPT = (
 
 @cache
 def catalogues() -> Catalogues:
-    return Catalogues.build(ROOT / "static", BUNDLED)
+    return Catalogues.build(ROOT / "static", bundled())
 
 
 def catalogue_body(path: str) -> bytes | None:

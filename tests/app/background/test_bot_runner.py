@@ -25,7 +25,9 @@ from app.play.service import RoomService
 from app.store.rows import SeatRow
 from engine import ishtar
 from tests.app.clients import bearer
-from tests.app.conftest import ISHTAR, game_settings
+from tests.app.conftest import game_settings
+
+ISHTAR = "engine.ishtar"
 
 
 def bot_settings(database_url: str, tmp_path: Path, **extra: Any) -> Settings:

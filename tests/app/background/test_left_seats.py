@@ -21,7 +21,9 @@ from app.background.left_seats import LeftSeatWatch
 from app.config.settings import Settings
 from app.config.timesource import ManualTime
 from tests.app.clients import bearer, open_room
-from tests.app.conftest import ISHTAR, game_settings
+from tests.app.conftest import game_settings
+
+ISHTAR = "engine.ishtar"
 
 AFTER_S = 600.0
 

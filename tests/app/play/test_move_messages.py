@@ -21,7 +21,9 @@ from app.store.rows import Event
 from app.store.store import Store
 from engine.messages import render
 from tests.app.clients import WsClient, bearer, open_room, pick
-from tests.app.conftest import BABYLON, ISHTAR
+
+ISHTAR = "engine.ishtar"
+BABYLON = "engine.babylon"
 
 ILLEGAL = {
     ISHTAR: ({"type": "choose", "pile": 9, "pay": []}, "ishtar.reason.no_pile"),

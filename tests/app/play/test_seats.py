@@ -12,7 +12,8 @@ import httpx
 import pytest
 
 from tests.app.clients import WsClient, bearer, open_room
-from tests.app.conftest import ISHTAR
+
+ISHTAR = "engine.ishtar"
 
 
 async def play_one(http: httpx.AsyncClient, room_id: str, tokens: list[str]) -> int:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.app.clients import WsClient, open_room
-from tests.app.conftest import ISHTAR
+
+ISHTAR = "engine.ishtar"
 
 
 def first(legal: list[dict], kind: str) -> dict:

@@ -15,8 +15,10 @@ import pytest
 from app.config.settings import Settings
 from app.notices.listener import asyncpg_dsn
 from tests.app.clients import open_room
-from tests.app.conftest import BABYLON, TOY
+from tests.app.conftest import TOY
 from tests.app.records.test_records import finished_room, play
+
+BABYLON = "engine.babylon"
 
 
 @pytest.fixture

@@ -17,7 +17,8 @@ import pytest
 from app.ops import cli
 from app.records.reading import MAX_DEPTH
 from tests.app.clients import open_room
-from tests.app.conftest import ISHTAR
+
+ISHTAR = "engine.ishtar"
 
 FIXTURES = Path(__file__).parents[2] / "fixtures"
 ROUTES = ["/api/records", "/api/records/provenance"]

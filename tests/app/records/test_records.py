@@ -23,7 +23,10 @@ from app.ops import cli
 from app.records.gamerecord import MAX_MOVES, RECORD_FORMAT, seed_commitment
 from engine.ishtar.scoring import tiebreak_message
 from tests.app.clients import bearer, open_room
-from tests.app.conftest import BABYLON, GAMES, ISHTAR
+from tests.app.conftest import GAMES
+
+ISHTAR = "engine.ishtar"
+BABYLON = "engine.babylon"
 
 
 @pytest.fixture

@@ -31,8 +31,9 @@ from app.records.replays import ReplayCache
 from bench.replays import long_record
 from engine import ishtar
 from tests.app.clients import open_room
-from tests.app.conftest import ISHTAR
 from tests.app.records.test_records import play
+
+ISHTAR = "engine.ishtar"
 
 
 @pytest.fixture

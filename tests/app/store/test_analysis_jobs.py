@@ -12,9 +12,10 @@ from fastapi import FastAPI
 from app.config.settings import Settings
 from app.notices.listener import asyncpg_dsn
 from app.store.analyses import AnalysisStore
-from tests.app.conftest import BABYLON
 from tests.app.records.test_analysis_api import jobs
 from tests.app.records.test_records import finished_room
+
+BABYLON = "engine.babylon"
 
 pytestmark = pytest.mark.parametrize("game_module", [BABYLON])
 

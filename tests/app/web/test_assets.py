@@ -19,9 +19,9 @@ import pytest
 from fastapi import FastAPI
 
 from app.config.settings import Settings
-from app.games import ISHTAR
 from app.web.assets import IMMUTABLE, NO_CACHE, Assets, VersionedStatic, tree_hash
 from app.web.routes.pages import PLAIN_SCREEN, client_url
+from games.ishtar import DESCRIPTOR as ISHTAR
 
 PAGES = ["/", "/records", "/r/abcdefgh1234", "/r/abcdefgh1234/replay"]
 # `import ... from "./x.js"`, `import "./x.js"`, `export ... from "./x.js"`, `import("./x.js")`

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from tests.app.conftest import ISHTAR
+ISHTAR = "engine.ishtar"
 
 NOT_UTF8 = b'{"name": "\\xff\\xfe"}'.replace(b"\\xff\\xfe", b"\xff\xfe")
 TOO_DEEP = b"[" * 1500 + b"]" * 1500  # 3 KB; the 9 KB had spaces

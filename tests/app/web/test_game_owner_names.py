@@ -18,7 +18,8 @@ import pytest
 from engine.messages import render
 
 ROOT = Path(__file__).resolve().parents[3]
-GAMES = ("ishtar", "babylon")
+GAMES = tuple(sorted(p.name for p in (ROOT / "static/games").iterdir() if p.is_dir()))
+"""Every game's screen folder (static/games/<game>/), whose keys start with its name."""
 
 
 def merged(lang: str) -> dict[str, str]:

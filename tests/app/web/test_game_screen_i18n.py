@@ -18,10 +18,8 @@ from app.web.i18n import LANGUAGES
 from tests.support.patterns import argument_kinds as arguments
 
 ROOT = Path(__file__).resolve().parents[3]
-GAMES = {
-    "ishtar": ROOT / "static/games/ishtar",
-    "babylon": ROOT / "static/games/babylon",
-}
+GAMES = {p.name: p for p in sorted((ROOT / "static/games").iterdir()) if p.is_dir()}
+"""Every game's screen folder (static/games/<game>/), by its name."""
 
 
 def catalogue(game: str, lang: str) -> dict[str, str]:

@@ -19,7 +19,8 @@ import pytest
 from fastapi import FastAPI
 
 from tests.app.clients import WsClient, bearer, open_room
-from tests.app.conftest import ISHTAR
+
+ISHTAR = "engine.ishtar"
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "record-v1-unsigned.json"
 

@@ -14,7 +14,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from app.config.settings import Settings
 from app.ops.main import create_app
 from tests.app.clients import bearer, open_room
-from tests.app.conftest import ISHTAR
+
+ISHTAR = "engine.ishtar"
 
 
 async def snapshot(http: httpx.AsyncClient, room_id: str) -> tuple[Any, ...]:

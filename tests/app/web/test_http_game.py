@@ -9,7 +9,9 @@ import httpx
 import pytest
 
 from tests.app.clients import bearer, open_room, pick
-from tests.app.conftest import GAMES, ISHTAR
+from tests.app.conftest import GAMES
+
+ISHTAR = "engine.ishtar"
 
 
 async def play_over_http(
