@@ -19,6 +19,10 @@ from app.store.store import Store
 
 log = logging.getLogger("ishtar.presence")
 
+# At shutdown: how long removing this instance's presence rows may take (the other instances
+# delete rows their heartbeats have not refreshed anyway: app/store/presence.py).
+FORGET_S = 5.0
+
 
 class Presence:
     """This instance's connection counts, published to and merged from the database."""
@@ -109,6 +113,8 @@ class Presence:
         self._local.clear()
         self._dirty.clear()
         try:
-            await self.store.forget_instance(self.instance)
+            # Bounded: at shutdown every connection of the pool may be in use.
+            async with asyncio.timeout(FORGET_S):
+                await self.store.forget_instance(self.instance)
         except Exception:
             log.warning("presence rows of %s not removed at shutdown", self.instance)

@@ -35,6 +35,7 @@ from app.store.games import warm_statements
 from app.store.pool import (
     DATABASE_ERRORS,
     Unavailable,
+    close_pool,
     create_pool,
     open_connections,
 )
@@ -68,8 +69,8 @@ class RoomsRuntime:
             await asyncio.wait_for(self.service.snapshots.flush(), 2.0)
         await self.hub.close()
         await self.presence.close()
-        await self.service.store.pool.close()
-        await self.service.store.light.close()
+        await close_pool(self.service.store.pool, "store")
+        await close_pool(self.service.store.light, "light")
 
 
 async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
