@@ -284,7 +284,10 @@ class Seat(Member):
 async def open_rooms(run: Run, base: str, count: int, salt: int) -> None:
     """Create `count` rooms and connect their players and spectators (hello sent)."""
     plan, target = run.plan, run.target
-    limits = httpx.Limits(max_connections=plan.create_concurrency)
+    # An idle connection is reused for 2 s at most: well inside the floor's keep-alive
+    # (uvicorn's 5 s, which is also httpx's default reuse: a request sent on a connection
+    # the server closes at that instant was seen to fail with httpx.ReadError).
+    limits = httpx.Limits(max_connections=plan.create_concurrency, keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         gate = asyncio.Semaphore(plan.create_concurrency)
 

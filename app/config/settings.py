@@ -439,6 +439,17 @@ class Settings(BaseSettings):
             "the end of the previous response); then the connection is closed."
         ),
     )
+    keep_alive_s: int = Field(
+        default=8,
+        ge=1,
+        description=(
+            "Seconds an idle keep-alive connection stays open after a response. Longer "
+            "than the 5 s for which common clients (httpx, Node) reuse an idle connection, "
+            "so that the server never closes one as a client sends its next request on it "
+            "(the client would see the connection reset, not an answer). The request head "
+            "deadline (header_timeout_s) bounds it too."
+        ),
+    )
     connections_per_address: int = Field(
         default=64,
         ge=0,

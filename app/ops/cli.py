@@ -215,6 +215,7 @@ def serve(args: argparse.Namespace) -> int:
                 log_level=settings.log_level,
                 ws_max_size=settings.ws_frame_limit_bytes,
                 timeout_graceful_shutdown=10,
+                timeout_keep_alive=settings.keep_alive_s,
                 http=http,
                 ws=ws,
                 # uvicorn believes X-Forwarded-For from loopback by default: only named proxies.

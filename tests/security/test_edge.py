@@ -183,6 +183,26 @@ def test_connections_that_never_finish_their_head_are_closed(
     assert _get(f"{server.url}/readyz").status_code == 200
 
 
+def test_an_idle_keep_alive_connection_is_closed_after_the_clients_stop_reusing_it(
+    database_url: str, live_server_factory: Callable[..., LiveServer]
+) -> None:
+    """ISHTAR_KEEP_ALIVE_S reaches uvicorn: an idle connection is closed by the server, and
+    not before the setting's seconds (6 here, longer than uvicorn's own 5 s), counted from
+    before the request was sent (the server's count starts after its response)."""
+    server = live_server_factory(
+        database_url=database_url,
+        env={"ISHTAR_KEEP_ALIVE_S": "6", "ISHTAR_HEADER_TIMEOUT_S": "600"},
+    )
+    with socket.create_connection(("127.0.0.1", server.port), timeout=60) as idle:
+        sent = time.monotonic()
+        idle.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        answer = b""
+        while b'{"status":"ok"}' not in answer:
+            answer += idle.recv(4096)
+        assert idle.recv(4096) == b""  # the server's close: EOF, nothing more
+        assert time.monotonic() - sent >= 6
+
+
 def test_one_address_holds_at_most_its_share_and_readyz_still_answers(
     database_url: str, live_server_factory: Callable[..., LiveServer]
 ) -> None:
