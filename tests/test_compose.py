@@ -164,6 +164,30 @@ def test_the_proxy_passes_websockets_and_the_clients_address(
     assert _seconds(nginx["proxy_read_timeout"][0]) > 2 * WS_PING_INTERVAL_S
 
 
+def test_the_proxy_reuses_an_app_connection_for_less_than_the_app_keeps_it(
+    compose: dict[str, Any],
+) -> None:
+    """nginx's idle connections to the app expire before the app closes them: else a
+    request (a POST move, which nginx does not retry) may go out on a connection the app is
+    closing, and the player gets a 502."""
+    mounts = compose["services"]["proxy"]["volumes"]
+    source = next(m.split(":")[0] for m in mounts if "nginx" in m)
+    upstream = re.search(
+        r"upstream ishtar \{(.*?)\}", (ROOT / source).read_text(), re.S
+    )
+    assert upstream is not None
+    lines = [
+        line.split("#", 1)[0].strip().rstrip(";") for line in upstream[1].splitlines()
+    ]
+    reuse = [line.split()[1] for line in lines if line.startswith("keepalive_timeout")]
+    assert len(reuse) == 1  # nginx's default, 60 s, would outlive the app's
+    env = {k: _default(v) for k, v in _environment(compose["services"]["app"]).items()}
+    kept = float(
+        env.get("ISHTAR_KEEP_ALIVE_S", Settings.model_fields["keep_alive_s"].default)
+    )
+    assert 0 < _seconds(reuse[0]) < kept
+
+
 def test_the_app_trusts_forwarded_headers_from_the_proxy_alone(
     compose: dict[str, Any],
 ) -> None:
