@@ -398,11 +398,35 @@ def mib(n: int) -> float:
 class Meter:
     """RSS, open files and CPU of the server process, read at the moments that matter."""
 
-    def __init__(self, pid: int, port: int, heap_dir: str | None = None) -> None:
+    def __init__(
+        self,
+        pid: int,
+        port: int,
+        heap_dir: str | None = None,
+        log: Path | None = None,
+    ) -> None:
         self.process = psutil.Process(pid)
         self.port = port
         self.heap_dir = Path(heap_dir) if heap_dir else None
         self.snapshots = 0
+        self.log = log
+
+    def log_at(self) -> int:
+        """How many bytes the server's log holds now (0 without one): where a window's
+        lines start and end."""
+        if self.log is None or not self.log.exists():
+            return 0
+        return self.log.stat().st_size
+
+    def full_collections_since(self, start: int) -> list[int]:
+        """The milliseconds of each full collection ours logged after byte `start` of its
+        log (app/ops/collector.py), in order; the floor makes none of its own."""
+        if self.log is None or not self.log.exists():
+            return []
+        with self.log.open("rb") as text:
+            text.seek(start)
+            lines = text.read().decode(errors="replace").splitlines()
+        return [int(m.group(2)) for line in lines if (m := FULL_LINE.search(line))]
 
     async def snapshot(self, name: str, within: float = 300.0) -> None:
         """With `--heap`: the server's heap now, as `<heap dir>/<name>.snap`."""
@@ -599,6 +623,7 @@ async def measure_n(
     driver = psutil.Process(os.getpid())
     cpu0, pg0, drv0 = meter.cpu(), pg.read(), sum(driver.cpu_times()[:2])
     wire0 = Wire.read(run)
+    log_start = meter.log_at()
     t0 = time.perf_counter()
     gc.disable()  # the driver's collections would stop every room's clock at once
     profiler = None
@@ -621,6 +646,7 @@ async def measure_n(
     finally:
         gc.enable()
     wall = time.perf_counter() - t0
+    in_window = meter.full_collections_since(log_start)
     cpu, pg_used = meter.cpu() - cpu0, PgCpu.used(pg0, pg.read())
     driver_cpu = sum(driver.cpu_times()[:2]) - drv0
     wire1 = Wire.read(run)
@@ -669,6 +695,9 @@ async def measure_n(
         "syncs": stats.syncs,
         "errors": sum(stats.errors.values()),
         "error_kinds": dict(stats.errors),
+        # ours' full collections from the window's start to its last move's landing (the
+        # server's whole life: full_collections_ms)
+        "full_collections_in_window_ms": in_window,
         "rss_ready_mb": mib(rss_ready),
         "rss_start_mb": mib(rss_start),
         "rss_connected_mb": mib(rss_connected),
@@ -847,7 +876,7 @@ async def serve_and_measure(
         if kind != "floor" and plan.workers > 1:
             await server.wait_listening(plan.workers)
         assert server.proc is not None
-        meter = Meter(server.proc.pid, server.port, heap_dir)
+        meter = Meter(server.proc.pid, server.port, heap_dir, server.log)
         if plan.idle:
             results.append(await measure_idle(plan, n, server.base, meter, pg, kind))
         else:

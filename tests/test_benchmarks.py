@@ -187,6 +187,10 @@ def test_the_scale_benchmark_plays_paced_rooms_and_measures_the_server(
         assert isinstance(run[key], float), key
     assert run["rss_start_mb"] > 0 and run["rss_after_mb"] > 0
     assert run["fds_connected"] >= run["fds_start"] + 12, "every socket was open"
+    # the window's full collections are some of the server's whole life's, in order
+    window, life = run["full_collections_in_window_ms"], run["full_collections_ms"]
+    assert isinstance(window, list) and all(isinstance(ms, int) for ms in window)
+    assert any(life[i : i + len(window)] == window for i in range(len(life) + 1))
     targets = result["targets"]
     assert isinstance(targets, dict)
     assert {"p99_ratio_met", "kb_per_room_met", "after_met", "errors_met"} <= set(
