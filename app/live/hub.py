@@ -45,6 +45,7 @@ from app.play.protocol import (
 from app.play.service import RoomService
 from app.play.submission import stale_sync
 from app.play.tokens import same_hash
+from app.store.channel import NoticeKind
 from app.store.chat import ChatLine
 from app.store.rows import Event, RoomRow, SeatRow
 
@@ -260,15 +261,15 @@ class Hub:
             channel.wake.set()
 
     def notice(
-        self, room_id: str, kind: str, number: int, detail: str | None = None
+        self, room_id: str, kind: NoticeKind, number: int, detail: str | None = None
     ) -> None:
-        """A NOTIFY: m = move (version), r = room (revision), p = presence, c = chat. A
-        move's notice may carry its log entry (`detail`): the publisher then need not
-        read it back from the database."""
+        """A room's NOTIFY: a move (its version), the room (its revision), presence, a chat
+        message (its number). A move's notice may carry its log entry (`detail`): the
+        publisher then need not read it back from the database."""
         channel = self.channels.get(room_id)
         if channel is None:
             return
-        if kind == "m":
+        if kind is NoticeKind.MOVE:
             if number <= channel.target:
                 return
             channel.target = number
@@ -276,11 +277,11 @@ class Hub:
                 event = _logged(detail, number)
                 if event is not None and number > channel.published:
                     channel.pending[number] = event
-        elif kind == "r":
+        elif kind is NoticeKind.ROOM:
             channel.room_dirty = True
-        elif kind == "p":
+        elif kind is NoticeKind.PRESENCE:
             channel.presence_dirty = True
-        elif kind == "c":
+        elif kind is NoticeKind.CHAT:
             if not channel.chat.announced(number):
                 return
         else:

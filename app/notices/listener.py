@@ -16,31 +16,37 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from app.config.tasks import cancel_and_wait
-from app.store.channel import Listening, listen
+from app.store.channel import Listening, NoticeKind, listen
 from app.store.pool import asyncpg_dsn
 
 __all__ = ["Listener", "asyncpg_dsn", "parse_notice"]
 
 log = logging.getLogger("ishtar.notify")
 
-OnNotice = Callable[[str, str, int, str | None], None]
+OnNotice = Callable[[str, NoticeKind, int, str | None], None]
 """A notice's room, kind, number and detail (app/store/channel.py `notice`)."""
 OnReconnect = Callable[[], Awaitable[None]]
 
 
-def parse_notice(payload: str) -> tuple[str, str, int, str | None] | None:
+def parse_notice(payload: str) -> tuple[str, NoticeKind, int, str | None] | None:
     """'<room_id> <kind> <number>[ <detail>]' -> (room_id, kind, number, detail or None);
-    None if garbled.
+    None if garbled or of a kind this version does not know.
 
     >>> parse_notice("kR3v_x9QmB2a m 15")
-    ('kR3v_x9QmB2a', 'm', 15, None)
+    ('kR3v_x9QmB2a', <NoticeKind.MOVE: 'm'>, 15, None)
     >>> parse_notice('kR3v_x9QmB2a m 16 {"seq":16}')
-    ('kR3v_x9QmB2a', 'm', 16, '{"seq":16}')
+    ('kR3v_x9QmB2a', <NoticeKind.MOVE: 'm'>, 16, '{"seq":16}')
+    >>> parse_notice("kR3v_x9QmB2a z 1") is None
+    True
     """
     parts = payload.split(" ", 3)
     if len(parts) < 3 or not parts[2].lstrip("-").isdigit():
         return None
-    return parts[0], parts[1], int(parts[2]), parts[3] if len(parts) == 4 else None
+    try:
+        kind = NoticeKind(parts[1])
+    except ValueError:
+        return None
+    return parts[0], kind, int(parts[2]), parts[3] if len(parts) == 4 else None
 
 
 class Listener:

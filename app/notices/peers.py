@@ -22,21 +22,23 @@ import logging
 import time
 from collections.abc import Callable
 
+from app.store.channel import PEER_KINDS, NoticeKind
+
 log = logging.getLogger("ishtar.peers")
 
-HELLO, HERE, BYE = "h", "i", "b"
-KINDS = frozenset((HELLO, HERE, BYE))
+HELLO, HERE, BYE = NoticeKind.HELLO, NoticeKind.HERE, NoticeKind.BYE
+KINDS = PEER_KINDS
 
 Say = Callable[[str], None]  # queue a notice for sending (the announcer)
 
 
-def peer_notice(instance: str, kind: str) -> str:
+def peer_notice(instance: str, kind: NoticeKind) -> str:
     """The payload of a notice about an instance (the room notices' format).
 
-    >>> peer_notice("4f2a9c0d1e2b3a4c", "h")
+    >>> peer_notice("4f2a9c0d1e2b3a4c", NoticeKind.HELLO)
     '4f2a9c0d1e2b3a4c h 0'
     """
-    return f"{instance} {kind} 0"
+    return f"{instance} {kind.value} 0"
 
 
 class Peers:
@@ -67,7 +69,7 @@ class Peers:
                 log.info("instance %s not heard from; forgotten", instance)
         return bool(self._heard)
 
-    def heard(self, instance: str, kind: str) -> None:
+    def heard(self, instance: str, kind: NoticeKind) -> None:
         """A notice about an instance arrived (our own come back too: ignored)."""
         if instance == self.instance:
             return

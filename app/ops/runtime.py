@@ -24,13 +24,13 @@ from app.live.hub import Hub
 from app.live.presence import Presence
 from app.notices.announcer import Announcer
 from app.notices.listener import Listener, asyncpg_dsn
-from app.notices.peers import KINDS as PEER_KINDS
 from app.notices.peers import Peers
 from app.ops.warmup import warm_once
 from app.play.limits import RateLimits
 from app.play.positions import Positions
 from app.play.service import RoomService
 from app.play.snapshots import Snapshots
+from app.store.channel import PEER_KINDS, NoticeKind
 from app.store.games import warm_statements
 from app.store.pool import (
     DATABASE_ERRORS,
@@ -109,7 +109,9 @@ async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
     # which subscribe after it (app/ops/main.py): the order the moves were always told in.
     service.subscribe(hub.committed)
 
-    def on_notice(room_id: str, kind: str, number: int, detail: str | None) -> None:
+    def on_notice(
+        room_id: str, kind: NoticeKind, number: int, detail: str | None
+    ) -> None:
         if kind in PEER_KINDS:
             peers.heard(room_id, kind)
         else:

@@ -23,7 +23,7 @@ from app.play.positions import Position, Positions
 from app.play.protocol import MoveRequest, ServiceError, dumps, sync_message
 from app.play.reading import GameContext, Reading, decode
 from app.play.snapshots import Snapshots
-from app.store.channel import notice
+from app.store.channel import NoticeKind, notice
 from app.store.games import DuplicateMoveId
 from app.store.rows import Event, SeatRow
 from app.store.store import Store
@@ -255,7 +255,7 @@ class Moves:
         """
         if self.others_listen():
             detail = dumps(event.as_dict())
-            self.announcer.announce(notice(room_id, "m", event.seq, detail))
+            self.announcer.announce(notice(room_id, NoticeKind.MOVE, event.seq, detail))
 
     async def _earlier(self, game_id: int, seat: int, move_id: str) -> Accepted | None:
         event = await self.store.move_by_id(game_id, move_id)

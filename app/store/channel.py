@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from enum import StrEnum
 
 import asyncpg  # type: ignore[import-untyped]
 
@@ -19,16 +20,42 @@ NOTIFY = "SELECT pg_notify($1, $2)"
 NOTIFY_MANY = "SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i"
 
 
+class NoticeKind(StrEnum):
+    """What a notice says changed: the second word of its payload, one letter on the wire.
+
+    Room notices (app/live/hub.py `notice`): a move (the new version), the room itself (its
+    revision), presence, a chat message (its number). Instance notices (app/notices/peers.py,
+    the room's place taken by the instance's id): an instance started, is here, stopped."""
+
+    MOVE = "m"
+    ROOM = "r"
+    PRESENCE = "p"
+    CHAT = "c"
+    HELLO = "h"
+    HERE = "i"
+    BYE = "b"
+
+
+ROOM_KINDS = frozenset(
+    (NoticeKind.MOVE, NoticeKind.ROOM, NoticeKind.PRESENCE, NoticeKind.CHAT)
+)
+"""The kinds about a room; the others are about an instance (`PEER_KINDS`)."""
+
+PEER_KINDS = frozenset((NoticeKind.HELLO, NoticeKind.HERE, NoticeKind.BYE))
+
+
 NOTICE_BYTES = 7900
 """The most a notice may take (PostgreSQL refuses a NOTIFY payload of 8,000 bytes or more):
 a longer one goes without its detail."""
 
 
-def notice(room_id: str, kind: str, number: int, detail: str | None = None) -> str:
-    """The NOTIFY payload: the room, what changed (m/r/p) and the new version or revision;
+def notice(
+    room_id: str, kind: NoticeKind, number: int, detail: str | None = None
+) -> str:
+    """The NOTIFY payload: the room, what changed and the new version or revision;
     `detail`, after them, what the others would otherwise read back from the database (a
     move's log entry), if the whole fits in `NOTICE_BYTES`."""
-    head = f"{room_id} {kind} {number}"
+    head = f"{room_id} {kind.value} {number}"
     if detail is None:
         return head
     whole = f"{head} {detail}"

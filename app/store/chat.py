@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from app.store.channel import CHANNEL
+from app.store.channel import CHANNEL, NoticeKind
 from app.store.pool import Pools
 from app.store.revision import bump_revision
 from app.store.rows import iso
@@ -87,7 +87,7 @@ _WINDOW = (
 )
 # The next number, the message, the prune of the oldest beyond `$8` and the notice, in one
 # statement. The notice is `<room> c <seq>` (app/store/channel.py, `notice`).
-_APPEND = """
+_APPEND = f"""
     WITH counter AS (
         UPDATE chat_rooms SET last_seq = last_seq + 1 WHERE room_id = $1
         RETURNING last_seq
@@ -99,7 +99,7 @@ _APPEND = """
         DELETE FROM chat_messages
         WHERE room_id = $1 AND seq <= (SELECT seq FROM added) - $8
     )
-    SELECT seq, created_at, pg_notify($7, $1 || ' c ' || seq) FROM added
+    SELECT seq, created_at, pg_notify($7, $1 || ' {NoticeKind.CHAT.value} ' || seq) FROM added
     """
 _COLUMNS = "seq, channel, seat, name, text, created_at"
 # The latest `$3` messages of the given channels before `$4`, with the room's last number,

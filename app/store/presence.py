@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.store.channel import CHANNEL, NOTIFY, notice
+from app.store.channel import CHANNEL, NOTIFY, NoticeKind, notice
 from app.store.pool import Pools
 
 
@@ -37,7 +37,7 @@ class PresenceStore(Pools):
                     room_id,
                     instance,
                 )
-            await conn.execute(NOTIFY, CHANNEL, notice(room_id, "p", 0))
+            await conn.execute(NOTIFY, CHANNEL, notice(room_id, NoticeKind.PRESENCE, 0))
 
     async def presence(
         self, room_id: str, exclude_instance: str, max_age_s: float
@@ -112,5 +112,7 @@ class PresenceStore(Pools):
                 )
             ]
             for room_id in rooms:
-                await conn.execute(NOTIFY, CHANNEL, notice(room_id, "p", 0))
+                await conn.execute(
+                    NOTIFY, CHANNEL, notice(room_id, NoticeKind.PRESENCE, 0)
+                )
         return rooms

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import asyncpg  # type: ignore[import-untyped]
 
-from app.store.channel import CHANNEL, NOTIFY, notice
+from app.store.channel import CHANNEL, NOTIFY, NoticeKind, notice
 
 _BUMP = (
     "UPDATE rooms SET revision = revision + 1 WHERE id = $1"
@@ -43,5 +43,7 @@ async def bump_revision(conn: asyncpg.Connection, room_id: str) -> Bumped | None
     row = await conn.fetchrow(_BUMP, room_id)
     if row is None:
         return None
-    await conn.execute(NOTIFY, CHANNEL, notice(room_id, "r", row["revision"]))
+    await conn.execute(
+        NOTIFY, CHANNEL, notice(room_id, NoticeKind.ROOM, row["revision"])
+    )
     return Bumped(row["revision"], row["status"], row["players"])

@@ -34,7 +34,7 @@ import asyncpg  # type: ignore[import-untyped]
 from app.store.analyses import AnalysisStore
 from app.store.away import AwayStore
 from app.store.bot_rooms import BotRoomStore
-from app.store.channel import CHANNEL, NOTIFY, NOTIFY_MANY, notice
+from app.store.channel import CHANNEL, NOTIFY, NOTIFY_MANY, NoticeKind, notice
 from app.store.chat import ChatStore
 from app.store.deadlines import DeadlineStore
 from app.store.games import GameStore
@@ -75,7 +75,7 @@ class Store(RoomStore, SeatStore, GameStore, PresenceStore):
         self.away = AwayStore(pool, light)
         self.analyses = AnalysisStore(pool, light)
 
-    async def announce(self, room_id: str, kind: str, number: int) -> None:
+    async def announce(self, room_id: str, kind: NoticeKind, number: int) -> None:
         """NOTIFY every instance that a room changed (after the change was committed)."""
         try:
             async with self.light.acquire() as conn:

@@ -15,7 +15,7 @@ import pytest
 
 from app.live.connection import SYNC_REASONS
 from app.live.hub import Hub
-from app.store.channel import CHANNEL, NOTIFY
+from app.store.channel import CHANNEL, NOTIFY, NoticeKind
 from app.store.channel import notice as notice_text
 from tests.app.clients import WsClient, open_room
 
@@ -44,7 +44,7 @@ async def settled(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
         notice = hub.notice
 
         def listening(
-            room: str, kind: str, number: int, detail: str | None = None
+            room: str, kind: NoticeKind, number: int, detail: str | None = None
         ) -> None:
             if room == marker:
                 heard.set()
@@ -52,7 +52,9 @@ async def settled(hub: Hub, monkeypatch: pytest.MonkeyPatch) -> None:
 
         patch.setattr(hub, "notice", listening)
         async with presence.store._conn() as conn:
-            await conn.execute(NOTIFY, CHANNEL, notice_text(marker, "p", 0))
+            await conn.execute(
+                NOTIFY, CHANNEL, notice_text(marker, NoticeKind.PRESENCE, 0)
+            )
         async with asyncio.timeout(10):  # a hang guard, not a timing assertion
             await heard.wait()
     for room_id in list(hub.channels):
@@ -131,9 +133,9 @@ async def test_a_lost_room_notice_shows_in_the_revision(
         heard = hub.notice
 
         def deaf_to_rooms(
-            room: str, kind: str, number: int, detail: str | None = None
+            room: str, kind: NoticeKind, number: int, detail: str | None = None
         ) -> None:
-            if kind != "r":
+            if kind is not NoticeKind.ROOM:
                 heard(room, kind, number, detail)
 
         monkeypatch.setattr(hub, "notice", deaf_to_rooms)

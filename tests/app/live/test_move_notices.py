@@ -12,7 +12,7 @@ import pytest
 from app.live.hub import Hub
 from app.play.protocol import dumps
 from app.play.service import RoomService
-from app.store.channel import NOTICE_BYTES, notice
+from app.store.channel import NOTICE_BYTES, NoticeKind, notice
 from app.store.rows import Event
 from tests.app.clients import WsClient, open_room
 from tests.app.live.test_heartbeat import idle
@@ -63,19 +63,21 @@ async def test_a_notice_with_the_move_is_published_without_reading_it_back(
     async with WsClient(url, room_id) as watcher:
         await idle(hub, room_id)
         first = await move_elsewhere(service, room_id, 1)
-        hub.notice(room_id, "m", first.seq, dumps(first.as_dict()))
+        hub.notice(room_id, NoticeKind.MOVE, first.seq, dumps(first.as_dict()))
         await watcher.until_version(first.seq, timeout=15.0)
         update = watcher.of_type("update")[-1]
         assert update["event"]["text"] == "move 1, made elsewhere"
         assert reads == [], "the notice's entry was enough"
 
         second = await move_elsewhere(service, room_id, 2)
-        hub.notice(room_id, "m", second.seq)  # an older instance's, or too long
+        hub.notice(
+            room_id, NoticeKind.MOVE, second.seq
+        )  # an older instance's, or too long
         await watcher.until_version(second.seq, timeout=15.0)
         assert reads == [first.seq], "read back from the database"
 
         third = await move_elsewhere(service, room_id, 3)
-        hub.notice(room_id, "m", third.seq, '{"seq": "garbled"')
+        hub.notice(room_id, NoticeKind.MOVE, third.seq, '{"seq": "garbled"')
         await watcher.until_version(third.seq, timeout=15.0)
         assert reads == [first.seq, second.seq], "a garbled entry is read back too"
         texts = [u["event"]["text"] for u in watcher.of_type("update")]
@@ -84,7 +86,7 @@ async def test_a_notice_with_the_move_is_published_without_reading_it_back(
 
 
 def test_a_notice_too_long_for_postgresql_goes_without_its_detail() -> None:
-    short = notice("room", "m", 7, dumps({"seq": 7}))
+    short = notice("room", NoticeKind.MOVE, 7, dumps({"seq": 7}))
     assert short == 'room m 7 {"seq":7}'
-    long = notice("room", "m", 7, "x" * NOTICE_BYTES)
+    long = notice("room", NoticeKind.MOVE, 7, "x" * NOTICE_BYTES)
     assert long == "room m 7"

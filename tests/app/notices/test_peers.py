@@ -12,7 +12,7 @@ import pytest
 
 from app.notices.listener import asyncpg_dsn, parse_notice
 from app.notices.peers import BYE, HELLO, HERE, Peers, peer_notice
-from app.store.channel import CHANNEL
+from app.store.channel import CHANNEL, NoticeKind
 from tests.app.clients import WsClient, open_room
 from tests.support.live import LiveServer
 
@@ -62,7 +62,7 @@ class Heard:
     """Every notice on the channel, as a test listener hears them."""
 
     def __init__(self) -> None:
-        self.notices: list[tuple[str, str, int, str | None]] = []
+        self.notices: list[tuple[str, NoticeKind, int, str | None]] = []
         self.arrived = asyncio.Event()
 
     def on(self, _c: object, _pid: int, _channel: str, payload: str) -> None:
@@ -78,7 +78,7 @@ class Heard:
                 await self.arrived.wait()
 
     def moves(self, room_id: str) -> list[tuple[str, str, int, str | None]]:
-        return [n for n in self.notices if n[0] == room_id and n[1] == "m"]
+        return [n for n in self.notices if n[0] == room_id and n[1] is NoticeKind.MOVE]
 
 
 async def play(server: LiveServer, moves: int) -> str:
@@ -111,7 +111,7 @@ async def test_a_lone_instance_sends_no_move_notices_and_does_once_another_liste
         alone = await play(a, 4)
         await conn.execute("SELECT pg_notify($1, 'flush m 0')", CHANNEL)
         await heard.until(
-            lambda: ("flush", "m", 0, None) in heard.notices
+            lambda: ("flush", NoticeKind.MOVE, 0, None) in heard.notices
         )  # all sent arrived
         assert heard.moves(alone) == []
 
