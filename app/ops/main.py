@@ -1,8 +1,8 @@
 """The FastAPI application factory: `create_app(settings)`.
 
-The lifespan starts the rooms runtime (app/ops/runtime.py: the store's asyncpg pools, the
-service, the hub) and the services over it, and subscribes the service's listeners; routers
-come from `app.web.routes`. Add a router by importing its module and including it below.
+The lifespan starts every service of the process through the composition root
+(app/ops/composition.py) and stops them on shutdown; routers come from `app.web.routes`.
+Add a router by importing its module and including it below.
 """
 
 from __future__ import annotations
@@ -13,14 +13,10 @@ from importlib.metadata import PackageNotFoundError, version
 
 from fastapi import FastAPI
 
-from app.background.async_play import start_async_play
-from app.background.bot_runner import BotRunner
 from app.config.settings import Settings, get_settings
 from app.games import DEFAULT_GAME, registry
-from app.ops import heap_dump
-from app.ops.collector import Collector
-from app.ops.runtime import start_rooms
-from app.play.limits import BodyLimit, SharedRoomLimit
+from app.ops.composition import start
+from app.play.limits import BodyLimit
 from app.records.archive import MAX_RECORD_BYTES
 from app.web import ws
 from app.web.assets import Assets, VersionedStatic
@@ -56,44 +52,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        runtime = await start_rooms(app, settings)
-        store = runtime.service.store
-        # Rooms per address per minute: one count in PostgreSQL for all instances.
-        app.state.room_limit = SharedRoomLimit(
-            store.room_limits, settings.rooms_per_minute
-        )
-        records.install(app, store)  # adds the archive's facts to the room status
-        analysis_workers = analyses.install(app, runtime.instance)
-        # Commit listeners, in this order after the hub's (app/ops/runtime.py): the bot
-        # runner, then the webhook courier; each unsubscribes when it stops.
-        app.state.bots = BotRunner(
-            runtime.service,
-            seeds=runtime.bot_seeds,
-            delay_s=settings.bot_delay_s,
-            think_s=settings.bot_think_s,
-        )
-        app.state.bots.start()
-        background = start_async_play(app, settings, runtime)
-        # Everything alive now lives as long as the process, and what survives play a while
-        # lives long too: out of the collector's reach (app/ops/collector.py; the load
-        # benchmark's full collections 145-183 ms -> 10-34 ms;
-        # docs/journal/benchmarks-history.md, "Changes made in the first session").
-        collector = Collector(
-            full_every_s=settings.gc_full_every_s,
-            growth=settings.gc_full_growth,
-            full_after_closed=settings.gc_full_after_closed,
-        )
-        collector.start()
-        dumps = heap_dump.install(settings.heap_dump_dir, settings.heap_dump_frames)
+        services = await start(app, settings)  # the composition root
         try:
             yield
         finally:
-            heap_dump.uninstall(dumps)
-            await collector.stop()
-            await analysis_workers.stop()
-            await background.stop()
-            await app.state.bots.stop()
-            await runtime.stop()
+            await services.stop()
 
     app = Site(title="Ishtar Online", version=_version(), lifespan=lifespan)
     app.state.settings = settings

@@ -3,51 +3,15 @@ delegate to the analyses service (app/records/analysis_jobs.py), answer."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, Request
 
-from app.config.settings import Settings
 from app.play.limits import RateLimits
-from app.records.analysis_jobs import Analyses, AnalysisWorkers
+from app.records.analysis_jobs import Analyses
 from app.web.routes.bots import Address
 
 router = APIRouter(prefix="/api", tags=["analysis"])
-
-
-def install(app: FastAPI, instance: str) -> AnalysisWorkers:
-    """The analyses service on ``app.state`` and this instance's workers (started)."""
-    settings: Settings = app.state.settings
-    archive = app.state.archive
-    store = archive.rooms.store.analyses
-    workers = AnalysisWorkers(
-        store,
-        archive,
-        instance,
-        workers=AnalysisWorkers.share(len(_cores()), settings.analysis_share),
-        cpu_s=settings.analysis_cpu_s,
-        rollouts=settings.analysis_rollouts,
-        policy=settings.analysis_policy,
-        luck_samples=settings.analysis_luck_samples,
-        extra_games=tuple(settings.extra_games),
-    )
-    app.state.analyses = Analyses(
-        store,
-        archive,
-        app.state.room_limit,
-        settings.analysis_per_address_per_day,
-        poke=workers.poke,
-    )
-    workers.start()
-    return workers
-
-
-def _cores() -> set[int]:
-    try:
-        return os.sched_getaffinity(0)
-    except AttributeError:  # pragma: no cover - not Linux
-        return set(range(os.cpu_count() or 1))
 
 
 def _analyses(request: Request, address: str) -> Analyses:

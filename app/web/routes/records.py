@@ -1,53 +1,30 @@
 """Replays, game records and rematches over HTTP (docs/protocol.md "Replays, records and
 rematch", docs/records.md), and the replay pages: parse, delegate, answer.
 
-`install(app, store)` builds the services in the app's lifespan, once the rooms service is
-up, and adds the shuffle commitment and the rematch to the room status.
+The composition root (app/ops/composition.py `install_records`) builds the services in the
+app's lifespan, once the rooms service is up, and adds the shuffle commitment and the
+rematch to the room status.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from app.config.settings import Settings
 from app.play.limits import RateLimits, SharedRoomLimit
 from app.play.protocol import ServiceError, msg
 from app.play.rematch import Rematches
 from app.records.archive import Archive
 from app.records.gamerecord import RecordError
-from app.records.offload import Offload
-from app.records.provenance import Provenance
 from app.records.reading import NotJson, read_record
-from app.records.replays import ReplayCache, Replays
-from app.store.store import Store
 from app.web.routes.pages import ROOM_ID, templates
 from app.web.routes.rooms import Bearer
 
 router = APIRouter(tags=["records"])
 
 Move = Annotated[int | None, Query(ge=0, description="a move number; none: the latest")]
-
-
-def install(app: FastAPI, store: Store) -> None:
-    """Create the archive and rematch services on ``app.state`` (after the rooms service)."""
-    settings: Settings = app.state.settings
-    provenance = Provenance(store.records, settings.record_signing_key, app.state.games)
-    replays = Replays(
-        store.replays,
-        app.state.games,
-        ReplayCache(settings.replay_cache_bytes),
-        Offload(),
-    )
-    archive = Archive(store.records, app.state.rooms, provenance, replays)
-    app.state.replay_limits = RateLimits(
-        settings.replay_requests_per_s, settings.replay_burst
-    )
-    app.state.archive = archive
-    app.state.rematches = Rematches(store.records, app.state.rooms.rooms)
-    app.state.rooms.add_status_facts(archive.status_facts)
 
 
 def _archive(request: Request) -> Archive:

@@ -11,7 +11,7 @@ from fastapi import FastAPI
 
 from app.config.settings import Settings
 from app.notices.listener import asyncpg_dsn
-from app.ops import runtime
+from app.ops import composition
 from app.ops.main import create_app
 from app.ops.warmup import warm_once, warm_rules
 from app.store.games import COMMIT_MOVE, warm_statements
@@ -109,7 +109,7 @@ async def test_the_app_warms_every_game_at_start_unless_told_not_to(
     tests' live servers turn it off (tests/support/live.py)."""
     warmed: list[str] = []
     monkeypatch.setattr(
-        runtime, "warm_once", lambda rules, players: warmed.append(rules.__name__)
+        composition, "warm_once", lambda rules, players: warmed.append(rules.__name__)
     )
     for warm_up, expected in (
         (True, {"engine.ishtar", "engine.babylon"}),
