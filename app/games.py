@@ -20,12 +20,12 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Generic
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from app.play.protocol import ServiceError, msg
-from app.play.rules import Rules
+from app.play.rules import A, Engine, Rules, S
 
 DEFAULT_GAME = "ishtar"
 """The game of everything from before the registry: a room created without a game (unless
@@ -58,14 +58,16 @@ class Options(BaseModel):
 
 
 @dataclass(frozen=True)
-class Game:
+class Game(Generic[S, A]):
     """What the platform knows about one game."""
 
     id: str
     """Stored on ``rooms.game`` and in records: lower case, digits and dashes."""
     title: str
     players: range
-    rules: Rules
+    engine: Engine[S, A]
+    """The game's rules engine module (docs/contract.md), checked by mypy against `Engine`;
+    the server plays it through `rules`."""
     options: type[Options]
     bots: tuple[str, ...] = ()
     """The bot levels, weakest first; () means the game has no bots yet."""
@@ -88,6 +90,11 @@ class Game:
     """The options a record's game was played with, from its stored options and the engine
     version that played it: what an engine release added or changed the meaning of, filled
     in as the older engine played (the engine's own rule: Ishtar's `upgrade_options`)."""
+    rules: Rules[S, A] = field(init=False, repr=False, compare=False)
+    """`engine` as the server plays it, its optional members filled in once, here."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", Rules(self.engine))
 
     def check_options(self, players: int, given: Any) -> dict[str, Any]:
         """The options of a new room, normalised, or `bad_options` saying what is wrong."""
@@ -124,14 +131,12 @@ class Game:
             raise ServiceError("bad_options", reason, message=message) from None
         try:
             return self.rules.check_options(players, typed)
-        except ValueError as error:
-            reason = getattr(error, "reason", None) or str(error)
-            worded = getattr(error, "message", None)
+        except self.rules.IllegalAction as error:
             raise ServiceError(
-                "bad_options",
-                reason,
-                message=worded if isinstance(worded, dict) else None,
+                "bad_options", error.reason or str(error), message=error.message
             ) from None
+        except ValueError as error:
+            raise ServiceError("bad_options", str(error)) from None
 
     def describe(self) -> dict[str, Any]:
         """The game as `GET /api/games` lists it (the client URL is added by the route)."""
@@ -143,6 +148,11 @@ class Game:
             "bots": list(self.bots),
             "summary": self.summary,
         }
+
+
+AnyGame = Game[Any, Any]
+"""A game of the registry, whatever its engine's types: the server holds games of many, and
+keeps each state and action to its own engine (`Game.rules`)."""
 
 
 SEAT: dict[str, Any] = {"x-seat": True}
@@ -161,13 +171,13 @@ INSTALLED: tuple[str, ...] = ("games.ishtar", "games.babylon")
 
 
 @cache
-def bundled() -> tuple[Game, ...]:
+def bundled() -> tuple[AnyGame, ...]:
     """The descriptors of `INSTALLED`, in its order (imported on first use: a descriptor
     module imports this one for `Game` and `Options`)."""
     return tuple(_descriptor(name) for name in INSTALLED)
 
 
-def _descriptor(module: str) -> Game:
+def _descriptor(module: str) -> AnyGame:
     game = importlib.import_module(module).DESCRIPTOR
     if not isinstance(game, Game):
         raise TypeError(f"{module}.DESCRIPTOR is not a Game")
@@ -177,20 +187,20 @@ def _descriptor(module: str) -> Game:
 class Registry:
     """The games of this server by id, the bundled ones first."""
 
-    def __init__(self, games: Iterable[Game]) -> None:
-        self._games: dict[str, Game] = {}
+    def __init__(self, games: Iterable[AnyGame]) -> None:
+        self._games: dict[str, AnyGame] = {}
         for game in games:
             if game.id in self._games:
                 raise ValueError(f"two games registered as {game.id!r}")
             self._games[game.id] = game
 
-    def __iter__(self) -> Iterator[Game]:
+    def __iter__(self) -> Iterator[AnyGame]:
         return iter(self._games.values())
 
     def __contains__(self, game_id: object) -> bool:
         return game_id in self._games
 
-    def get(self, game_id: str) -> Game:
+    def get(self, game_id: str) -> AnyGame:
         """The game of this id, or `unknown_game` naming the ones there are."""
         game = self._games.get(game_id) if isinstance(game_id, str) else None
         if game is None:
@@ -200,13 +210,6 @@ class Registry:
                 "unknown_game", f"There is no game {shown!r} here (games: {known})."
             )
         return game
-
-    def of_rules(self, rules: Any) -> Game:
-        """The game whose engine is `rules` (for callers that hold a module)."""
-        for game in self._games.values():
-            if game.rules is rules:
-                return game
-        raise KeyError(getattr(rules, "GAME", rules))
 
 
 def registry(extra_modules: Iterable[str] = ()) -> Registry:

@@ -59,7 +59,7 @@ from bots.base import derive_seed
 def _game(game_id: str) -> tuple[Any, Any]:
     game = registry(()).get(game_id)
     assert game.think is not None
-    return game.rules, game.think
+    return game.engine, game.think
 
 
 def play(

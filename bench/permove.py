@@ -6,7 +6,8 @@ Plays seeded random games (never `undo`) through the server's own code path for 
 without network or database, and times each part per move (`time.perf_counter`; the
 collector is off while timing):
 
-- ``judge``: decode the action, `apply`, narrate, encode it (app/play/submission.py `_judge`);
+- ``judge``: decode the action, `apply`, narrate and word it in English, encode it
+  (app/play/submission.py `_judge`);
 - ``view_for``: the engine's views of the three audiences of a 2-player room (two seats and
   the public) at the new version;
 - ``parts``: their top-level entries as JSON (`Position.parts`: each changed value
@@ -30,7 +31,11 @@ import time
 from typing import Any
 
 from app.play.positions import Position, Positions
+from app.play.rules import Rules
 from engine import ishtar
+
+RULES = Rules(ishtar)
+"""Ishtar as the server plays it (app/play/rules.py)."""
 
 PARTS = ("judge", "view_for", "parts", "changes", "legal", "legal_json")
 
@@ -40,7 +45,7 @@ def play(seed: int, players: int, rng: random.Random) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {part: [] for part in PARTS}
     audiences: list[int | None] = [*range(players), None]
     positions = Positions()
-    position = positions.put(1, Position(ishtar, 0, ishtar.new_game(players, seed)))
+    position = positions.put(1, Position(RULES, 0, ishtar.new_game(players, seed)))
     for audience in audiences:
         position.parts(audience)
     clock = time.perf_counter
@@ -50,11 +55,9 @@ def play(seed: int, players: int, rng: random.Random) -> dict[str, list[float]]:
         t0 = clock()
         action = ishtar.decode_action(move)
         state = ishtar.apply(position.state, action)
-        str(ishtar.narrate(position.state, action))
+        ishtar.english(ishtar.narrate(position.state, action))
         ishtar.encode_action(action)
-        after = positions.put(
-            1, Position(ishtar, position.version + 1, state, position)
-        )
+        after = positions.put(1, Position(RULES, position.version + 1, state, position))
         t1 = clock()
         for audience in audiences:
             ishtar.view_for(after.state, audience)

@@ -64,7 +64,7 @@ def long_record(
         # only go forward (it may end: a finished record).
         taking_back = len(log) < moves - 100 and rng.random() < 0.99
         action = undo[0] if undo and taking_back else rng.choice(forward)
-        text = str(ishtar.narrate(state, action))
+        text = ishtar.english(ishtar.narrate(state, action))
         log.append(
             {
                 "seq": len(log) + 1,

@@ -52,7 +52,7 @@ from cachetools import LRUCache
 from app.background.bot_scheduler import PERSON_WEIGHT, FairScheduler, SchedulerFull
 from app.background.bot_seeds import BotSeeds
 from app.config.tasks import cancel_and_wait
-from app.games import BotThink, Game
+from app.games import AnyGame, BotThink
 from app.play.listeners import Unsubscribe
 from app.play.protocol import MoveRequest, ServiceError
 from app.play.seat_checks import has_bots
@@ -125,7 +125,7 @@ def think(
     return play(level, view, list(legal), seed, think_s)
 
 
-def bot_game(service: RoomService, room: RoomRow) -> Game | None:
+def bot_game(service: RoomService, room: RoomRow) -> AnyGame | None:
     """The room's game if it has bots (a game without them never seats one)."""
     game = service.registry.get(room.game)
     return game if has_bots(game) else None

@@ -21,6 +21,8 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
+from app.play.rules import A, Rules, S
+
 log = logging.getLogger("ishtar.warmup")
 
 PLAYERS = (2, 3, 4)
@@ -31,9 +33,9 @@ _warmed: set[str] = set()
 """The rules modules this process has warmed (by module name)."""
 
 
-def warm_once(rules: Any, players: Iterable[int] = PLAYERS) -> bool:
+def warm_once(rules: Rules[Any, Any], players: Iterable[int] = PLAYERS) -> bool:
     """Warm `rules` unless this process already has; whether it warmed now."""
-    name = getattr(rules, "__name__", repr(rules))
+    name = rules.__name__
     if name in _warmed:
         return False
     if warm_rules(rules, players=players):
@@ -41,13 +43,14 @@ def warm_once(rules: Any, players: Iterable[int] = PLAYERS) -> bool:
     return True
 
 
-def warm_rules(rules: Any, seed: int = 1, players: Iterable[int] = PLAYERS) -> int:
+def warm_rules(
+    rules: Rules[S, A], seed: int = 1, players: Iterable[int] = PLAYERS
+) -> int:
     """Play one seeded game per player count, viewing and listing like the server; the steps
     played (0 if the rules module could not be warmed)."""
     started = time.perf_counter()
     steps = 0
     try:
-        listed = getattr(rules, "legal_with_previews", None)
         for count in players:
             rng = random.Random(seed * 10 + count)
             state = rules.new_game(count, seed)
@@ -56,8 +59,7 @@ def warm_rules(rules: Any, seed: int = 1, players: Iterable[int] = PLAYERS) -> i
                     break
                 for seat in (None, *range(count)):
                     rules.view_for(state, seat)
-                if listed is not None:
-                    listed(state)
+                rules.legal_with_previews(state)
                 actions = [a for a in rules.legal_actions(state) if _forward(rules, a)]
                 state = rules.apply(state, rng.choice(actions))
                 steps += 1
@@ -72,7 +74,7 @@ def warm_rules(rules: Any, seed: int = 1, players: Iterable[int] = PLAYERS) -> i
     return steps
 
 
-def _forward(rules: Any, action: Any) -> bool:
+def _forward(rules: Rules[S, A], action: A) -> bool:
     """Not a step back (an undo would make the warm-up game longer, not wider)."""
     encoded = rules.encode_action(action)
     return not (isinstance(encoded, dict) and encoded.get("type") == "undo")

@@ -16,10 +16,10 @@ from app.store.rows import iso
 from app.store.time_controls import TimeControlStore
 
 if TYPE_CHECKING:  # types only: the registry and presence are handed in, not imported
-    from app.games import Game
+    from app.games import AnyGame
 
 
-def check(game: Game, control: TimeControl) -> TimeControl:
+def check(game: AnyGame, control: TimeControl) -> TimeControl:
     """The time control with its bot level filled in (the game's weakest if none), or
     a refusal if the room's game cannot honour it (a bot policy without bots)."""
     if control.policy == "bot" and not game.bots:

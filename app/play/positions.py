@@ -10,7 +10,8 @@ game dropped first. Each position counts what it holds as it computes it: the JS
 at their size in memory, the view values they were made from, what the engine memoised of
 the legal actions, and a fixed weight for the engine state (`Weights`). What states share
 (an Ishtar layout's geometry, 270-450 KiB: one per game on a random layout, one for every
-game on a preset one) the engine names with its size (`shared_parts`, optional) and the
+game on a preset one) the engine names with its size (`shared_parts`, optional: none
+when the engine does not say, app/play/rules.py) and the
 cache counts once while any of its positions holds it. What consecutive versions of a game
 share is counted once too: a view entry that did not change by the oldest version held
 that has it (the next one takes its count over when it goes, `Positions._hand_on`), and a
@@ -74,7 +75,11 @@ class Position:
     )
 
     def __init__(
-        self, rules: Rules, version: int, state: Any, after: Position | None = None
+        self,
+        rules: Rules[Any, Any],
+        version: int,
+        state: Any,
+        after: Position | None = None,
     ) -> None:
         """`after`: the position whose state one move made `state` from (its
         unchanged parts are shared), if so."""
@@ -95,10 +100,7 @@ class Position:
         self._base: Any = after.state if after is not None else None
         self._stepped = False  # counted as a step from the version before (`_base`)
         self.bytes = Weights.STATE  # what it holds, by the estimate of `Weights`
-        shared = getattr(rules, "shared_parts", None)
-        self.shared: tuple[tuple[object, int], ...] = (
-            tuple(shared(state)) if shared is not None else ()
-        )
+        self.shared: tuple[tuple[object, int], ...] = tuple(rules.shared_parts(state))
         """What its state keeps alive with other states (the engine says, optional): each
         object with its bytes, which the cache counts once, not in `bytes`."""
         self._owner: Positions | None = None  # the cache that counts it, while it does
@@ -116,9 +118,8 @@ class Position:
         if self._legal is not None:
             freed += sys.getsizeof(self._legal)
         self._legal = None
-        forget = getattr(self.rules, "forget_legal", None)
-        if forget is not None:
-            forget(self.state)
+        if self.rules.forgets_legal:
+            self.rules.forget_legal(self.state)
             freed += self._memoised
             self._memoised = 0
         self._hold(-freed)
@@ -191,37 +192,25 @@ class Position:
 
     def legal(self) -> list[dict[str, Any]]:
         """Every legal action of the seat to act, with its public preview."""
-        rules, state = self.rules, self.state
-        fast = getattr(rules, "legal_with_previews", None)
-        if fast is not None:
-            return list(fast(state))
-        return [
-            {
-                "action": rules.encode_action(action),
-                "preview": rules.preview(state, action),
-            }
-            for action in rules.legal_actions(state)
-        ]
+        return list(self.rules.legal_with_previews(self.state))
 
     def legal_json(self, seat: int | None) -> str:
         """The legal actions as JSON text for `seat`: empty unless it is that seat's turn."""
         if seat is None or seat != self.current or self.over:
             return EMPTY_LIST
         if self._legal is None:
-            fast = getattr(self.rules, "legal_json", None)
-            self._legal = (
-                fast(self.state, dumps) if fast is not None else dumps(self.legal())
-            )
+            rules = self.rules
+            self._legal = rules.legal_json(self.state, dumps)
             text = sys.getsizeof(self._legal)
-            forget = getattr(self.rules, "forget_legal", None)
-            if fast is not None and forget is not None:
+            if rules.memoises_legal and rules.forgets_legal:
                 # What the engine memoised to make the text (the list, its entries, the
                 # placements: 7-7.5 times the text for Ishtar) goes at once: only the
                 # text is sent again. At 1,000 live rooms, counted, it made the games
                 # outgrow the cache, which then rebuilt them from the database between
                 # moves (docs/journal/benchmarks-history.md, "The serving core, third pass").
-                forget(self.state)
-            elif fast is not None:  # the engine keeps the list it made the text from
+                rules.forget_legal(self.state)
+            elif rules.memoises_legal:
+                # The engine keeps the list it made the text from.
                 self._memoised += text * Weights.LEGAL_PER_TEXT_BYTE
                 text += text * Weights.LEGAL_PER_TEXT_BYTE
             self._hold(text)
@@ -457,7 +446,7 @@ class Shared:
         self.size = size
 
 
-def catalogue_colours(rules: Rules) -> list[str | None]:
+def catalogue_colours(rules: Rules[Any, Any]) -> list[str | None]:
     """The colour of each seat, from the engine's catalogue (as the room status names them)."""
     try:
         catalogue = rules.catalogue()

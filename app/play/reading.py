@@ -17,7 +17,7 @@ from cachetools import LRUCache
 from app.play.positions import Position, Positions
 from app.play.protocol import ServiceError, msg
 from app.play.rooms import Rooms
-from app.play.rules import Rules
+from app.play.rules import A, Rules, S
 from app.store.rows import Event, RoomRow
 from app.store.store import Store
 
@@ -44,7 +44,7 @@ tracemalloc (tests/app/play/test_idle_games_memory.py), counted 1,252."""
 class GameContext:
     """What never changes once a game has started: its id and who sits where."""
 
-    rules: Rules
+    rules: Rules[Any, Any]
     game_id: int
     seats_by_id: dict[int, int]
     names: dict[int, str]
@@ -185,11 +185,12 @@ class Reading:
         position = await self.position(game.game_id)
         action = decode(game.rules, move)
         # The reason as a message too, for the reader's language (docs/i18n.md).
-        message: dict[str, Any] | None = None
+        rules = game.rules
+        reason: str | None = None
         try:
-            reason = game.rules.why_illegal(position.state, action)
-            if reason is not None:
-                message = game.rules.why_illegal_message(position.state, action)
+            message = rules.why_illegal(position.state, action)
+            if message is not None:
+                reason = rules.english(message)
         except Exception:
             log.exception("engine failed on why_illegal(%s)", move)
             reason = "The engine could not judge this move."
@@ -204,18 +205,16 @@ class Reading:
         return answer
 
 
-def decode(rules: Rules, move: dict[str, Any]) -> Any:
+def decode(rules: Rules[S, A], move: dict[str, Any]) -> A:
     """The engine's action for a move's JSON, or `malformed_action` saying why not."""
     try:
         return rules.decode_action(move)
-    except ValueError as error:
-        reason = getattr(error, "reason", None) or str(error)
-        message = getattr(error, "message", None)
+    except rules.IllegalAction as error:
         raise ServiceError(
-            "malformed_action",
-            reason,
-            message=message if isinstance(message, dict) else None,
+            "malformed_action", error.reason or str(error), message=error.message
         ) from None
+    except ValueError as error:
+        raise ServiceError("malformed_action", str(error)) from None
     except Exception:
         raise ServiceError(
             "malformed_action",

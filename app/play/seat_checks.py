@@ -19,7 +19,7 @@ from app.play.text import clean_person_name
 from app.store.rows import RoomRow, SeatRow
 
 if TYPE_CHECKING:  # types only: the descriptor is handed in with the registry
-    from app.games import Game
+    from app.games import AnyGame
 
 STARTED = "Seats of a started game cannot be taken."
 
@@ -62,7 +62,7 @@ def check_name(name: str) -> str:
     return clean_person_name(name)
 
 
-def has_bots(game: Game) -> bool:
+def has_bots(game: AnyGame) -> bool:
     """Whether a game has bots to seat (a game without them never seats one)."""
     return bool(game.bots) and game.think is not None
 
@@ -77,7 +77,7 @@ def middle_bot(levels: tuple[str, ...]) -> str:
     return levels[(len(levels) - 1) // 2]
 
 
-def check_bot_level(game: Game, level: str) -> None:
+def check_bot_level(game: AnyGame, level: str) -> None:
     """`no_bots` (400) in a game without bots; `malformed` (400) for a level it lacks."""
     if not has_bots(game):
         raise no_bots(game)
@@ -94,7 +94,7 @@ def bad_level(levels: tuple[str, ...]) -> ServiceError:
     )
 
 
-def no_bots(game: Game) -> ServiceError:
+def no_bots(game: AnyGame) -> ServiceError:
     """The refusal of a bot, or of the `bot` time policy, in a game without bots."""
     return ServiceError(
         "no_bots",

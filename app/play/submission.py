@@ -130,25 +130,25 @@ class Moves:
         action = decode(rules, request.move)
         try:
             state = rules.apply(position.state, action)
-        except ValueError as error:
-            reason = (
-                getattr(error, "reason", None)
-                or str(error)
-                or "That move is not legal."
-            )
+        except rules.IllegalAction as error:
             raise ServiceError(
                 "illegal_move",
-                reason,
+                error.reason or str(error) or "That move is not legal.",
                 version=version,
-                message=bounded(getattr(error, "message", None)),
+                message=bounded(error.message),
+            ) from None
+        except ValueError as error:
+            raise ServiceError(
+                "illegal_move", str(error) or "That move is not legal.", version=version
             ) from None
         except Exception:
             log.exception("engine failed on apply(%s)", request.move)
             raise ServiceError(
                 "illegal_move", "The engine could not apply this move.", version=version
             ) from None
-        text = str(rules.narrate(position.state, action))
-        message = bounded(rules.narrate_message(position.state, action))
+        said = rules.narrate(position.state, action)
+        text = rules.english(said)
+        message = bounded(said)
         encoded: dict[str, Any] = rules.encode_action(action)
         return encoded, Position(rules, version + 1, state, position), text, message
 

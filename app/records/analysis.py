@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from app.config.settings import get_settings
-from app.games import Game, Registry, registry
+from app.games import AnyGame, Registry, registry
 from app.records.gamerecord import RecordError, check_record
 from app.records.reading import NotJson, read_record
 from bots.analysis import Depth, TooCostly, analyse
@@ -34,7 +34,7 @@ class NotAnalysable(ValueError):
         self.reason, self.code = reason, code
 
 
-def depth_for(game: Game, given: Mapping[str, Any] | None = None) -> Depth:
+def depth_for(game: AnyGame, given: Mapping[str, Any] | None = None) -> Depth:
     """The analysis's depth for `game`: the default, the game's own (its descriptor's
     `analysis`), then what is `given`."""
     return replace(Depth(), **{**dict(game.analysis), **dict(given or {})})
@@ -61,7 +61,7 @@ def analyse_record(
     rules = game.rules
     actions = [rules.decode_action(m["action"]) for m in record["moves"]]
     result = analyse(
-        rules,
+        game.engine,  # the module: the analysis samples states (`sample_state`)
         game.think,
         checked.states,
         actions,

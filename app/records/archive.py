@@ -21,7 +21,7 @@ from cachetools import LRUCache
 from app.games import Registry
 from app.play.positions import catalogue_colours
 from app.play.protocol import ServiceError, msg
-from app.play.rules import Rules
+from app.play.rules import A, Rules, S
 from app.play.service import RoomService
 from app.records import loglines
 from app.records.gamerecord import RecordError, build_record, seed_commitment
@@ -63,12 +63,14 @@ def _check_import(registry: Registry, record: Any) -> _Import:
     return _Import(record_id(record), json.dumps(record, ensure_ascii=False), checked)
 
 
-def _ends(rules: Rules, game: ReplayGame, final: Any) -> tuple[dict[str, Any], Any]:
+def _ends(
+    rules: Rules[S, A], game: ReplayGame, final: Any
+) -> tuple[dict[str, Any], Any]:
     """What the set-up drew in public, and the final scores if `final` (a checkpoint at the
     last move of a finished game) ends the game. CPU-bound, in a worker thread."""
     setup = game.setup
 
-    def start() -> Any:
+    def start() -> S:
         return rules.new_game(setup["players"], game.seed, setup["options"])
 
     public = rules.public_setup(start())

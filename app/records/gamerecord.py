@@ -22,9 +22,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.games import Game, Registry
+from app.games import AnyGame, Registry
 from app.play.protocol import msg
-from app.play.rules import Rules
+from app.play.rules import A, Rules, S
 
 RECORD_FORMAT = "ishtar-online/record"
 RECORD_VERSION = 3
@@ -63,7 +63,7 @@ def seed_commitment(seed: int | str) -> str:
 
 
 def build_record(
-    game: Game,
+    game: AnyGame,
     *,
     room_id: str,
     engine_version: str,
@@ -103,7 +103,7 @@ class Replayed:
     """A record checked by replaying it: the state after every move (index = version)."""
 
     record: dict[str, Any]
-    game: Game
+    game: AnyGame
     states: list[Any]
     warnings: list[str] = field(default_factory=list)
 
@@ -186,7 +186,7 @@ def check_record(
     return Replayed(record=record, game=game, states=states, warnings=warnings)
 
 
-def _setup(game: Game, record: Mapping[str, Any], version: int) -> dict[str, Any]:
+def _setup(game: AnyGame, record: Mapping[str, Any], version: int) -> dict[str, Any]:
     """The set-up: players, options checked by the game, and the public set-up to match."""
     setup = record.get("setup")
     if not isinstance(setup, dict):
@@ -213,9 +213,11 @@ def _setup(game: Game, record: Mapping[str, Any], version: int) -> dict[str, Any
         options = game.upgrade_options(options, record.get("engine_version"))
     try:
         checked = game.rules.check_options(players, options)
-    except ValueError as error:
-        reason = getattr(error, "reason", None) or str(error)
+    except game.rules.IllegalAction as error:
+        reason = error.reason or str(error)
         raise RecordError(f"The set-up's options are refused: {reason}") from None
+    except ValueError as error:
+        raise RecordError(f"The set-up's options are refused: {error}") from None
     if public is not None and not isinstance(public, dict):
         raise RecordError("The record's public set-up must be a JSON object.")
     return {"players": players, "options": checked, "public": public}
@@ -247,7 +249,7 @@ def _players(record: Mapping[str, Any], count: int) -> None:
 
 
 def _replay(
-    rules: Rules,
+    rules: Rules[Any, Any],
     record: Mapping[str, Any],
     setup: Mapping[str, Any],
     seed: int,
@@ -313,7 +315,7 @@ def _replay(
     return states
 
 
-def _step(rules: Rules, state: Any, seq: int, move: Any) -> tuple[Any, str]:
+def _step(rules: Rules[S, A], state: S, seq: int, move: Any) -> tuple[S, str]:
     """The state after a logged move, and the engine's line for it."""
     if not isinstance(move, dict) or move.get("seq") != seq:
         raise RecordError(f"Move {seq} is missing or out of order.")
@@ -327,7 +329,9 @@ def _step(rules: Rules, state: Any, seq: int, move: Any) -> tuple[Any, str]:
         # Legality first: the narration reads the state as the action names it (pile 99,
         # card 999), so only a legal action may be narrated.
         after = rules.apply(state, action)
-    except ValueError as error:
-        reason = getattr(error, "reason", None) or str(error)
+    except rules.IllegalAction as error:
+        reason = error.reason or str(error)
         raise RecordError(f"Move {seq} is not legal: {reason}.") from None
-    return after, str(rules.narrate(state, action))
+    except ValueError as error:
+        raise RecordError(f"Move {seq} is not legal: {error}.") from None
+    return after, rules.english(rules.narrate(state, action))

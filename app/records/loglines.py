@@ -33,6 +33,6 @@ def record_messages(registry: Registry, body: str) -> list[Message]:
     rules = checked.game.rules
     moves = checked.record["moves"]
     return [
-        rules.narrate_message(state, rules.decode_action(move["action"]))
+        rules.narrate(state, rules.decode_action(move["action"]))
         for state, move in zip(checked.states, moves, strict=False)
     ]

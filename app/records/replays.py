@@ -28,7 +28,7 @@ from cachetools import LRUCache
 
 from app.games import Registry
 from app.play.protocol import ServiceError, dumps, msg
-from app.play.rules import Rules
+from app.play.rules import A, Rules, S
 from app.play.snapshots import SNAPSHOT_EVERY
 from app.records.gamerecord import RecordError, check_record
 from app.records.offload import Offload
@@ -86,13 +86,13 @@ class ReplayCache:
 
 
 def state_after(
-    rules: Rules,
-    start: Callable[[], Any],
+    rules: Rules[S, A],
+    start: Callable[[], S],
     checkpoint: Checkpoint,
     move: int,
     *,
     keep_passed: bool = False,
-) -> tuple[Any, list[tuple[int, str]]]:
+) -> tuple[S, list[tuple[int, str]]]:
     """The state after `move`: the checkpoint's state (or `start()`, the set-up) with its
     moves applied; with `keep_passed`, also the states at snapshot versions on the way,
     encoded, to be stored. Pure and CPU-bound: run in a worker thread."""
@@ -116,8 +116,8 @@ def state_after(
 
 
 def replay_moves(
-    rules: Rules,
-    start: Callable[[], Any],
+    rules: Rules[S, A],
+    start: Callable[[], S],
     checkpoint: Checkpoint,
     move: int,
     *,

@@ -26,7 +26,7 @@ from typing import Any
 import jinja2
 from starlette.requests import HTTPConnection
 
-from app.games import Game
+from app.games import AnyGame
 
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "nl": "Nederlands"}
 """The languages of the site, each with its name in itself (for the switch)."""
@@ -89,12 +89,10 @@ def _read_json(path: Path) -> dict[str, str]:
     return data
 
 
-def game_keys(game: Game, lang: str, static_dir: Path) -> dict[str, str]:
+def game_keys(game: AnyGame, lang: str, static_dir: Path) -> dict[str, str]:
     """A game's keys in `lang`: its engine's messages, then its screen's labels."""
     keys: dict[str, str] = {}
-    messages = getattr(game.rules, "messages", None)
-    if callable(messages):
-        keys.update(messages(lang))
+    keys.update(game.rules.messages(lang))
     if game.client:
         folder = PurePosixPath(game.client).parent
         keys.update(_read_json(static_dir / folder / "i18n" / f"{lang}.json"))
@@ -118,7 +116,7 @@ class Catalogues:
     by_lang: Mapping[str, Catalogue]
 
     @classmethod
-    def build(cls, static_dir: Path, games: Iterable[Game]) -> Catalogues:
+    def build(cls, static_dir: Path, games: Iterable[AnyGame]) -> Catalogues:
         listed = list(games)
         built: dict[str, Catalogue] = {}
         for lang in LANGUAGES:

@@ -225,7 +225,7 @@ def _judge(engine: Any, before: Any, step: _Step) -> dict[str, Any]:
     better = valued.candidates[best]
     judged["better"] = {
         "action": engine.encode_action(better),
-        "message": engine.narrate_message(before, better),
+        "message": engine.narrate(before, better),
         "gain": loss,
         "win_gain": win_loss,
     }
@@ -280,7 +280,7 @@ def _report(
             "legal": step.legal,
             "chance": step.chance,
             "action": engine.encode_action(step.played),
-            "message": engine.narrate_message(states[i], step.played),
+            "message": engine.narrate(states[i], step.played),
             "candidates": len(step.valued.candidates) if step.valued else 1,
             "rollouts": len(step.valued.estimates[0].outcomes)
             if step.valued and step.valued.estimates

@@ -23,15 +23,14 @@ from engine.babylon.game import (
     legal_actions,
     replay,
     why_illegal,
-    why_illegal_message,
 )
-from engine.babylon.narration import narrate, narrate_message, preview
+from engine.babylon.narration import narrate, preview
 from engine.babylon.sampling import sample_state
 from engine.babylon.scoring import final_scores
 from engine.babylon.setup import PLAYERS, check_options, new_game, public_setup
 from engine.babylon.state import Action, State
 from engine.babylon.views import view_for
-from engine.babylon.words import messages
+from engine.babylon.words import english, messages
 
 ENGINE_VERSION = "1.0.0"
 
@@ -52,12 +51,12 @@ __all__ = [
     "decode_state",
     "encode_action",
     "encode_state",
+    "english",
     "final_scores",
     "is_over",
     "legal_actions",
     "messages",
     "narrate",
-    "narrate_message",
     "new_game",
     "preview",
     "public_setup",
@@ -65,5 +64,4 @@ __all__ = [
     "sample_state",
     "view_for",
     "why_illegal",
-    "why_illegal_message",
 ]

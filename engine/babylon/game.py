@@ -16,7 +16,7 @@ from engine.babylon.errors import IllegalAction
 from engine.babylon.floors import Pos
 from engine.babylon.scoreboards import SIDES, board_of
 from engine.babylon.state import Action, Harvested, State, kind_index
-from engine.babylon.words import english, refusal, word
+from engine.babylon.words import refusal, word
 from engine.messages import Message
 
 HARVEST = Action("harvest")
@@ -71,15 +71,9 @@ def filled_on_path(state: State) -> list[Pos]:
     return out
 
 
-def why_illegal(state: State, action: Action) -> str | None:
-    """None if the seat to act may play `action` now, else the reason in a player's words."""
-    found = why_illegal_message(state, action)
-    return None if found is None else english(found)
-
-
-def why_illegal_message(state: State, action: Action) -> Message | None:
+def why_illegal(state: State, action: Action) -> Message | None:
     """None if the seat to act may play `action` now, else the reason as a message
-    (``babylon.reason.*``)."""
+    (``babylon.reason.*``; `english` words it in a player's words)."""
     if state.phase == "over":
         return refusal("over")
     kind = action.type
@@ -137,7 +131,7 @@ def _why_not_step(state: State, at: Pos | None) -> Message | None:
 
 def apply(state: State, action: Action) -> State:
     """The state after `action`, or `IllegalAction` with the reason the rules refuse it."""
-    reason = why_illegal_message(state, action)
+    reason = why_illegal(state, action)
     if reason is not None:
         raise IllegalAction(reason)
     after = _apply(state, action)

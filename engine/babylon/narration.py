@@ -1,6 +1,6 @@
 """`preview` and `narrate`: what a legal action would do (for the seat's client), and an
 action in words for the log, both from the state before it. The log line is a message
-(`narrate_message`, docs/i18n.md); `narrate` is its English."""
+(docs/i18n.md), which `english` words as the log has always said it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from engine.babylon.game import filled_on_path, path_end
 from engine.babylon.scoreboards import board_of
 from engine.babylon.scoring import score_board, total
 from engine.babylon.state import Action, State
-from engine.babylon.words import english, log, series, word
+from engine.babylon.words import log, series, word
 from engine.messages import Message, seat
 
 
@@ -66,13 +66,9 @@ def _tile_words(state: State, at: tuple[int, int]) -> Message:
     return word("tile", colour=tile.colour, flowers=tile.flowers)
 
 
-def narrate(state: State, action: Action) -> str:
-    """The action in words, e.g. "Blue waters the red tile of 3 flowers (2 of 3)"."""
-    return english(narrate_message(state, action))
-
-
-def narrate_message(state: State, action: Action) -> Message:
-    """The log line as a message (``babylon.log.*``)."""
+def narrate(state: State, action: Action) -> Message:
+    """The action in words for the log, as a message (``babylon.log.*``): in English,
+    "Blue waters the red tile of 3 flowers (2 of 3)"."""
     who = seat(state.current)
     if action.type == "scoreboard":
         return log("scoreboard", seat=who, side=str(action.side))

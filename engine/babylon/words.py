@@ -3,7 +3,7 @@
 The catalogues are package data, ``engine/babylon/i18n/{en,fr,nl}.json``, read once at
 import: ``babylon.log.*`` (the game log), ``babylon.reason.*`` (every refusal a player can
 meet) and ``babylon.word.*`` (colours, tiles, floors). The engine says everything as a
-message and renders its English (``narrate``, ``why_illegal``, an error's ``reason``) from it
+message and renders its English (the log's lines, a refusal's ``reason``) from it
 with `english`: one source of English. A seat renders in English as its colour ("Blue").
 """
 

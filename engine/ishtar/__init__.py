@@ -17,10 +17,9 @@ from engine.ishtar.game import (
     legal_actions,
     replay,
     why_illegal,
-    why_illegal_message,
 )
 from engine.ishtar.layout import LayoutError
-from engine.ishtar.narration import narrate, narrate_message, preview
+from engine.ishtar.narration import narrate, preview
 from engine.ishtar.previews import forget_legal, legal_json, legal_with_previews
 from engine.ishtar.sampling import sample_state
 from engine.ishtar.scoring import final_scores
@@ -28,7 +27,7 @@ from engine.ishtar.setup import check_options, new_game, public_setup
 from engine.ishtar.state import Action, State, shared_parts
 from engine.ishtar.upgrade import upgrade_options
 from engine.ishtar.views import view_for
-from engine.ishtar.words import messages
+from engine.ishtar.words import english, messages
 
 ENGINE_VERSION = "1.5.0"
 """1.1.0: undo (state format 2; a turn with something to undo waits for ``end``).
@@ -61,6 +60,7 @@ __all__ = [
     "decode_state",
     "encode_action",
     "encode_state",
+    "english",
     "final_scores",
     "forget_legal",
     "is_over",
@@ -69,7 +69,6 @@ __all__ = [
     "legal_with_previews",
     "messages",
     "narrate",
-    "narrate_message",
     "new_game",
     "preview",
     "public_setup",
@@ -79,5 +78,4 @@ __all__ = [
     "upgrade_options",
     "view_for",
     "why_illegal",
-    "why_illegal_message",
 ]

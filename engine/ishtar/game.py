@@ -20,7 +20,7 @@ from engine.ishtar.rules import bloom, choose, place, plant, reserve, special, u
 from engine.ishtar.rules.turn import settle
 from engine.ishtar.setup import set_up
 from engine.ishtar.state import ACTION_TYPES, Action, State
-from engine.ishtar.words import english, raw, refusal, word
+from engine.ishtar.words import raw, refusal, word
 from engine.messages import Message
 
 _STEP: dict[str, ModuleType] = {
@@ -57,14 +57,9 @@ def legal_actions(state: State) -> list[Action]:
     return actions + undo.legal(state)
 
 
-def why_illegal(state: State, action: Action) -> str | None:
-    """None if ``action`` is legal now, else a sentence saying why not."""
-    found = why_illegal_message(state, action)
-    return None if found is None else english(found)
-
-
-def why_illegal_message(state: State, action: Action) -> Message | None:
-    """None if ``action`` is legal now, else the message saying why not (``ishtar.reason.*``)."""
+def why_illegal(state: State, action: Action) -> Message | None:
+    """None if ``action`` is legal now, else the message saying why not (``ishtar.reason.*``;
+    `english` words it as the errors do)."""
     if state.phase == "over":
         return refusal("over")
     if action.type == "undo":
@@ -81,7 +76,7 @@ def why_illegal_message(state: State, action: Action) -> Message | None:
 
 def apply(state: State, action: Action) -> State:
     """The state after ``action``; ``state`` itself is never changed. Raises IllegalAction."""
-    reason = why_illegal_message(state, action)
+    reason = why_illegal(state, action)
     if reason is not None:
         raise IllegalAction(reason)
     return _advance(state, action)

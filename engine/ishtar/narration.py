@@ -1,9 +1,9 @@
 """Words for clients: ``preview`` of a legal action and ``narrate`` for the game log.
 
-Both say it as a message (docs/i18n.md, engine/ishtar/words.py): ``narrate_message`` is the
-log line's message, ``narrate`` its English. An undo is told with the step it takes back, so
-everyone reading the log sees what was undone ("Blue took back: placed a line tile and
-collected 1 red gem").
+The log line is a message (docs/i18n.md, engine/ishtar/words.py), which `english` words as
+the log has always said it. An undo is told with the step it takes back, so everyone
+reading the log sees what was undone ("Blue took back: placed a line tile and collected 1
+red gem").
 """
 
 from __future__ import annotations
@@ -94,13 +94,9 @@ def no_assistant(lost: str) -> dict[str, Any]:
     return {"no_assistant": english(note), "no_assistant_message": note}
 
 
-def narrate(state: State, action: Action) -> str:
-    """One line for the game log, from the state before ``action``."""
-    return english(narrate_message(state, action))
-
-
-def narrate_message(state: State, action: Action) -> Message:
-    """The log line as a message (``ishtar.log.move`` or ``ishtar.log.undo``)."""
+def narrate(state: State, action: Action) -> Message:
+    """One line for the game log, from the state before ``action``, as a message
+    (``ishtar.log.move`` or ``ishtar.log.undo``)."""
     who = seat(state.current)
     if action.type == "undo" and state.steps:
         return log("undo", seat=who, deed=_undone_deed(state))

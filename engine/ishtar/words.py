@@ -3,7 +3,7 @@
 The catalogues are package data, ``engine/ishtar/i18n/{en,fr,nl}.json``, read once at import:
 ``ishtar.log.*`` (the game log), ``ishtar.reason.*`` (every refusal a player can meet) and
 ``ishtar.word.*`` (pieces and previews). The engine says everything as a message and renders
-its English (``narrate``, ``why_illegal``, an error's ``reason``) from it with `english`, so
+its English (the log's lines, a refusal's ``reason``) from it with `english`, so
 there is one source of English. A seat renders in English as its capitalised colour ("Blue").
 """
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.games import Game, Options
+from engine import refusals
 from engine.messages import Message, message, render
 
 GAME = "toy"
@@ -28,6 +29,12 @@ CATALOGUE = {
     "toy.reason.over": "The game is over.",
     "toy.reason.not_in_hand": "Card {card} is not in your hand.",
     "toy.reason.not_now": "You cannot {action} now: it is time to {phase}.",
+    "toy.reason.players": "The toy game is played by 1 to 4 players.",
+    "toy.reason.options": "The toy game has one option: first_player.",
+    "toy.reason.first_player": "The first player is a seat from 0 to {last}.",
+    "toy.reason.not_an_action": "An action is an object with type draw or play.",
+    "toy.reason.draw_alone": "draw takes no other field.",
+    "toy.reason.card": "play needs an integer card.",
 }
 """The toy game speaks English only: its one catalogue serves every language."""
 
@@ -36,18 +43,16 @@ def messages(lang: str) -> dict[str, str]:
     return dict(CATALOGUE)
 
 
-def _english(said: Message) -> str:
+def english(said: Message) -> str:
     return render(CATALOGUE, said, "en", seat=lambda seat: COLOURS[seat].capitalize())
 
 
-class IllegalAction(ValueError):
-    def __init__(self, reason: str, said: Message | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.message = said
+class IllegalAction(refusals.IllegalAction):
+    def __init__(self, said: Message) -> None:
+        super().__init__(said, english(said))
 
 
-class MalformedAction(IllegalAction):
+class MalformedAction(IllegalAction, refusals.MalformedAction):
     pass
 
 
@@ -72,13 +77,13 @@ class Action:
 
 def check_options(players: int, options: Mapping[str, Any] | None) -> dict[str, Any]:
     if not 1 <= players <= 4:
-        raise IllegalAction("The toy game is played by 1 to 4 players.")
+        raise IllegalAction(message("toy.reason.players"))
     given = dict(options or {})
     if set(given) - {"first_player"}:
-        raise IllegalAction("The toy game has one option: first_player.")
+        raise IllegalAction(message("toy.reason.options"))
     first = given.get("first_player")
     if first is not None and not (isinstance(first, int) and 0 <= first < players):
-        raise IllegalAction(f"The first player is a seat from 0 to {players - 1}.")
+        raise IllegalAction(message("toy.reason.first_player", last=players - 1))
     return {"first_player": first}
 
 
@@ -123,12 +128,7 @@ def legal_actions(state: State) -> list[Action]:
     return []
 
 
-def why_illegal(state: State, action: Action) -> str | None:
-    said = why_illegal_message(state, action)
-    return None if said is None else _english(said)
-
-
-def why_illegal_message(state: State, action: Action) -> Message | None:
+def why_illegal(state: State, action: Action) -> Message | None:
     if state.phase == "over":
         return message("toy.reason.over")
     if action in legal_actions(state):
@@ -139,9 +139,9 @@ def why_illegal_message(state: State, action: Action) -> Message | None:
 
 
 def apply(state: State, action: Action) -> State:
-    said = why_illegal_message(state, action)
+    said = why_illegal(state, action)
     if said is not None:
-        raise IllegalAction(_english(said), said)
+        raise IllegalAction(said)
     seat = state.current
     if action.type == "draw":
         hand = (*state.hands[seat], *state.deck[:2])
@@ -173,11 +173,7 @@ def preview(state: State, action: Action) -> dict[str, Any]:
     return {"vp": action.card} if action.type == "play" else {}
 
 
-def narrate(state: State, action: Action) -> str:
-    return _english(narrate_message(state, action))
-
-
-def narrate_message(state: State, action: Action) -> Message:
+def narrate(state: State, action: Action) -> Message:
     who = {"seat": state.current}
     if action.type == "draw":
         return message("toy.log.drew", seat=who)
@@ -260,10 +256,10 @@ def encode_action(action: Action) -> dict[str, Any]:
 
 def decode_action(data: Any) -> Action:
     if not isinstance(data, dict) or data.get("type") not in ("draw", "play"):
-        raise MalformedAction("An action is an object with type draw or play.")
+        raise MalformedAction(message("toy.reason.not_an_action"))
     if data["type"] == "draw":
         if set(data) != {"type"}:
-            raise MalformedAction("draw takes no other field.")
+            raise MalformedAction(message("toy.reason.draw_alone"))
         return Action("draw")
     card = data.get("card")
     if (
@@ -271,7 +267,7 @@ def decode_action(data: Any) -> Action:
         or not isinstance(card, int)
         or isinstance(card, bool)
     ):
-        raise MalformedAction("play needs an integer card.")
+        raise MalformedAction(message("toy.reason.card"))
     return Action("play", card)
 
 
@@ -312,8 +308,8 @@ def secrets(full: dict[str, Any], viewer: int | None) -> tuple[list[str], set[in
     return strings, set()
 
 
-def _descriptor() -> Game:
-    from tests.app import toygame  # this very module, typed: mypy checks it as `Rules`
+def _descriptor() -> Game[State, Action]:
+    from tests.app import toygame  # this very module, typed: mypy checks it as `Engine`
 
     class ToyOptions(Options):
         first_player: int | None = None
@@ -322,7 +318,7 @@ def _descriptor() -> Game:
         id="toy",
         title="Toy cards",
         players=range(1, 5),
-        rules=toygame,
+        engine=toygame,
         options=ToyOptions,
         client="js/plain-screen.js",
         upgrade_options=upgrade_options,

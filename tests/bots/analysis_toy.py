@@ -90,7 +90,7 @@ def decode_action(data: Any) -> str:
     return str(data["type"])
 
 
-def narrate_message(state: State, action: str) -> dict[str, Any]:
+def narrate(state: State, action: str) -> dict[str, Any]:
     return dict(message(f"toy.log.{action}", card=state.deck[0]))
 
 

@@ -10,25 +10,27 @@ from typing import Any
 import pytest
 
 from app.games import VERSION, Game
-from app.play.rules import Rules
+from app.play.rules import Engine
+from engine import refusals
 from engine.messages import LANGUAGES
 from tests.conformance.games import GAMES
 
 pytestmark = pytest.mark.parametrize("game", GAMES, ids=[g.id for g in GAMES])
 
 NAMES = sorted(
-    {n for n in vars(Rules) if not n.startswith("_")}
-    | set(Rules.__annotations__) - {"__name__"}
+    {n for n in vars(Engine) if not n.startswith("_")}
+    | set(Engine.__annotations__) - {"__name__"}
 )
 
 
 def test_the_engine_has_every_name_of_the_contract(game: Game) -> None:
-    missing = [name for name in NAMES if not hasattr(game.rules, name)]
+    missing = [name for name in NAMES if not hasattr(game.engine, name)]
     assert not missing
     assert game.id == game.rules.GAME
     assert VERSION.fullmatch(game.rules.ENGINE_VERSION)
-    assert issubclass(game.rules.IllegalAction, ValueError)
+    assert issubclass(game.rules.IllegalAction, refusals.IllegalAction)
     assert issubclass(game.rules.MalformedAction, game.rules.IllegalAction)
+    assert issubclass(game.rules.MalformedAction, refusals.MalformedAction)
 
 
 @pytest.mark.parametrize(

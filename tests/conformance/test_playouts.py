@@ -34,7 +34,6 @@ def test_every_legal_action_applies_and_leaves_its_input_alone(index: int) -> No
         before = rules.encode_state(state)
         for action in [chosen, *rng.sample(legal, min(LEGAL_APPLIED, len(legal)))]:
             assert rules.why_illegal(state, action) is None
-            assert rules.why_illegal_message(state, action) is None
             rules.apply(state, action)
         assert rules.encode_state(state) == before, "apply changed its input"
         for action in legal:
@@ -91,10 +90,9 @@ def test_why_illegal_agrees_with_legal_actions_and_apply(index: int) -> None:
             if malformed is not None:
                 assert isinstance(malformed, str) and malformed.strip()
                 continue
-            reason = rules.why_illegal(state, action)
-            said = rules.why_illegal_message(state, action)
+            said = rules.why_illegal(state, action)
+            reason = None if said is None else rules.english(said)
             assert (reason is None) == (action in legal), (data, reason)
-            assert (said is None) == (reason is None)
             if reason is None:
                 continue
             refused += 1
@@ -142,9 +140,9 @@ def test_narration_and_previews_speak_the_catalogue(index: int) -> None:
     rules, game = case.rules, played(index)
     keys = set(rules.messages("en"))
     for state, action in zip(game.states, game.actions, strict=False):
-        text = rules.narrate(state, action)
+        said = normal(rules.narrate(state, action))
+        text = rules.english(said)
         assert isinstance(text, str) and text.strip()
-        said = normal(rules.narrate_message(state, action))
         assert said["key"] in keys and isinstance(said["params"], dict)
         assert isinstance(normal(rules.preview(state, action)), dict)
 
@@ -154,8 +152,8 @@ def test_optional_legal_lists_match_the_legal_actions(index: int) -> None:
     legal actions with their previews (what the seat to act receives)."""
     case = CASES[index]
     rules, game = case.rules, played(index)
-    listed = getattr(rules, "legal_with_previews", None)
-    as_json = getattr(rules, "legal_json", None)
+    listed = getattr(case.game.engine, "legal_with_previews", None)
+    as_json = getattr(case.game.engine, "legal_json", None)
     for state in game.states[::5]:
         expected = normal(
             [

@@ -8,7 +8,8 @@ games' test_messages.py so that each game runs the same ones.
   exists, nothing left in braces), `unsaid` lists the keys of a kind no message named, and
   `refusals` collects the messages of the shared bad options and malformed actions.
 - English: `english_along` plays a seeded game and checks that the engine's English
-  (``narrate``, ``why_illegal``) is its messages rendered in English.
+  (``english`` of what ``narrate`` and ``why_illegal`` say) is its messages rendered in
+  English.
 - Size: `largest` is the longest message on the wire.
 
 Each check fails with an ``AssertionError`` saying the language, the key and where the
@@ -179,20 +180,20 @@ def english_along(
     steps: int,
     probe: Callable[[random.Random, Any], Any],
 ) -> Any:
-    """Play ``steps`` random moves from ``state``: each move's log line (``narrate``) and
-    the refusal of a probe around each position (``why_illegal``) are their messages
-    rendered in English by ``english``. Returns the last position."""
+    """Play ``steps`` random moves from ``state``: the engine's English (``english``) of
+    each move's log line (``narrate``) and of the refusal of a probe around each position
+    (``why_illegal``) is their message rendered in English by ``english``. Returns the
+    last position."""
     rng = random.Random(seed)
     for step in range(steps):
         assert not module.is_over(state), f"the game ended at step {step} of {steps}"
         action = rng.choice(module.legal_actions(state))
-        line = module.narrate_message(state, action)
-        assert module.narrate(state, action) == english(line), (step, action)
+        line = module.narrate(state, action)
+        assert module.english(line) == english(line), (step, action)
         tried = probe(rng, state)
-        reason = module.why_illegal_message(state, tried)
-        assert module.why_illegal(state, tried) == (
-            None if reason is None else english(reason)
-        ), (step, tried)
+        reason = module.why_illegal(state, tried)
+        if reason is not None:
+            assert module.english(reason) == english(reason), (step, tried)
         state = module.apply(state, action)
     return state
 

@@ -98,22 +98,28 @@ def _ishtar_probe(rng: random.Random, state: ishtar.State) -> IshtarAction:
     return IshtarAction(kind)
 
 
+def _why(engine: Any, state: Any, action: Any) -> str | None:
+    """An engine's refusal of ``action`` in English, or None if it is legal."""
+    said = engine.why_illegal(state, action)
+    return None if said is None else str(engine.english(said))
+
+
 def ishtar_transcript(players: int, seed: int, layout: str | None) -> Iterator[str]:
     """The English of one seeded random game of Ishtar."""
     rng = random.Random(seed)
     state = ishtar.new_game(players, seed, {"layout": layout, "edition": "1"})
     while not ishtar.is_over(state):
         for _ in range(PROBES):
-            yield f"why {ishtar.why_illegal(state, _ishtar_probe(rng, state))}"
+            yield f"why {_why(ishtar, state, _ishtar_probe(rng, state))}"
         legal = ishtar.legal_actions(state)
         action = rng.choice(legal)
         shown = ishtar.preview(state, action)
         for field in ("text", "no_assistant"):
             if field in shown:
                 yield f"{field} {shown[field]}"
-        yield f"log {ishtar.narrate(state, action)}"
+        yield f"log {ishtar.english(ishtar.narrate(state, action))}"
         state = ishtar.apply(state, action)
-    yield f"why {ishtar.why_illegal(state, IshtarAction('end'))}"
+    yield f"why {_why(ishtar, state, IshtarAction('end'))}"
 
 
 def _babylon_probe(rng: random.Random) -> BabylonAction:
@@ -134,11 +140,11 @@ def babylon_transcript(
     state = babylon.new_game(players, seed, options)
     while not babylon.is_over(state):
         for _ in range(PROBES):
-            yield f"why {babylon.why_illegal(state, _babylon_probe(rng))}"
+            yield f"why {_why(babylon, state, _babylon_probe(rng))}"
         action = rng.choice(babylon.legal_actions(state))
-        yield f"log {babylon.narrate(state, action)}"
+        yield f"log {babylon.english(babylon.narrate(state, action))}"
         state = babylon.apply(state, action)
-    yield f"why {babylon.why_illegal(state, BabylonAction('harvest'))}"
+    yield f"why {_why(babylon, state, BabylonAction('harvest'))}"
 
 
 BAD_OPTIONS: tuple[tuple[Any, Any], ...] = (

@@ -22,7 +22,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from app.games import Game, Registry
+from app.games import AnyGame, Registry
 from app.web import i18n
 from app.web.assets import Assets, install_template_globals
 
@@ -36,7 +36,7 @@ PLAIN_SCREEN = "js/plain-screen.js"
 """The screen of a game whose descriptor names no client module of this static tree."""
 
 
-def client_url(assets: Assets, game: Game) -> str:
+def client_url(assets: Assets, game: AnyGame) -> str:
     """The versioned URL of `game`'s screen module (the plain screen if it has none)."""
     try:
         return assets.url(game.client) if game.client else assets.url(PLAIN_SCREEN)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import types
+from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 import httpx
@@ -14,6 +15,7 @@ from app.notices.listener import asyncpg_dsn
 from app.ops import composition
 from app.ops.main import create_app
 from app.ops.warmup import warm_once, warm_rules
+from app.play.rules import Rules
 from app.store.games import COMMIT_MOVE, warm_statements
 from app.store.pool import create_pool, open_connections
 from engine import ishtar
@@ -21,27 +23,28 @@ from tests.app import toygame
 
 
 def test_the_engine_is_warmed_by_whole_games_for_each_player_count() -> None:
-    steps = warm_rules(ishtar)
+    steps = warm_rules(Rules(ishtar))
     assert steps > 3 * 40, "three complete games"
 
 
 def test_a_rules_module_without_fast_previews_is_warmed_too() -> None:
-    assert warm_rules(toygame) > 0
+    assert warm_rules(Rules(toygame)) > 0
 
 
 def test_a_process_warms_each_rules_module_once() -> None:
     calls: list[int] = []
 
-    def new_game(players: int, seed: int) -> object:
+    def new_game(players: int, seed: int, options: Any = None) -> object:
         calls.append(players)
-        return toygame.new_game(players, seed)
+        return toygame.new_game(players, seed, options)
 
     counting = types.SimpleNamespace(**vars(toygame))
     counting.__name__ = "tests.counting_toygame"
     counting.new_game = new_game
-    assert warm_once(counting, players=(2, 3)) is True
+    rules = Rules(counting)
+    assert warm_once(rules, players=(2, 3)) is True
     assert calls == [2, 3]
-    assert warm_once(counting, players=(2, 3)) is False, "already warm"
+    assert warm_once(rules, players=(2, 3)) is False, "already warm"
     assert calls == [2, 3]
 
 

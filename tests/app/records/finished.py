@@ -34,7 +34,7 @@ def bot_record(
                 "seq": len(moves) + 1,
                 "seat": seat,
                 "action": rules.encode_action(action),
-                "text": rules.narrate(state, action),
+                "text": rules.english(rules.narrate(state, action)),
             }
         )
         state = rules.apply(state, action)

@@ -22,11 +22,11 @@ from engine.babylon import (
     final_scores,
     is_over,
     legal_actions,
-    narrate,
     new_game,
     public_setup,
 )
 from engine.babylon.state import Action
+from tests.engine.babylon.in_english import narrate
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 GAMES: tuple[tuple[int, int, dict[str, Any]], ...] = (

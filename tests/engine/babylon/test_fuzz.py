@@ -19,10 +19,10 @@ from engine.babylon import (
     is_over,
     legal_actions,
     new_game,
-    why_illegal,
 )
 from engine.babylon.floors import FLOOR_IDS
 from engine.babylon.state import Action
+from tests.engine.babylon.in_english import why_illegal
 from tests.support.examples import examples
 
 positions = st.tuples(st.integers(-2, 9), st.integers(-2, 9))

@@ -12,11 +12,11 @@ from engine.babylon import (
     decode_action,
     final_scores,
     legal_actions,
-    narrate,
     new_game,
     public_setup,
 )
 from tests.engine.babylon.golden_games import GAMES, GOLDEN_DIR, file_name, play, render
+from tests.engine.babylon.in_english import narrate
 
 
 @pytest.mark.parametrize(("players", "seed", "options"), GAMES)

@@ -16,7 +16,6 @@ from engine.babylon import (
     is_over,
     legal_actions,
     preview,
-    why_illegal,
 )
 from engine.babylon.state import Harvested, State
 from tests.engine.babylon.builders import (
@@ -30,6 +29,7 @@ from tests.engine.babylon.builders import (
     turn,
     walk,
 )
+from tests.engine.babylon.in_english import why_illegal
 
 
 def _three_to_fill() -> State:

@@ -18,7 +18,6 @@ from engine.babylon import (
     current_player,
     is_over,
     legal_actions,
-    why_illegal,
 )
 from engine.babylon.state import Action
 from tests.engine.babylon.builders import (
@@ -30,6 +29,7 @@ from tests.engine.babylon.builders import (
     turn,
     walk,
 )
+from tests.engine.babylon.in_english import why_illegal
 
 
 def _refused(state: object, action: Action, reason: str) -> None:

@@ -17,9 +17,9 @@ from engine.babylon import (
     decode_action,
     is_over,
     legal_actions,
-    narrate_message,
+    narrate,
     new_game,
-    why_illegal_message,
+    why_illegal,
 )
 from engine.babylon.components import PLAYER_COLOURS
 from engine.babylon.words import CATALOGUES, english
@@ -78,14 +78,14 @@ def _playouts() -> Iterator[Sent]:
         while not is_over(state):
             legal = legal_actions(state)
             for action in legal:
-                yield f"seed {seed} {action}", narrate_message(state, action)
+                yield f"seed {seed} {action}", narrate(state, action)
             probes = [wording._babylon_probe(rng) for _ in range(wording.PROBES)]
             for probe in probes + _step_probes(state):
-                found = why_illegal_message(state, probe)
+                found = why_illegal(state, probe)
                 if found is not None:
                     yield f"seed {seed} probe", found
             state = apply(state, rng.choice(legal))
-        yield "over", why_illegal_message(state, Action("harvest")) or {}
+        yield "over", why_illegal(state, Action("harvest")) or {}
 
 
 def test_every_message_the_engine_says_renders_fully_in_every_language() -> None:
@@ -105,7 +105,7 @@ def test_the_english_is_the_message_rendered_in_english() -> None:
         80,
         lambda rng, _: wording._babylon_probe(rng),
     )
-    assert _in("en", babylon.why_illegal_message(state, Action("hop")) or {}) == (
+    assert _in("en", babylon.why_illegal(state, Action("hop")) or {}) == (
         "There is no action 'hop' in Babylon Gardens."
     )
 
@@ -123,20 +123,20 @@ def _golden() -> list[tuple[babylon.State, Action, str]]:
 
 def test_the_golden_log_lines_are_the_english_of_their_messages() -> None:
     for state, action, line in _golden():
-        assert _in("en", narrate_message(state, action)) == line
+        assert _in("en", narrate(state, action)) == line
 
 
 def test_a_french_and_a_dutch_log_read_in_their_language() -> None:
     nbsp = "\u00a0"
     steps = _golden()
-    french = [_in("fr", narrate_message(s, a)) for s, a, _ in steps]
+    french = [_in("fr", narrate(s, a)) for s, a, _ in steps]
     assert (
         french[0] == f"Blue arrose la tuile verte à 1 fleur (1 sur 1){nbsp}: remplie."
     )
     assert french[1] == (
         f"Blue récolte 1 tuile (vert) le long d’un chemin de 1 tuile{nbsp}: +1 point."
     )
-    dutch = [_in("nl", narrate_message(s, a)) for s, a, _ in steps]
+    dutch = [_in("nl", narrate(s, a)) for s, a, _ in steps]
     assert dutch[1] == "Blue oogst 1 tegel (groen) langs een pad van 1 tegel: +1 punt."
 
 
@@ -158,7 +158,7 @@ def test_french_tells_the_full_scoreboard_with_no_de_before_a_name(name: str) ->
     """The browser names the seat; the engine cannot know if "de" elides before it
     ("d’Ana", "de Björn"), so the French says "Son tableau de score" (docs/i18n.md)."""
     state, action = _the_last_harvest()
-    said = narrate_message(state, action)
+    said = narrate(state, action)
     assert said["params"]["ends"] == "yes"
     french = render(CATALOGUES["fr"], said, "fr", seat=lambda _: name)
     assert french.startswith(f"{name} récolte "), french

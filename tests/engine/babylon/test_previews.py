@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.babylon import apply, legal_actions, narrate, preview
+from engine.babylon import apply, legal_actions, preview
 from engine.babylon.components import TILES
 from engine.babylon.scoring import score_board
 from engine.babylon.state import Action, State
@@ -18,6 +18,7 @@ from tests.engine.babylon.builders import (
     random_game,
     walk,
 )
+from tests.engine.babylon.in_english import narrate
 
 
 def _check_preview(state: State, action: Action) -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.babylon import IllegalAction, apply, legal_actions, why_illegal
+from engine.babylon import IllegalAction, apply, legal_actions
 from engine.babylon.scoreboards import SIDES
 from engine.babylon.state import Action
 from tests.engine.babylon.builders import game, irrigate
+from tests.engine.babylon.in_english import why_illegal
 
 
 def side(name: str) -> Action:

@@ -3,7 +3,7 @@ anything before it."""
 
 from __future__ import annotations
 
-from engine.babylon import apply, legal_actions, preview, why_illegal
+from engine.babylon import apply, legal_actions, preview
 from tests.engine.babylon.builders import (
     HARVEST,
     UNDO,
@@ -13,6 +13,7 @@ from tests.engine.babylon.builders import (
     turn,
     walk,
 )
+from tests.engine.babylon.in_english import why_illegal
 
 
 def test_r17_undo_takes_back_the_last_irrigate_and_its_gem() -> None:

@@ -20,9 +20,9 @@ from engine.ishtar import (
     final_scores,
     is_over,
     legal_actions,
-    narrate,
     new_game,
 )
+from tests.engine.ishtar.in_english import narrate
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 GAMES: tuple[tuple[int, int, str | None], ...] = (

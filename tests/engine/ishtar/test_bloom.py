@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.ishtar import Action, apply, legal_actions, why_illegal
+from engine.ishtar import Action, apply, legal_actions
 from engine.ishtar.rules.gardens import gardens
 from tests.engine.ishtar.builders import (
     cell,
@@ -11,6 +11,7 @@ from tests.engine.ishtar.builders import (
     force_token,
     game,
 )
+from tests.engine.ishtar.in_english import why_illegal
 
 
 def blooming(state, size="single", seat=0):  # type: ignore[no-untyped-def]

@@ -10,10 +10,10 @@ from engine.ishtar import (
     apply,
     legal_actions,
     view_for,
-    why_illegal,
 )
 from engine.ishtar.rules.choose import destinations
 from tests.engine.ishtar.builders import game, with_gems, with_skills
+from tests.engine.ishtar.in_english import why_illegal
 
 
 def test_first_turn_can_goes_on_any_non_empty_pile_for_free() -> None:

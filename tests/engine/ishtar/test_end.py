@@ -11,10 +11,10 @@ from engine.ishtar import (
     current_player,
     is_over,
     legal_actions,
-    why_illegal,
 )
 from engine.ishtar.rules.turn import end_turn
 from tests.engine.ishtar.builders import game
+from tests.engine.ishtar.in_english import why_illegal
 
 
 def test_two_empty_piles_trigger_the_end_and_the_round_is_completed() -> None:

@@ -35,7 +35,7 @@ from engine.ishtar.narration import (
     _deed,
     _undone_deed,
     is_final,
-    narrate_message,
+    narrate,
     preview,
 )
 from engine.ishtar.rules import bloom, undo
@@ -101,7 +101,7 @@ def test_an_undo_tells_the_deed_it_takes_back_as_replaying_the_turn_does(
         replayed = _deed(_before_last(state), last)
         assert _undone_deed(state) == replayed
         assert preview(state, undo.UNDO)["message"] == replayed
-        assert narrate_message(state, undo.UNDO) == log(
+        assert narrate(state, undo.UNDO) == log(
             "undo", seat=seat(state.current), deed=replayed
         )
     assert {"place", "pass"} <= told

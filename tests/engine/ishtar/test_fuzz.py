@@ -16,9 +16,9 @@ from engine.ishtar import (
     is_over,
     legal_actions,
     new_game,
-    why_illegal,
 )
 from engine.ishtar.state import Action
+from tests.engine.ishtar.in_english import why_illegal
 from tests.support.examples import examples
 
 cells = st.tuples(st.integers(-12, 12), st.integers(-12, 12))

@@ -19,10 +19,10 @@ from engine.ishtar import (
     is_over,
     legal_actions,
     legal_with_previews,
-    narrate_message,
+    narrate,
     new_game,
     preview,
-    why_illegal_message,
+    why_illegal,
 )
 from engine.ishtar.components import PLAYER_COLOURS
 from engine.ishtar.layout import layout_to_json, preset_layout
@@ -68,18 +68,18 @@ def _playouts() -> Iterator[Sent]:
             legal = legal_actions(state)
             shown = legal if len(legal) < 30 else rng.sample(legal, 30)
             for action in shown:
-                yield f"seed {seed} {action}", narrate_message(state, action)
+                yield f"seed {seed} {action}", narrate(state, action)
             for entry in legal_with_previews(state):
                 for field in ("message", "no_assistant_message"):
                     if field in entry["preview"]:
                         yield f"seed {seed} preview", entry["preview"][field]
             probes = [wording._ishtar_probe(rng, state) for _ in range(wording.PROBES)]
             for probe in probes + _provoked(state):
-                found = why_illegal_message(state, probe)
+                found = why_illegal(state, probe)
                 if found is not None:
                     yield f"seed {seed} probe", found
             state = apply(state, rng.choice(legal))
-        yield "over", why_illegal_message(state, Action("end")) or {}
+        yield "over", why_illegal(state, Action("end")) or {}
 
 
 def _provoked(state: ishtar.State) -> list[Action]:
@@ -146,7 +146,7 @@ def _rare() -> Iterator[Sent]:
     """Positions random play seldom reaches: a tile with nowhere to go (discard)."""
     state = load("discard")
     for action in legal_actions(state):
-        yield "discard", narrate_message(state, action)
+        yield "discard", narrate(state, action)
 
 
 def test_every_message_the_engine_says_renders_fully_in_every_language() -> None:
@@ -213,7 +213,7 @@ _in = in_colours(CATALOGUES, PLAYER_COLOURS)
 
 def test_a_french_game_log_reads_in_french() -> None:
     nbsp = "\u00a0"
-    french = [_in("fr", narrate_message(s, a)) for s, a, _ in _golden_steps()]
+    french = [_in("fr", narrate(s, a)) for s, a, _ in _golden_steps()]
     assert french[0] == (
         "Blue a posé l’arrosoir sur la pile 5 et a pris une tuile en triangle"
     )
@@ -225,7 +225,7 @@ def test_a_french_game_log_reads_in_french() -> None:
         "et a pris une tuile en chevron"
     )
     assert french[8] == "Yellow a placé un assistant sur le nouveau parterre"
-    dutch = [_in("nl", narrate_message(s, a)) for s, a, _ in _golden_steps()]
+    dutch = [_in("nl", narrate(s, a)) for s, a, _ in _golden_steps()]
     assert dutch[6] == (
         "Yellow verplaatste de gieter naar stapel 1 (voor 1 paarse edelsteen) "
         "en nam een chevrontegel"
@@ -234,7 +234,7 @@ def test_a_french_game_log_reads_in_french() -> None:
 
 def test_the_golden_log_lines_are_the_english_of_their_messages() -> None:
     for state, action, line in _golden_steps():
-        assert _in("en", narrate_message(state, action)) == line
+        assert _in("en", narrate(state, action)) == line
 
 
 def test_a_lost_assistant_is_said_in_the_preview_and_the_log_in_every_language() -> (
@@ -251,7 +251,7 @@ def test_a_lost_assistant_is_said_in_the_preview_and_the_log_in_every_language()
                     continue
                 note = shown["no_assistant_message"]
                 assert english(note) == shown["no_assistant"]
-                line = narrate_message(state, action)
+                line = narrate(state, action)
                 assert line["params"]["deed"]["params"]["why"] == note
                 french = _in("fr", line)
                 assert "pas d’assistant possible\u00a0: " in french

@@ -12,7 +12,6 @@ from engine.ishtar import (
     legal_actions,
     preview,
     view_for,
-    why_illegal,
 )
 from engine.ishtar.rules.gardens import gardens
 from tests.engine.ishtar.builders import (
@@ -23,6 +22,7 @@ from tests.engine.ishtar.builders import (
     terrain,
     with_hand,
 )
+from tests.engine.ishtar.in_english import why_illegal
 from tests.engine.ishtar.played import load
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.ishtar import Action, State, apply, legal_actions, why_illegal
+from engine.ishtar import Action, State, apply, legal_actions
 from engine.ishtar.components import TREES
 from engine.ishtar.editions import EDITION_1
 from tests.engine.ishtar.builders import (
@@ -13,6 +13,7 @@ from tests.engine.ishtar.builders import (
     with_gems,
     with_plant,
 )
+from tests.engine.ishtar.in_english import why_illegal
 from tests.engine.ishtar.played import reach
 
 

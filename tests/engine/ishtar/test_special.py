@@ -14,9 +14,7 @@ from engine.ishtar import (
     encode_action,
     legal_actions,
     legal_with_previews,
-    narrate,
     preview,
-    why_illegal,
 )
 from engine.ishtar.components import GEM_COLOURS, SKILL_COST
 from engine.ishtar.game import SPECIAL_IS_OVER
@@ -32,6 +30,7 @@ from tests.engine.ishtar.builders import (
     with_skills,
     with_special,
 )
+from tests.engine.ishtar.in_english import narrate, why_illegal
 from tests.engine.ishtar.played import reach
 
 

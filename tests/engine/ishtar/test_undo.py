@@ -12,12 +12,10 @@ from engine.ishtar import (
     decode_state,
     encode_state,
     legal_actions,
-    narrate,
     new_game,
     preview,
     replay,
     view_for,
-    why_illegal,
 )
 from engine.ishtar.editions import EDITION_1
 from engine.ishtar.state import State
@@ -28,6 +26,7 @@ from tests.engine.ishtar.builders import (
     with_plant,
     with_skills,
 )
+from tests.engine.ishtar.in_english import narrate, why_illegal
 
 UNDO = Action("undo")
 

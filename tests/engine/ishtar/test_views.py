@@ -19,7 +19,6 @@ from engine.ishtar import (
     encode_state,
     final_scores,
     legal_actions,
-    narrate,
     new_game,
     preview,
     sample_state,
@@ -27,6 +26,7 @@ from engine.ishtar import (
 )
 from engine.ishtar.state import State
 from tests.engine.ishtar.builders import force_tile, game, with_hand
+from tests.engine.ishtar.in_english import narrate
 from tests.engine.ishtar.invariants import check_all, check_view_hides_secrets
 
 
