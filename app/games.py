@@ -61,13 +61,9 @@ class Options(BaseModel):
 class Game(Generic[S, A]):
     """What the platform knows about one game."""
 
-    id: str
-    """Stored on ``rooms.game`` and in records: lower case, digits and dashes."""
-    title: str
-    players: range
     engine: Engine[S, A]
     """The game's rules engine module (docs/contract.md), checked by mypy against `Engine`;
-    the server plays it through `rules`."""
+    the server plays it through `rules`. It names the game: `id`, `title`, `players`."""
     options: type[Options]
     bots: tuple[str, ...] = ()
     """The bot levels, weakest first; () means the game has no bots yet."""
@@ -95,6 +91,19 @@ class Game(Generic[S, A]):
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", Rules(self.engine))
+
+    @property
+    def id(self) -> str:
+        """Stored on ``rooms.game`` and in records: the engine's `GAME`."""
+        return self.engine.GAME
+
+    @property
+    def title(self) -> str:
+        return self.engine.TITLE
+
+    @property
+    def players(self) -> range:
+        return self.engine.PLAYERS
 
     def check_options(self, players: int, given: Any) -> dict[str, Any]:
         """The options of a new room, normalised, or `bad_options` saying what is wrong."""

@@ -56,9 +56,6 @@ class BabylonOptions(Options):
 
 
 DESCRIPTOR = Game(
-    id=babylon_engine.GAME,
-    title=babylon_engine.TITLE,
-    players=babylon_engine.PLAYERS,
     engine=babylon_engine,
     options=BabylonOptions,
     bots=babylon_bots.LEVELS,

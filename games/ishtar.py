@@ -64,9 +64,6 @@ def _ishtar_legacy_setup(record: Mapping[str, Any]) -> LegacySetup:
 
 
 DESCRIPTOR = Game(
-    id=ishtar_engine.GAME,
-    title=ishtar_engine.TITLE,
-    players=ishtar_engine.PLAYERS,
     engine=ishtar_engine,
     options=IshtarOptions,
     bots=ishtar_bots.LEVELS,

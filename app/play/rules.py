@@ -41,6 +41,11 @@ class Engine(Protocol[S, A]):
     __name__: str
     """The module's name: worker processes load the engine by it."""
     GAME: str
+    """The game's id: stored on ``rooms.game`` and in records (lower case, digits, dashes)."""
+    TITLE: str
+    """The game's name, as players know it."""
+    PLAYERS: range
+    """How many players a game takes."""
     ENGINE_VERSION: str
 
     @property

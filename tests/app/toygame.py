@@ -20,6 +20,8 @@ from engine import refusals
 from engine.messages import Message, message, render
 
 GAME = "toy"
+TITLE = "Toy cards"
+PLAYERS = range(1, 5)
 ENGINE_VERSION = "1"
 COLOURS = ["blue", "yellow", "red", "green"]
 
@@ -315,9 +317,6 @@ def _descriptor() -> Game[State, Action]:
         first_player: int | None = None
 
     return Game(
-        id="toy",
-        title="Toy cards",
-        players=range(1, 5),
         engine=toygame,
         options=ToyOptions,
         client="js/plain-screen.js",
