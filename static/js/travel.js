@@ -12,7 +12,7 @@
 const MS = 620;
 
 /** Whether the player asked for less motion (checked at each move: it can change). */
-export function reducedMotion() {
+function reducedMotion() {
   return !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 }
 

@@ -11,7 +11,7 @@ import { t } from "../../js/i18n.js";
 import * as paint from "./paint.js";
 import { SpriteCache } from "./sprites.js";
 
-export const TILE = 100; // world units per grid square
+const TILE = 100; // world units per grid square
 const HARVEST_MS = 2600;
 
 const key = (at) => `${at[0]},${at[1]}`;

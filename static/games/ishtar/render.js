@@ -14,7 +14,7 @@ export const HEX = 32; // world units per hex size
 const HIGHLIGHT_MS = 2200;
 
 /** How long a new tile, tree, assistant or blooming token takes to settle on the board. */
-export const APPEAR_MS = 420;
+const APPEAR_MS = 420;
 
 const REDUCED = () => !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 
