@@ -15,8 +15,13 @@
  */
 export const PULSE_FPS = 20;
 
-/** The player asked for less motion: a pulse then holds still. */
-const STILL = () => !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+/**
+ * Whether the player asked for less motion (`prefers-reduced-motion`; asked each time: it can
+ * change): a pulse then holds still, nothing pops in or travels.
+ */
+export function reducedMotion() {
+  return !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+}
 
 /** The page is used with a finger (a phone, a tablet), not a mouse. */
 export const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
@@ -111,7 +116,7 @@ export class BoardCanvas {
    * holds at 0.75 and nothing is redrawn for it.
    */
   pulse(period) {
-    if (STILL()) return 0.75;
+    if (reducedMotion()) return 0.75;
     if (!this.pulseTimer) {
       this.pulseTimer = setTimeout(() => {
         this.pulseTimer = 0;

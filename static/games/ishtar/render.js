@@ -5,7 +5,7 @@
  * with requestAnimationFrame: callers say `invalidate()`, never draw directly. No rules here.
  */
 
-import { BoardCanvas } from "../../js/canvas.js";
+import { BoardCanvas, reducedMotion } from "../../js/canvas.js";
 import * as hex from "./hex.js";
 import * as paint from "./paint.js";
 
@@ -15,8 +15,6 @@ const HIGHLIGHT_MS = 2200;
 
 /** How long a new tile, tree, assistant or blooming token takes to settle on the board. */
 const APPEAR_MS = 420;
-
-const REDUCED = () => !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 
 /** 0 → 1 with a little overshoot ("ease out back"), for pieces popping onto the board. */
 function settle(t) {
@@ -72,7 +70,7 @@ export class BoardRenderer extends BoardCanvas {
    * the player asked for less motion (prefers-reduced-motion): then they are simply there.
    */
   noteArrivals(old, view) {
-    if (REDUCED()) return;
+    if (reducedMotion()) return;
     const before = new Map((old.spaces || []).map((s) => [hex.key(s.q, s.r), s]));
     const t0 = performance.now();
     for (const s of view.spaces || []) {
