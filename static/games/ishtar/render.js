@@ -29,7 +29,6 @@ export class BoardRenderer extends BoardCanvas {
     this.cells = new Map(); // key -> terrain cell
     this.spaces = new Map(); // key -> vegetation space
     this.tileOf = new Map(); // key -> tile id
-    this.cam = { k: 1, x: 0, y: 0 };
     this.userMoved = false;
     this.overlay = {
       ghost: null, // {shape, cells:[[q,r]x3], spaces, legal, gems:[[q,r]...]}
@@ -208,9 +207,7 @@ export class BoardRenderer extends BoardCanvas {
 
   /** Client (page viewport) pixel of a hex centre, for tests and tooltips. */
   hexToClient(cell) {
-    const rect = this.canvas.getBoundingClientRect();
-    const [x, y] = this.hexToCanvas(cell);
-    return [rect.left + x, rect.top + y];
+    return this.toClient(this.hexToCanvas(cell));
   }
 
   canvasToHex(cx, cy) {
@@ -229,8 +226,7 @@ export class BoardRenderer extends BoardCanvas {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
     if (!this.view) return;
-    const { k, x, y } = this.cam;
-    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * x, dpr * y);
+    this.toWorld();
     this.drawBoardShadow();
     this.drawTerrain();
     this.drawBoardEdges();
