@@ -80,6 +80,11 @@ def _preview(state: State, action: Action) -> dict[str, Any]:
         return {"vp": card.vp, "cost": gems_json(card.cost)}
     if action.type == "bloom":
         return {"cells": [list(h) for h in action.cells]}
+    if action.type == "assistant":
+        # where the assistant would stand (the icon's space), so a client draws it there
+        # without finding the icon itself
+        space = special.icon(state)
+        return {} if space is None else {"at": list(state.geo.hexes[space[1]])}
     if action.type == "undo" and state.steps:
         last = state.steps[-1]
         deed = _undone_deed(state)

@@ -7,7 +7,7 @@ import { failureText } from "./errors.js";
 
 /** A refused request: `message` is its text in the page's language (errors.js), `reason`
  * the server's English, `code` its stable code. */
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(status, body) {
     const err = (body && body.error) || {};
     super(failureText(status, body));

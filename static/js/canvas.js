@@ -4,7 +4,10 @@
  * one per frame (`invalidate()`), the room kept clear at its top for the bar floating over the
  * stage; and the pictures of the rules pages, sharp on any screen (the panels' small
  * pictures are images: js/pictures.js).
- * A game's renderer extends `BoardCanvas` with its camera (`fit()`) and its drawing (`draw()`).
+ * A game's renderer extends `BoardCanvas` with how its camera fits the board (`fit()`) and its
+ * drawing (`draw()`); the camera itself (`cam`: scale `k`, offset `x`, `y` in CSS pixels), the
+ * drawing in world units through it (`toWorld`) and the way between the canvas and the page
+ * (`toClient`, `fromClient`) are here.
  */
 
 /**
@@ -15,8 +18,13 @@
  */
 export const PULSE_FPS = 20;
 
-/** The player asked for less motion: a pulse then holds still. */
-const STILL = () => !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+/**
+ * Whether the player asked for less motion (`prefers-reduced-motion`; asked each time: it can
+ * change): a pulse then holds still, nothing pops in or travels.
+ */
+export function reducedMotion() {
+  return !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+}
 
 /** The page is used with a finger (a phone, a tablet), not a mouse. */
 export const COARSE = window.matchMedia?.("(pointer: coarse)").matches;
@@ -46,6 +54,7 @@ export class BoardCanvas {
     this.canvas = canvas;
     this.ctx = canvas.getContext("2d");
     this.size = { w: 0, h: 0, dpr: 1 };
+    this.cam = { k: 1, x: 0, y: 0 }; // world unit -> CSS pixel: x * k + cam.x
     this.insetTop = 0;
     this.pending = false;
     this.observer = new ResizeObserver(() => this.resize());
@@ -95,6 +104,25 @@ export class BoardCanvas {
     update();
   }
 
+  /** Set `ctx` (the board's, or a layer of the same size) to draw in world units. */
+  toWorld(ctx = this.ctx) {
+    const { dpr } = this.size;
+    const { k, x, y } = this.cam;
+    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * x, dpr * y);
+  }
+
+  /** The page-viewport pixel of canvas-local pixel [x, y] (tooltips, pieces travelling, tests). */
+  toClient([x, y]) {
+    const rect = this.canvas.getBoundingClientRect();
+    return [rect.left + x, rect.top + y];
+  }
+
+  /** The canvas-local pixel of a page-viewport pixel (a pointer event's clientX, clientY). */
+  fromClient(cx, cy) {
+    const rect = this.canvas.getBoundingClientRect();
+    return [cx - rect.left, cy - rect.top];
+  }
+
   /** Draw again at the next frame (once, however many times it is asked before). */
   invalidate() {
     if (this.pending) return;
@@ -111,7 +139,7 @@ export class BoardCanvas {
    * holds at 0.75 and nothing is redrawn for it.
    */
   pulse(period) {
-    if (STILL()) return 0.75;
+    if (reducedMotion()) return 0.75;
     if (!this.pulseTimer) {
       this.pulseTimer = setTimeout(() => {
         this.pulseTimer = 0;

@@ -126,7 +126,7 @@ function item(g) {
   return li;
 }
 
-export async function showMyGames(list) {
+async function showMyGames(list) {
   const rooms = held();
   if (!rooms.length) return;
   let games;

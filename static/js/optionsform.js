@@ -32,7 +32,7 @@ import { has, number, t } from "./i18n.js";
 
 const SEGMENTED_MAX = 4;
 const CHOICES_MAX = 12;
-export const NULL_LABEL = t("options.random");
+const NULL_LABEL = t("options.random");
 
 /** A catalogue key's text when the catalogue has it, else `fallback`. */
 const worded = (key, fallback) => (has(key) ? t(key) : fallback);

@@ -12,7 +12,7 @@ import { el, esc, playerName } from "./dom.js";
 import { t } from "./i18n.js";
 
 /** "play · card 5": an action's type, then its other fields. */
-export function actionLabel(action) {
+function actionLabel(action) {
   const rest = Object.entries(action)
     .filter(([k]) => k !== "type")
     .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(" ") : JSON.stringify(v)}`);

@@ -35,7 +35,7 @@ export async function registerWorker() {
 }
 
 /** An iPhone or iPad browser tab: Web Push needs the site on the Home Screen there. */
-export function needsHomeScreen() {
+function needsHomeScreen() {
   const apple = /iPhone|iPad|iPod/.test(navigator.userAgent) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
   const standalone = window.matchMedia?.("(display-mode: standalone)").matches || navigator.standalone === true;
   return apple && !standalone;
@@ -55,7 +55,7 @@ function keyBytes(base64url) {
 }
 
 /** This browser's push subscription (made if `create`), or null. */
-export async function subscription(create) {
+async function subscription(create) {
   const info = await offered();
   if (!info.push || pushState() !== "ready") return null;
   const registration = (await registerWorker()) && (await navigator.serviceWorker.ready);

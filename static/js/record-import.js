@@ -7,7 +7,7 @@
 import { failureText } from "./errors.js";
 import { t } from "./i18n.js";
 
-export async function uploadRecord(text) {
+async function uploadRecord(text) {
   let record;
   try {
     record = JSON.parse(text);

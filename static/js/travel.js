@@ -9,12 +9,9 @@
  * in `document.documentElement.dataset.travels` (for the browser tests).
  */
 
-const MS = 620;
+import { reducedMotion } from "./canvas.js";
 
-/** Whether the player asked for less motion (checked at each move: it can change). */
-export function reducedMotion() {
-  return !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
-}
+const MS = 620;
 
 /** The centre and size of a client rect, or null for none or an empty one. */
 function box(r) {

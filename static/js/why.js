@@ -17,7 +17,7 @@ const ASKED = Symbol("asked");
  * The engine's reason as the server gave it: a message ({key, params}, with its English
  * `text` or `reason` beside it), or plain English text from an older server.
  */
-export function reasonText(reason) {
+function reasonText(reason) {
   if (typeof reason === "string") return reason;
   return tm(reason.message || reason, reason.reason || reason.text || "");
 }

@@ -54,6 +54,22 @@ def midgame_choose() -> Position:
     return _position(with_gems(state, 0, 2, 1, 1))
 
 
+def special_assistant() -> Position:
+    """Seat 0's special step after a tile with an assistant icon, some turns into a seeded
+    2-player game: the assistant is among its choices."""
+    rng = random.Random(5)
+    state = new_game(2, 5, {"first_player": 0})
+    while not (
+        state.phase == "special"
+        and state.current == 0
+        and state.turn >= 9
+        and Action("assistant") in legal_actions(state)
+    ):
+        actions = [a for a in legal_actions(state) if a.type != "undo"]
+        state = apply(state, rng.choice(actions))
+    return _position(state)
+
+
 def lost_assistant() -> Position:
     """Seat 0 holds triangle-01 (F1 with the assistant icon, F1, F1) next to a flowerbed of
     seat 1's assistant: placing it at (2,1) would give no assistant (engine test
@@ -132,6 +148,7 @@ POSITIONS: dict[str, Callable[[], Position]] = {
     "lost-assistant": lost_assistant,
     "assistant-two-flowers": assistant_on_two_flowers,
     "special": special_skills,
+    "special-assistant": special_assistant,
     "special-tuned": special_tuned,
     "special-default": special_default,
     "bloom": bloom_step,

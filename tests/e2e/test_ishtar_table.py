@@ -368,6 +368,20 @@ def test_an_assistant_on_a_two_flower_space_covers_its_icon_not_its_flowers(
     shoot(page, artifacts / "ishtar-assistant-two-flowers.png")
 
 
+def test_the_special_step_marks_the_assistants_space_from_its_preview(
+    new_page: Callable[..., Page], static_server: str, artifacts: Path
+) -> None:
+    """Where the assistant would stand is the server's word (its preview's ``at``): the
+    board marks that space and the browser looks for no icon itself."""
+    page = new_page(width=1400, height=900)
+    open_screen(page, static_server, "special-assistant")
+    entry = next(e for e in legal(page) if e["action"]["type"] == "assistant")
+    marks = page.evaluate("() => window.__harness.screen.renderer.overlay.marks")
+    assert marks == [entry["preview"]["at"]]
+    expect(page.locator('#actionbar [data-act="assistant"]')).to_be_visible()
+    shoot(page, artifacts / "ishtar-special-assistant.png")
+
+
 # ---- point 4: a lost assistant is said before the click ----------------------------------
 
 

@@ -9,10 +9,7 @@ const SLOP_PX = 10;
 
 export function attachInput(canvas, renderer, handlers) {
   let down = null; // {id, x, y}
-  const local = (ev) => {
-    const rect = canvas.getBoundingClientRect();
-    return [ev.clientX - rect.left, ev.clientY - rect.top];
-  };
+  const local = (ev) => renderer.fromClient(ev.clientX, ev.clientY);
   const squareAt = (ev) => renderer.canvasToTile(...local(ev));
 
   canvas.addEventListener("pointerdown", (ev) => {

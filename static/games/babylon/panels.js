@@ -25,7 +25,7 @@ export const PANELS = () => `
 </section>`;
 
 /** A tile id's colour and flowers: from the catalogue, else read from the id ("M-p5-1"). */
-export function tileInfo(id, catalogue) {
+function tileInfo(id, catalogue) {
   const known = catalogue?.tiles?.[id];
   if (known) return known;
   const m = /^([SM])-([rgyp])(\d)/.exec(id || "");
@@ -35,7 +35,7 @@ export function tileInfo(id, catalogue) {
 }
 
 /** A small chip for a tile: its colour and its flower count. */
-export function tileChip(id, catalogue) {
+function tileChip(id, catalogue) {
   const info = tileInfo(id, catalogue);
   const chip = el("span", `bg-chip ${info.colour || ""}`);
   chip.dataset.tile = id;
@@ -46,7 +46,7 @@ export function tileChip(id, catalogue) {
 }
 
 /** The seat's round mark in its colour (blue, orange, white, black). */
-export function seatMark(colour) {
+function seatMark(colour) {
   const m = el("span", `bg-seat ${colour || ""}`);
   m.style.background = playerColour(colour);
   return m;

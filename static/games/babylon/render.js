@@ -11,7 +11,7 @@ import { t } from "../../js/i18n.js";
 import * as paint from "./paint.js";
 import { SpriteCache } from "./sprites.js";
 
-export const TILE = 100; // world units per grid square
+const TILE = 100; // world units per grid square
 const HARVEST_MS = 2600;
 
 const key = (at) => `${at[0]},${at[1]}`;
@@ -22,7 +22,6 @@ export class BoardRenderer extends BoardCanvas {
     this.view = null;
     this.fillsLabel = t("babylon.ui.fills"); // the badge on a step that fills its tile
     this.tiles = new Map(); // "r,c" -> tile of the view
-    this.cam = { k: 1, x: 0, y: 0 };
     this.overlay = {
       marks: [], // [{at, label, fills}] tiles one may step onto
       hover: null, // {at, legal}
@@ -87,9 +86,7 @@ export class BoardRenderer extends BoardCanvas {
 
   /** Page-viewport pixel of a tile's centre (tooltips, tests). */
   tileToClient(at) {
-    const rect = this.canvas.getBoundingClientRect();
-    const [x, y] = this.tileToCanvas(at);
-    return [rect.left + x, rect.top + y];
+    return this.toClient(this.tileToCanvas(at));
   }
 
   /** The grid square under a canvas-local pixel, or null off the grid. */
@@ -117,14 +114,12 @@ export class BoardRenderer extends BoardCanvas {
 
   draw() {
     const { ctx } = this;
-    const { dpr } = this.size;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
     if (!this.view) return;
     if (this.baseDirty) this.drawBase();
     ctx.drawImage(this.base, 0, 0);
-    const { k, x, y } = this.cam;
-    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * x, dpr * y);
+    this.toWorld();
     const again = this.drawGlows();
     this.drawMarks();
     this.drawHover();
@@ -150,7 +145,7 @@ export class BoardRenderer extends BoardCanvas {
       t.width = base.width;
       t.height = base.height;
       const tc = t.getContext("2d");
-      tc.setTransform(dpr * k, 0, 0, dpr * k, dpr * x, dpr * y);
+      this.toWorld(tc);
       paint.terrace(tc, 0, 0, cols * TILE, rows * TILE, TILE);
       this.terraceKey = tkey;
     }
@@ -173,7 +168,7 @@ export class BoardRenderer extends BoardCanvas {
         ctx.drawImage(sprite, Math.round(dpr * (x + c * TILE * k)), Math.round(dpr * (y + r * TILE * k)));
       }
     }
-    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * x, dpr * y);
+    this.toWorld(ctx);
     const path = this.view.path || [];
     if (path.length && this.view.floor?.well) {
       paint.path(ctx, [this.view.floor.well, ...path].map((at) => this.centre(at)), TILE);

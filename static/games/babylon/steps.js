@@ -8,7 +8,7 @@
 export const atKey = (at) => `${at[0]},${at[1]}`;
 
 /** The arrow keys as grid steps `[dr, dc]`. */
-export const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
 export function indexLegal(legal) {
   const ix = { count: legal.length, irrigate: new Map(), irrigateList: [], harvest: null, undo: null, sides: [] };

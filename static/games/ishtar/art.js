@@ -45,7 +45,7 @@ export function gemRow(list) {
   return list.map((c) => gemIcon(c)).join("");
 }
 
-export function countList(list) {
+function countList(list) {
   const out = { purple: 0, red: 0, white: 0 };
   for (const c of list) out[c] = (out[c] || 0) + 1;
   return out;

@@ -273,7 +273,11 @@ export const actionBar = {
     return skillText(letter, s ? s.text : "", s ? s.params : {});
   },
 
-  /** The space of the view with the icon of the tile just placed (the special step's), or null. */
+  /**
+   * The space of the view with the icon of the tile just placed (the special step's), or
+   * null: the bar names its icon. Where an assistant would stand is the server's word (the
+   * assistant's preview, `at`).
+   */
   iconSpace() {
     const tiles = this.view.tiles || [];
     const last = tiles[tiles.length - 1];

@@ -15,10 +15,7 @@ export function attachInput(canvas, renderer, handlers) {
   let lastRotate = 0;
   let wheelAcc = 0;
 
-  const local = (ev) => {
-    const rect = canvas.getBoundingClientRect();
-    return [ev.clientX - rect.left, ev.clientY - rect.top];
-  };
+  const local = (ev) => renderer.fromClient(ev.clientX, ev.clientY);
   const cellAt = (ev) => {
     const [x, y] = local(ev);
     const cell = renderer.canvasToHex(x, y);

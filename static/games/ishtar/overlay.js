@@ -39,9 +39,9 @@ export const overlay = {
       o.selected = this.ui.pending ? [...this.ui.bloomPicked, this.ui.pending] : this.ui.bloomPicked;
       o.cursor = this.ui.cursor;
     } else if (this.mine() && v.phase === "special" && this.ix.assistant) {
-      // where the assistant the server offers would stand
-      const space = this.iconSpace();
-      if (space) o.marks = [[space.q, space.r]];
+      // where the assistant the server offers would stand: its preview says
+      const at = this.ix.assistant.preview?.at;
+      if (at) o.marks = [at];
     } else if (this.mine() && v.phase === "plant" && this.ui.card !== null) {
       o.marks = (this.ix.plant.get(this.ui.card) || []).map((e) => e.action.at);
       o.selected = this.ui.pending ? [this.ui.pending] : [];

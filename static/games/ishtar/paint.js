@@ -27,7 +27,7 @@ export const PALETTE = {
   ink: "#2b2118",
 };
 
-export const GEM = {
+const GEM = {
   purple: { fill: "#8a44b8", light: "#c28be3", dark: "#4d1f6e" },
   red: { fill: "#cc3636", light: "#f08a7a", dark: "#7a1414" },
   white: { fill: "#f4f1ea", light: "#ffffff", dark: "#9c968a" },
@@ -444,7 +444,7 @@ export function roundRect(ctx, x, y, w, h, rad) {
   ctx.closePath();
 }
 
-export function shadeHex(hex, amount) {
+function shadeHex(hex, amount) {
   const n = parseInt(hex.slice(1), 16);
   const c = (v) => Math.max(0, Math.min(255, v + amount));
   const r = c(n >> 16);

@@ -5,7 +5,7 @@
  * with requestAnimationFrame: callers say `invalidate()`, never draw directly. No rules here.
  */
 
-import { BoardCanvas } from "../../js/canvas.js";
+import { BoardCanvas, reducedMotion } from "../../js/canvas.js";
 import * as hex from "./hex.js";
 import * as paint from "./paint.js";
 
@@ -14,9 +14,7 @@ export const HEX = 32; // world units per hex size
 const HIGHLIGHT_MS = 2200;
 
 /** How long a new tile, tree, assistant or blooming token takes to settle on the board. */
-export const APPEAR_MS = 420;
-
-const REDUCED = () => !!window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+const APPEAR_MS = 420;
 
 /** 0 → 1 with a little overshoot ("ease out back"), for pieces popping onto the board. */
 function settle(t) {
@@ -31,7 +29,6 @@ export class BoardRenderer extends BoardCanvas {
     this.cells = new Map(); // key -> terrain cell
     this.spaces = new Map(); // key -> vegetation space
     this.tileOf = new Map(); // key -> tile id
-    this.cam = { k: 1, x: 0, y: 0 };
     this.userMoved = false;
     this.overlay = {
       ghost: null, // {shape, cells:[[q,r]x3], spaces, legal, gems:[[q,r]...]}
@@ -72,7 +69,7 @@ export class BoardRenderer extends BoardCanvas {
    * the player asked for less motion (prefers-reduced-motion): then they are simply there.
    */
   noteArrivals(old, view) {
-    if (REDUCED()) return;
+    if (reducedMotion()) return;
     const before = new Map((old.spaces || []).map((s) => [hex.key(s.q, s.r), s]));
     const t0 = performance.now();
     for (const s of view.spaces || []) {
@@ -210,9 +207,7 @@ export class BoardRenderer extends BoardCanvas {
 
   /** Client (page viewport) pixel of a hex centre, for tests and tooltips. */
   hexToClient(cell) {
-    const rect = this.canvas.getBoundingClientRect();
-    const [x, y] = this.hexToCanvas(cell);
-    return [rect.left + x, rect.top + y];
+    return this.toClient(this.hexToCanvas(cell));
   }
 
   canvasToHex(cx, cy) {
@@ -231,8 +226,7 @@ export class BoardRenderer extends BoardCanvas {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, w, h);
     if (!this.view) return;
-    const { k, x, y } = this.cam;
-    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * x, dpr * y);
+    this.toWorld();
     this.drawBoardShadow();
     this.drawTerrain();
     this.drawBoardEdges();

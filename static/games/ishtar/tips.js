@@ -70,7 +70,7 @@ export function close() {
 }
 
 /** Whether `element`'s card is the one open. */
-export function isOpen(element) {
+function isOpen(element) {
   return !!card && !card.hidden && owner === element;
 }
 

@@ -48,6 +48,11 @@ def test_assistant_icon_puts_an_assistant_on_the_icon_space() -> None:
     assert after.assistants_supply[0] == 1
 
 
+def test_the_assistant_preview_names_the_icon_space_where_it_would_stand() -> None:
+    state = placed("line-01")  # F1a at (1,0)
+    assert preview(state, Action("assistant"))["at"] == [1, 0]
+
+
 def test_no_assistant_when_the_flowerbed_already_has_one() -> None:
     state = force_tile(game(), "line-12", (1, 0), 0)  # G F1 G: flower at (2,0)
     state = force_assistant(state, (2, 0), 1)
