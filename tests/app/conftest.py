@@ -19,6 +19,7 @@ from fastapi import FastAPI
 from app.config.settings import Settings
 from app.games import bundled, registry
 from app.ops.main import create_app
+from tests.support.databases import FEW_CONNECTIONS
 from tests.support.live import LiveServer, uvicorn_serving
 
 TOY = "tests.app.toygame"
@@ -56,6 +57,7 @@ def room_settings(database_url: str, tmp_path: Path, game_module: str) -> Settin
         _env_file=None,  # type: ignore[call-arg]
         database_url=database_url,
         data_dir=tmp_path / "data",
+        **FEW_CONNECTIONS,
         **game_settings(game_module),
     )
 

@@ -40,7 +40,7 @@ from sqlalchemy import pool, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.config.settings import normalise_database_url
+from app.config.settings import Settings, normalise_database_url
 from app.store import migrate
 from app.store.pool import asyncpg_dsn
 
@@ -53,6 +53,20 @@ FAST_SERVER_SETTINGS = {
     "full_page_writes": "off",
     "max_connections": "300",
 }
+
+_FIELDS = Settings.model_fields
+FEW_CONNECTIONS = {
+    "db_pool_size": 1,
+    "db_max_overflow": _FIELDS["db_pool_size"].default
+    + _FIELDS["db_max_overflow"].default
+    - 1,
+}
+"""Settings of an in-process app in a test: one pooled connection opened (and warmed) at
+start instead of ten, the same thirty at most, opened as moves need them. Each connection
+at start cost PostgreSQL a backend and the warming rehearsal, and the test process its
+codecs: an app's start and stop 140-170 ms of the server's CPU and 45 ms of the test's with
+ten, 45-55 and 20 ms with one (docs/journal/benchmarks-history.md, "Seventh pass"); no test
+uses ten at once."""
 
 
 SPARE_DATABASES = 2
