@@ -8,7 +8,8 @@ Fixtures for everyone:
 - ``database_url`` -> str: a clean database migrated to head (asyncpg URL), dropped afterwards.
 - ``empty_database_url`` -> str: a clean database with no schema at all.
 - ``postgres`` -> str: the admin URL of the server itself (for programs that make their own).
-- ``settings`` -> Settings: bound to ``database_url``, with a temporary data dir.
+- ``settings`` -> Settings: bound to ``database_url``, with a temporary data dir (and
+  one pooled connection opened at start, `FEW_CONNECTIONS` in tests/support/databases.py).
 - ``app`` -> FastAPI: ``create_app(settings)`` (lifespan not started).
 - ``client`` -> httpx.AsyncClient: talks to ``app`` in-process, lifespan running (async tests).
 - ``sync_client`` -> starlette TestClient: the same for sync tests, with websocket support.
@@ -41,7 +42,11 @@ from fastapi.testclient import TestClient
 from app.config.settings import Settings
 from app.ops.embedded import EmbeddedPostgres
 from app.ops.main import create_app
-from tests.support.databases import FAST_SERVER_SETTINGS, TestDatabases
+from tests.support.databases import (
+    FAST_SERVER_SETTINGS,
+    FEW_CONNECTIONS,
+    TestDatabases,
+)
 from tests.support.examples import QUICK_SHARE
 from tests.support.live import LiveServer
 from tests.support.scheduling import ModuleUnits, work_unit
@@ -138,8 +143,11 @@ def empty_database_url(test_databases: TestDatabases) -> Iterator[str]:
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
     return Settings(
-        _env_file=None, database_url=database_url, data_dir=tmp_path / "data"
-    )  # type: ignore[call-arg]
+        _env_file=None,  # type: ignore[call-arg]
+        database_url=database_url,
+        data_dir=tmp_path / "data",
+        **FEW_CONNECTIONS,
+    )
 
 
 @pytest.fixture

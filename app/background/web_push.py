@@ -36,7 +36,13 @@ import httpx
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from app.background.push_keys import VapidKey, unb64url
-from app.background.webhook_targets import BAD_KEYS, Refused, check_url, post_pinned
+from app.background.webhook_targets import (
+    BAD_KEYS,
+    Refused,
+    check_url,
+    courier_client,
+    post_pinned,
+)
 from app.background.webhooks import MAX_BACKOFF_S, RETRY_STATUSES
 from app.config.tasks import cancel_and_wait
 from app.config.timesource import SYSTEM_TIME, TimeSource
@@ -161,9 +167,7 @@ class PushCourier:
         self.allow_private = allow_private
         self.time = time
         self.lease_s = 3 * timeout_s + 10
-        self._client = httpx.AsyncClient(
-            timeout=timeout_s, follow_redirects=False, trust_env=False
-        )
+        self._client = courier_client(timeout_s)
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
 

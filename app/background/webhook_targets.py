@@ -10,13 +10,19 @@ reaches that IPv4 host through a translator or tunnel, so the IPv4 address is ch
 local-use NAT64 (64:ff9b:1::/48) and the deprecated site-local fec0::/10 are refused. The
 courier (app/background/webhooks.py) connects to the address that was checked (no second lookup to
 rebind), follows no redirect, and reads nothing of the answer but its status.
+
+The couriers' clients (`courier_client`) share one TLS context a process: building one loads
+the whole CA bundle, 25-50 ms of CPU, and every app start built two (a test run starts
+hundreds of apps in a process; docs/journal/benchmarks-history.md, "Seventh pass").
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import socket
+import ssl
 from collections.abc import Mapping
 from urllib.parse import urlsplit, urlunsplit
 
@@ -181,6 +187,21 @@ async def resolve(host: str, port: int, allow_private: bool) -> Address:
         if not allowed_address(address, allow_private):
             raise Refused(f"{host} resolves to a non-public address")
     return addresses[0]
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    """The CA bundle httpx verifies with by default (not the environment's: the couriers'
+    clients ignore it), loaded once; a context is safe to share between clients."""
+    return httpx.create_ssl_context(trust_env=False)
+
+
+def courier_client(timeout_s: float) -> httpx.AsyncClient:
+    """A client for `post_pinned`: no redirect followed, no proxy or CA bundle taken from the
+    environment (the call goes to the address that was checked)."""
+    return httpx.AsyncClient(
+        timeout=timeout_s, follow_redirects=False, trust_env=False, verify=_tls()
+    )
 
 
 async def post_pinned(

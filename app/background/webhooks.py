@@ -31,7 +31,7 @@ from typing import Any
 
 import httpx
 
-from app.background.webhook_targets import Refused, post_pinned
+from app.background.webhook_targets import Refused, courier_client, post_pinned
 from app.config.tasks import cancel_and_wait
 from app.config.timesource import SYSTEM_TIME, TimeSource
 from app.play.protocol import dumps
@@ -87,9 +87,7 @@ class WebhookCourier:
         self.allow_private = allow_private
         self.time = time
         self.lease_s = 3 * timeout_s + 10
-        self._client = httpx.AsyncClient(
-            timeout=timeout_s, follow_redirects=False, trust_env=False
-        )
+        self._client = courier_client(timeout_s)
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
 

@@ -19,7 +19,8 @@ from fastapi import FastAPI
 from app.config.settings import Settings
 from app.games import bundled, registry
 from app.ops.main import create_app
-from tests.support.live import LiveServer, uvicorn_serving
+from tests.support.databases import FEW_CONNECTIONS
+from tests.support.live import LiveServer, client_of, uvicorn_serving
 
 TOY = "tests.app.toygame"
 GAME_IDS = {game.rules.__name__: game.id for game in registry([TOY])}
@@ -56,6 +57,7 @@ def room_settings(database_url: str, tmp_path: Path, game_module: str) -> Settin
         _env_file=None,  # type: ignore[call-arg]
         database_url=database_url,
         data_dir=tmp_path / "data",
+        **FEW_CONNECTIONS,
         **game_settings(game_module),
     )
 
@@ -91,7 +93,7 @@ async def uvicorn_url(room_app: FastAPI) -> AsyncIterator[str]:
 
 @pytest.fixture
 async def web(uvicorn_url: str) -> AsyncIterator[tuple[str, httpx.AsyncClient]]:
-    async with httpx.AsyncClient(base_url=uvicorn_url, timeout=10) as client:
+    async with client_of(uvicorn_url, timeout=10) as client:
         yield uvicorn_url, client
 
 
@@ -113,5 +115,5 @@ async def live(
     serve: Callable[..., LiveServer],
 ) -> AsyncIterator[tuple[LiveServer, httpx.AsyncClient]]:
     server = serve()
-    async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+    async with client_of(server.url, timeout=10) as client:
         yield server, client

@@ -7,14 +7,23 @@ scratch, but still copies the template's 8 MB of files and took 0.4-1.4 s a test
 2-core machine. So a test's database is recycled when the test is done with it (`release`):
 if nothing is connected to it any more and its schema is still the template's (a fingerprint
 of tables, columns, indexes, constraints, triggers, functions, schemas, database settings
-and the Alembic version), one TRUNCATE empties every table and restarts every sequence, in
-tens of milliseconds, and the next test gets it. Anything else (a server still attached, a
-schema a test changed) is dropped as before.
+and the Alembic version), every table is emptied and every sequence restarted, and the next
+test gets it. Anything else (a server still attached, a schema a test changed) is dropped as
+before.
+
+Emptying deletes the rows, with the triggers and foreign keys off for the transaction
+(``session_replication_role = replica``, a superuser's setting: the moves' append-only
+trigger would refuse, and no order of deletes need be found), and sets each sequence back
+to its start. A TRUNCATE of the 29 tables made new files for each table, index and TOAST
+table and unlinked the old ones, and ``ALTER SEQUENCE ... RESTART`` one for each sequence:
+35-42 ms of the server's CPU a test, most of it in the kernel, against 9-14 ms for deleting
+the few rows a test leaves. A role that is no superuser (``ISHTAR_TEST_DATABASE_URL`` may
+name one) still empties with TRUNCATE.
 
 The fixtures recycle in the background (`release_later`): a test's database is emptied in a
 thread of its own while the next test runs on another (two take turns), so no test waits for
-it. Emptying one took 0.15-0.3 s, most of it a new server backend loading the catalogue of 29
-tables to truncate them, on every database test.
+it. Emptying one by TRUNCATE took 0.15-0.3 s, most of it a new server backend loading the
+catalogue of 29 tables to truncate them, on every database test.
 """
 
 from __future__ import annotations
@@ -31,7 +40,7 @@ from sqlalchemy import pool, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.config.settings import normalise_database_url
+from app.config.settings import Settings, normalise_database_url
 from app.store import migrate
 from app.store.pool import asyncpg_dsn
 
@@ -44,6 +53,20 @@ FAST_SERVER_SETTINGS = {
     "full_page_writes": "off",
     "max_connections": "300",
 }
+
+_FIELDS = Settings.model_fields
+FEW_CONNECTIONS = {
+    "db_pool_size": 1,
+    "db_max_overflow": _FIELDS["db_pool_size"].default
+    + _FIELDS["db_max_overflow"].default
+    - 1,
+}
+"""Settings of an in-process app in a test: one pooled connection opened (and warmed) at
+start instead of ten, the same thirty at most, opened as moves need them. Each connection
+at start cost PostgreSQL a backend and the warming rehearsal, and the test process its
+codecs: an app's start and stop 140-170 ms of the server's CPU and 45 ms of the test's with
+ten, 45-55 and 20 ms with one (docs/journal/benchmarks-history.md, "Seventh pass"); no test
+uses ten at once."""
 
 
 SPARE_DATABASES = 2
@@ -93,6 +116,21 @@ SELECT format('%I', relname) FROM pg_class
  WHERE relnamespace = 'public'::regnamespace AND relkind = 'S'
 """
 
+DELETES = """
+SELECT string_agg(format('DELETE FROM %I', relname), '; ' ORDER BY relname)
+  FROM pg_class
+ WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p')
+   AND relname <> 'alembic_version'
+"""
+
+RESTART_SEQUENCES = """
+SELECT count(setval(s.seqrelid, s.seqstart, false))
+  FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid
+ WHERE c.relnamespace = 'public'::regnamespace
+"""
+"""Every sequence back to its start, as ``ALTER SEQUENCE ... RESTART`` would set it, without
+the new file that statement makes for each sequence."""
+
 
 def run_sync(function: Callable[..., T], *args: Any) -> T:
     """Run `function` in a fresh thread: safe even while an event loop runs in this one."""
@@ -124,6 +162,7 @@ class TestDatabases:
         self.prefix = prefix
         self.template = f"{prefix}_template_{uuid.uuid4().hex[:8]}"
         self._fingerprint: str | None = None
+        self._superuser = False  # whether rows may be deleted with the triggers off
         self._spare: list[str] = []
         self._lock = threading.Lock()  # guards _spare and _emptying
         self._emptying: set[Future[None]] = set()
@@ -153,15 +192,16 @@ class TestDatabases:
         self._execute(f'CREATE DATABASE "{self.template}"')
         run_sync(migrate.upgrade, self.url(self.template))
 
-        async def fingerprint() -> str:
+        async def fingerprint() -> tuple[str, bool]:
             conn = await asyncpg.connect(asyncpg_dsn(self.url(self.template)))
             try:
                 value: str = await conn.fetchval(SCHEMA_FINGERPRINT)
-                return value
+                superuser = await conn.fetchval("SHOW is_superuser")
+                return value, superuser == "on"
             finally:
                 await conn.close()
 
-        self._fingerprint = run_async(fingerprint)
+        self._fingerprint, self._superuser = run_async(fingerprint)
 
     def create(self, *, migrated: bool = True) -> str:
         """A new database (a clone of the migrated template, or empty); returns its URL.
@@ -243,13 +283,21 @@ class TestDatabases:
                 return False
             if await conn.fetchval(SCHEMA_FINGERPRINT) != self._fingerprint:
                 return False
-            tables = await conn.fetchval(TABLES)
-            sequences = [row[0] for row in await conn.fetch(SEQUENCES)]
             async with conn.transaction():
-                if tables:
-                    await conn.execute(f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
-                for sequence in sequences:
-                    await conn.execute(f"ALTER SEQUENCE {sequence} RESTART")
+                if self._superuser:
+                    await conn.execute("SET LOCAL session_replication_role = replica")
+                    deletes = await conn.fetchval(DELETES)
+                    if deletes:
+                        await conn.execute(deletes)
+                    await conn.fetchval(RESTART_SEQUENCES)
+                else:
+                    tables = await conn.fetchval(TABLES)
+                    if tables:
+                        await conn.execute(
+                            f"TRUNCATE {tables} RESTART IDENTITY CASCADE"
+                        )
+                    for (sequence,) in await conn.fetch(SEQUENCES):
+                        await conn.execute(f"ALTER SEQUENCE {sequence} RESTART")
             # a session that connects after this one would find it empty; one that had
             # connected meanwhile makes the database unsafe to hand on
             return not await conn.fetchval(OTHERS_CONNECTED)

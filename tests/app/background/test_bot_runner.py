@@ -26,6 +26,7 @@ from app.store.rows import SeatRow
 from engine import ishtar
 from tests.app.clients import bearer
 from tests.app.conftest import game_settings
+from tests.support.databases import FEW_CONNECTIONS
 
 ISHTAR = "engine.ishtar"
 
@@ -36,6 +37,7 @@ def bot_settings(database_url: str, tmp_path: Path, **extra: Any) -> Settings:
         _env_file=None,  # type: ignore[call-arg]
         database_url=database_url,
         data_dir=tmp_path / "data",
+        **FEW_CONNECTIONS,
         **game_settings(ISHTAR),
         bot_delay_s=0,
         bot_think_s=0.05,

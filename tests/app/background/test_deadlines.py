@@ -28,6 +28,7 @@ from app.play.positions import Positions
 from app.play.service import RoomService
 from tests.app.clients import WsClient, bearer, open_room
 from tests.app.conftest import game_settings
+from tests.support.databases import FEW_CONNECTIONS
 
 FAST = {"bot_delay_s": 0, "bot_think_s": 0.05}
 
@@ -38,6 +39,7 @@ def room_settings(database_url: str, tmp_path: Path, game_module: str) -> Settin
         _env_file=None,  # type: ignore[call-arg]
         database_url=database_url,
         data_dir=tmp_path / "data",
+        **FEW_CONNECTIONS,
         **game_settings(game_module),
         **FAST,
     )

@@ -22,6 +22,7 @@ from app.config.settings import Settings
 from app.config.timesource import ManualTime
 from tests.app.clients import bearer, open_room
 from tests.app.conftest import game_settings
+from tests.support.databases import FEW_CONNECTIONS
 
 ISHTAR = "engine.ishtar"
 
@@ -39,6 +40,7 @@ def room_settings(database_url: str, tmp_path: Path, game_module: str) -> Settin
         _env_file=None,  # type: ignore[call-arg]
         database_url=database_url,
         data_dir=tmp_path / "data",
+        **FEW_CONNECTIONS,
         bot_delay_s=0,
         bot_think_s=0.05,
         left_seat_bot_s=AFTER_S,

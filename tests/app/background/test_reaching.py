@@ -38,6 +38,7 @@ from app.config.timesource import ManualTime
 from tests.app.background.test_webhooks import Receiver, move, seated_room, start
 from tests.app.clients import bearer
 from tests.app.conftest import game_settings
+from tests.support.databases import FEW_CONNECTIONS
 from tests.support.live import uvicorn_serving
 
 PERIOD_S = 86400.0
@@ -116,6 +117,7 @@ def room_settings(
         _env_file=None,  # type: ignore[call-arg]
         database_url=database_url,
         data_dir=tmp_path / "data",
+        **FEW_CONNECTIONS,
         **game_settings(game_module),
         webhook_allow_private=True,
         webhook_poll_s=3600.0,

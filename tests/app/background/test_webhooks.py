@@ -30,6 +30,7 @@ from app.store.pool import asyncpg_dsn, create_pool
 from app.store.webhooks import WebhookStore
 from tests.app.clients import bearer
 from tests.app.conftest import game_settings
+from tests.support.databases import FEW_CONNECTIONS
 from tests.support.live import uvicorn_serving
 
 # On manual time these are long: a "not yet" holds unless the test itself took minutes.
@@ -93,6 +94,7 @@ def room_settings(database_url: str, tmp_path: Path, game_module: str) -> Settin
         _env_file=None,  # type: ignore[call-arg]
         database_url=database_url,
         data_dir=tmp_path / "data",
+        **FEW_CONNECTIONS,
         **game_settings(game_module),
         webhook_allow_private=True,
         webhook_poll_s=POLL_S,

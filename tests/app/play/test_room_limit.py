@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from app.config.settings import Settings
 from app.ops.main import create_app
 from app.play.limits import SharedRoomLimit
+from tests.support.databases import FEW_CONNECTIONS
 
 LIMIT = 6
 ADDRESS = "203.0.113.7"
@@ -71,6 +72,7 @@ async def instances(database_url: str, tmp_path: Path) -> AsyncIterator[Instance
                 _env_file=None,  # type: ignore[call-arg]
                 database_url=database_url,
                 data_dir=tmp_path / f"data-{n}",
+                **FEW_CONNECTIONS,
                 rooms_per_minute=LIMIT,
             )
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import asyncpg  # type: ignore[import-untyped]
+import pytest
 
 from app.store.pool import asyncpg_dsn
 from tests.support.databases import TestDatabases, run_async
@@ -28,6 +29,37 @@ WRITE = (
     "INSERT INTO seats (room_id, seat, name) VALUES ('r1', 0, 'a') RETURNING id",
     "INSERT INTO seats (room_id, seat, name) VALUES ('r1', 1, 'b') RETURNING id",
 )
+
+
+PLAYED = (
+    *WRITE,
+    "INSERT INTO games (room_id, engine, seed, setup, snapshot, current_seat)"
+    " VALUES ('r1', 'ishtar', 0, '{}', '{}', 0) RETURNING id",
+    "INSERT INTO moves (game_id, seq, seat, action, move_id, text)"
+    " VALUES (1, 1, 0, '{}', 'm1', 'a move') RETURNING seq",
+)
+"""A room with a game and a move: the move log's append-only trigger refuses a DELETE that
+no cascade made."""
+
+
+def rows(url: str) -> int:
+    """The rows of every table but Alembic's, counted."""
+
+    async def go() -> int:
+        conn = await asyncpg.connect(asyncpg_dsn(url))
+        try:
+            tables = await conn.fetch(
+                "SELECT format('%I', relname) FROM pg_class"
+                " WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p')"
+                " AND relname <> 'alembic_version'"
+            )
+            counts = " UNION ALL ".join(f"SELECT count(*) FROM {t}" for (t,) in tables)
+            total: int = await conn.fetchval(f"SELECT sum(count) FROM ({counts}) c")
+            return total
+        finally:
+            await conn.close()
+
+    return run_async(go)
 
 
 def exists(databases: TestDatabases, url: str) -> bool:
@@ -54,6 +86,23 @@ def test_a_released_database_comes_back_empty_with_its_sequences_restarted(
     ]
     assert sql(again, "SELECT count(*) FROM alembic_version") == [1], "still at head"
     assert sql(again, *WRITE) == written, "the identities start again from 1"
+    test_databases.release(again)
+
+
+@pytest.mark.parametrize("superuser", [True, False], ids=["delete", "truncate"])
+def test_every_table_comes_back_empty_whichever_way_it_is_emptied(
+    test_databases: TestDatabases, monkeypatch: pytest.MonkeyPatch, superuser: bool
+) -> None:
+    """Rows deleted with the triggers off (a superuser), or truncated (any other role)."""
+    monkeypatch.setattr(test_databases, "_superuser", superuser)
+    url = test_databases.create()
+    written = sql(url, *PLAYED)
+    assert rows(url) == 5
+    test_databases.release(url)
+    again = test_databases.create()
+    assert again == url, "recycled, not created"
+    assert rows(again) == 0
+    assert sql(again, *PLAYED) == written, "the identities start again from 1"
     test_databases.release(again)
 
 
