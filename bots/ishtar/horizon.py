@@ -63,6 +63,9 @@ others are shared out among them by scaling back to 1)."""
 Outlook = tuple[tuple[float, int], ...]
 """(probability, turns still to start after the current one) pairs, summing to 1."""
 
+Position = tuple[tuple[int, ...], int | None]
+"""The sizes of the piles and the pile of the can (None: not yet placed)."""
+
 
 def outlook(view: dict[str, Any], seat: int | None = None) -> Outlook:
     """The distribution of how many turns are still to start (the turn in progress not
@@ -85,9 +88,24 @@ def outlook(view: dict[str, Any], seat: int | None = None) -> Outlook:
     takers = [(first_taker + k) % players for k in range(players)]
     has_f = tuple("F" in (view["players"][t].get("skills") or {}) for t in takers)
     rivals = tuple(seat is not None and t != seat for t in takers)
-    takes = _takes_until_end(
-        sizes, None if can is None else int(can), DEPTH * players, has_f, rivals
+    return _outlook(
+        players, turn, taking, sizes, None if can is None else int(can), has_f, rivals
     )
+
+
+@lru_cache(maxsize=16384)
+def _outlook(
+    players: int,
+    turn: int,
+    taking: bool,
+    sizes: tuple[int, ...],
+    can: int | None,
+    has_f: tuple[bool, ...],
+    rivals: tuple[bool, ...],
+) -> Outlook:
+    """`outlook` from the facts it reads (an evaluation asks it again for every position
+    that shares the piles, the turn and the skills F of its siblings)."""
+    takes = _takes_until_end(sizes, can, DEPTH * players, has_f, rivals)
     result: dict[int, float] = {}
     for count, chance in takes:
         # The take that empties the second pile is in turn `trigger`; its round is finished.
@@ -136,36 +154,58 @@ def _takes_until_end(
     if soonest > EXACT_WITHIN:
         return ((_free_path(list(sizes), can), 1.0),)
     found: dict[int, float] = {}
-    layer: dict[tuple[tuple[int, ...], int | None], float] = {(sizes, can): 1.0}
+    layer: dict[Position, float] = {(sizes, can): 1.0}
     takes = 0
     while layer:
         if takes == depth:
-            for (piles, at), chance in layer.items():
-                late = takes + _free_path(list(piles), at)
+            for position, chance in layer.items():
+                late = takes + _free_takes(position)
                 found[late] = found.get(late, 0.0) + chance
             break
         takes += 1
-        following: dict[tuple[tuple[int, ...], int | None], float] = {}
+        following: dict[Position, float] = {}
         k = (takes - 1) % len(has_f)
-        rival = rivals[k]
-        for (piles, at), chance in layer.items():
-            # a position of the layer has at most one empty pile: a take ends the game
-            # when it empties a pile of one tile beside an empty one
-            one_empty = _empties(piles) == 1
-            for pile, share in _moves(piles, at, has_f[k], rival):
+        with_f, rival = has_f[k], rivals[k]
+        for position, chance in layer.items():
+            for share, after in _steps(position, with_f, rival):
                 p = chance * share
-                if one_empty and piles[pile] == 1:
+                if after is None:
                     found[takes] = found.get(takes, 0.0) + p
                 else:
-                    after = (*piles[:pile], piles[pile] - 1, *piles[pile + 1 :])
-                    key = (after, pile)
-                    following[key] = following.get(key, 0.0) + p
+                    following[after] = following.get(after, 0.0) + p
         if len(following) > WIDEST:
             kept = sorted(following.items(), key=lambda item: item[1])[-WIDEST:]
             following = dict(kept)
         layer = following
     total = sum(found.values()) or 1.0
     return tuple((t, p / total) for t, p in sorted(found.items()))
+
+
+@lru_cache(maxsize=16384)
+def _steps(
+    position: Position, with_f: bool, rival: bool
+) -> tuple[tuple[float, Position | None], ...]:
+    """(share, position after) of each take `_moves` allows from `position` (None after: the
+    take ends the game). The same positions recur in the layers of many outlooks."""
+    piles, at = position
+    # a position of a layer has at most one empty pile: a take ends the game when it
+    # empties a pile of one tile beside an empty one
+    one_empty = _empties(piles) == 1
+    steps: list[tuple[float, Position | None]] = []
+    for pile, share in _moves(piles, at, with_f, rival):
+        if one_empty and piles[pile] == 1:
+            steps.append((share, None))
+        else:
+            after = (*piles[:pile], piles[pile] - 1, *piles[pile + 1 :])
+            steps.append((share, (after, pile)))
+    return tuple(steps)
+
+
+@lru_cache(maxsize=16384)
+def _free_takes(position: Position) -> int:
+    """`_free_path` from a position of a layer."""
+    piles, at = position
+    return _free_path(list(piles), at)
 
 
 def _moves(
