@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 STEP_SHARES: dict[bool, tuple[float, ...]] = {
@@ -62,9 +63,6 @@ others are shared out among them by scaling back to 1)."""
 
 Outlook = tuple[tuple[float, int], ...]
 """(probability, turns still to start after the current one) pairs, summing to 1."""
-
-Position = tuple[tuple[int, ...], int | None]
-"""The sizes of the piles and the pile of the can (None: not yet placed)."""
 
 
 def outlook(view: dict[str, Any], seat: int | None = None) -> Outlook:
@@ -154,8 +152,9 @@ def _takes_until_end(
     if soonest > EXACT_WITHIN:
         return ((_free_path(list(sizes), can), 1.0),)
     found: dict[int, float] = {}
-    layer: dict[Position, float] = {(sizes, can): 1.0}
+    layer: dict[int, float] = {_pack(sizes, can): 1.0}
     takes = 0
+    steps_of = _STEPS
     while layer:
         if takes == depth:
             for position, chance in layer.items():
@@ -163,53 +162,83 @@ def _takes_until_end(
                 found[late] = found.get(late, 0.0) + chance
             break
         takes += 1
-        following: dict[Position, float] = {}
+        following: dict[int, float] = {}
         k = (takes - 1) % len(has_f)
         with_f, rival = has_f[k], rivals[k]
+        flags = 2 * with_f + rival
         for position, chance in layer.items():
-            for share, after in _steps(position, with_f, rival):
+            steps = steps_of.get(4 * position + flags)
+            if steps is None:
+                steps = _steps(position, with_f, rival)
+            for share, after in steps:
                 p = chance * share
                 if after is None:
                     found[takes] = found.get(takes, 0.0) + p
                 else:
                     following[after] = following.get(after, 0.0) + p
         if len(following) > WIDEST:
-            kept = sorted(following.items(), key=lambda item: item[1])[-WIDEST:]
+            kept = sorted(following.items(), key=itemgetter(1))[-WIDEST:]
             following = dict(kept)
         layer = following
     total = sum(found.values()) or 1.0
     return tuple((t, p / total) for t, p in sorted(found.items()))
 
 
-@lru_cache(maxsize=16384)
+def _pack(sizes: Sequence[int], can: int | None) -> int:
+    """A position of the piles as one number (a cheap key): the number of piles, the can
+    and each pile's size, in fields of 4, 4 and 8 bits."""
+    code = len(sizes) | (0 if can is None else can + 1) << 4
+    for i, size in enumerate(sizes):
+        code |= size << (8 + 8 * i)
+    return code
+
+
+def _unpack(code: int) -> tuple[list[int], int | None]:
+    """The sizes of the piles and the can of a `_pack`ed position."""
+    can = (code >> 4 & 15) - 1
+    sizes = [code >> (8 + 8 * i) & 255 for i in range(code & 15)]
+    return sizes, None if can < 0 else can
+
+
+_STEPS: dict[int, tuple[tuple[float, int | None], ...]] = {}
+"""`_steps` kept, by position and taker (`4 * position + 2 * with_f + rival`)."""
+STEPS_KEPT = 1 << 16
+"""The most entries of `_STEPS` (emptied when full: any entry is made again the same)."""
+
+
 def _steps(
-    position: Position, with_f: bool, rival: bool
-) -> tuple[tuple[float, Position | None], ...]:
+    position: int, with_f: bool, rival: bool
+) -> tuple[tuple[float, int | None], ...]:
     """(share, position after) of each take `_moves` allows from `position` (None after: the
     take ends the game). The same positions recur in the layers of many outlooks."""
-    piles, at = position
+    piles, at = _unpack(position)
     # a position of a layer has at most one empty pile: a take ends the game when it
     # empties a pile of one tile beside an empty one
     one_empty = _empties(piles) == 1
-    steps: list[tuple[float, Position | None]] = []
+    steps: list[tuple[float, int | None]] = []
     for pile, share in _moves(piles, at, with_f, rival):
         if one_empty and piles[pile] == 1:
             steps.append((share, None))
         else:
-            after = (*piles[:pile], piles[pile] - 1, *piles[pile + 1 :])
-            steps.append((share, (after, pile)))
-    return tuple(steps)
+            piles[pile] -= 1
+            steps.append((share, _pack(piles, pile)))
+            piles[pile] += 1
+    found = tuple(steps)
+    if len(_STEPS) >= STEPS_KEPT:
+        _STEPS.clear()
+    _STEPS[4 * position + 2 * with_f + rival] = found
+    return found
 
 
 @lru_cache(maxsize=16384)
-def _free_takes(position: Position) -> int:
+def _free_takes(position: int) -> int:
     """`_free_path` from a position of a layer."""
-    piles, at = position
-    return _free_path(list(piles), at)
+    piles, at = _unpack(position)
+    return _free_path(piles, at)
 
 
 def _moves(
-    piles: tuple[int, ...], can: int | None, with_f: bool = False, rival: bool = False
+    piles: Sequence[int], can: int | None, with_f: bool = False, rival: bool = False
 ) -> list[tuple[int, float]]:
     """(pile, share) of the piles the next take may come from (by a seat holding skill F
     when `with_f`; by a rival, who takes the first pile within its reach that ends the
