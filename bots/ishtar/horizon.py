@@ -185,20 +185,29 @@ def _takes_until_end(
 
 
 def _pack(sizes: Sequence[int], can: int | None) -> int:
-    """A position of the piles as one number (a cheap key): the number of piles, the can
-    and each pile's size, in fields of 4, 4 and 8 bits."""
+    """A position of the piles as one number (a cheap key), in fields of 4, 4, 8, 8 and
+    8 bits each: the number of piles, the can (0: none, else the pile + 1), which piles
+    are empty, which hold one tile, and each pile's size. The first four fields (`_KIND`)
+    are all the takes from it depend on (`_kind_steps`)."""
     code = len(sizes) | (0 if can is None else can + 1) << 4
     for i, size in enumerate(sizes):
-        code |= size << (8 + 8 * i)
+        code |= size << (24 + 8 * i)
+        if size == 0:
+            code |= 1 << (8 + i)
+        elif size == 1:
+            code |= 1 << (16 + i)
     return code
 
 
 def _unpack(code: int) -> tuple[list[int], int | None]:
     """The sizes of the piles and the can of a `_pack`ed position."""
     can = (code >> 4 & 15) - 1
-    sizes = [code >> (8 + 8 * i) & 255 for i in range(code & 15)]
+    sizes = [code >> (24 + 8 * i) & 255 for i in range(code & 15)]
     return sizes, None if can < 0 else can
 
+
+_KIND = (1 << 24) - 1
+"""The fields of a packed position that its takes depend on."""
 
 _STEPS: dict[int, tuple[tuple[float, int | None], ...]] = {}
 """`_steps` kept, by position and taker (`4 * position + 2 * with_f + rival`)."""
@@ -211,23 +220,44 @@ def _steps(
 ) -> tuple[tuple[float, int | None], ...]:
     """(share, position after) of each take `_moves` allows from `position` (None after: the
     take ends the game). The same positions recur in the layers of many outlooks."""
-    piles, at = _unpack(position)
-    # a position of a layer has at most one empty pile: a take ends the game when it
-    # empties a pile of one tile beside an empty one
-    one_empty = _empties(piles) == 1
     steps: list[tuple[float, int | None]] = []
-    for pile, share in _moves(piles, at, with_f, rival):
-        if one_empty and piles[pile] == 1:
+    for share, pile in _kind_steps(position & _KIND, with_f, rival):
+        if pile < 0:
             steps.append((share, None))
-        else:
-            piles[pile] -= 1
-            steps.append((share, _pack(piles, pile)))
-            piles[pile] += 1
+            continue
+        shift = 24 + 8 * pile
+        size = position >> shift & 255
+        after = (position - (1 << shift)) & ~0xF0 | (pile + 1) << 4
+        if size == 2:
+            after |= 1 << (16 + pile)
+        elif size == 1:
+            after = after & ~(1 << (16 + pile)) | 1 << (8 + pile)
+        steps.append((share, after))
     found = tuple(steps)
     if len(_STEPS) >= STEPS_KEPT:
         _STEPS.clear()
     _STEPS[4 * position + 2 * with_f + rival] = found
     return found
+
+
+@lru_cache(maxsize=4096)
+def _kind_steps(kind: int, with_f: bool, rival: bool) -> tuple[tuple[float, int], ...]:
+    """(share, pile) of each take from a position of this kind (-1: the take ends the game).
+
+    `_moves` reads of the piles only which are empty and which hold one tile, so a pile
+    of two stands for every bigger one."""
+    count, can = kind & 15, (kind >> 4 & 15) - 1
+    piles = [
+        0 if kind >> (8 + i) & 1 else 1 if kind >> (16 + i) & 1 else 2
+        for i in range(count)
+    ]
+    # a position of a layer has at most one empty pile: a take ends the game when it
+    # empties a pile of one tile beside an empty one
+    one_empty = _empties(piles) == 1
+    return tuple(
+        (share, -1 if one_empty and piles[pile] == 1 else pile)
+        for pile, share in _moves(piles, None if can < 0 else can, with_f, rival)
+    )
 
 
 @lru_cache(maxsize=16384)
