@@ -154,7 +154,6 @@ def _takes_until_end(
     found: dict[int, float] = {}
     layer: dict[int, float] = {_pack(sizes, can): 1.0}
     takes = 0
-    steps_of = _STEPS
     while layer:
         if takes == depth:
             for position, chance in layer.items():
@@ -165,9 +164,9 @@ def _takes_until_end(
         following: dict[int, float] = {}
         k = (takes - 1) % len(has_f)
         with_f, rival = has_f[k], rivals[k]
-        flags = 2 * with_f + rival
+        steps_of = _STEPS[with_f, rival]
         for position, chance in layer.items():
-            steps = steps_of.get(4 * position + flags)
+            steps = steps_of.get(position)
             if steps is None:
                 steps = _steps(position, with_f, rival)
             for share, after in steps:
@@ -209,10 +208,13 @@ def _unpack(code: int) -> tuple[list[int], int | None]:
 _KIND = (1 << 24) - 1
 """The fields of a packed position that its takes depend on."""
 
-_STEPS: dict[int, tuple[tuple[float, int | None], ...]] = {}
-"""`_steps` kept, by position and taker (`4 * position + 2 * with_f + rival`)."""
-STEPS_KEPT = 1 << 16
-"""The most entries of `_STEPS` (emptied when full: any entry is made again the same)."""
+_STEPS: dict[tuple[bool, bool], dict[int, tuple[tuple[float, int | None], ...]]] = {
+    (with_f, rival): {} for with_f in (False, True) for rival in (False, True)
+}
+"""`_steps` kept, by taker (`with_f`, `rival`) and position."""
+STEPS_KEPT = 1 << 14
+"""The most positions kept for each taker (emptied when full: any is made again the
+same)."""
 
 
 def _steps(
@@ -234,9 +236,10 @@ def _steps(
             after = after & ~(1 << (16 + pile)) | 1 << (8 + pile)
         steps.append((share, after))
     found = tuple(steps)
-    if len(_STEPS) >= STEPS_KEPT:
-        _STEPS.clear()
-    _STEPS[4 * position + 2 * with_f + rival] = found
+    kept = _STEPS[with_f, rival]
+    if len(kept) >= STEPS_KEPT:
+        kept.clear()
+    kept[position] = found
     return found
 
 
