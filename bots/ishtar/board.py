@@ -10,7 +10,8 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 Cell = tuple[int, int]
 
@@ -27,6 +28,12 @@ GEM_RARITY: dict[str, int] = {"purple": 1, "red": 2, "white": 3}
 def neighbours(cell: Cell) -> list[Cell]:
     q, r = cell
     return [(q + dq, r + dr) for dq, dr in DIRECTIONS]
+
+
+@lru_cache(maxsize=4096)
+def _neighbours(cell: Cell) -> tuple[Cell, ...]:
+    """`neighbours`, kept: boards are read often, always on the few cells of a layout."""
+    return tuple(neighbours(cell))
 
 
 def rotate(offset: Cell, steps: int) -> Cell:
@@ -54,6 +61,15 @@ class Flowerbed:
     owner: int | None = None
 
 
+class Held(NamedTuple):
+    """What one seat's flowerbeds (those its assistants stand on) are next to and hold."""
+
+    spaces: int
+    """Their flower spaces."""
+    tablets: int
+    """The sacred tablets next to one of their spaces."""
+
+
 @dataclass
 class Board:
     """The vegetation on a view's board, indexed by cell."""
@@ -63,7 +79,10 @@ class Board:
     bed_of: dict[Cell, int]
     beds: list[Flowerbed]
     gems: dict[Cell, str]
+    tablets: list[Cell] = field(default_factory=list)
+    """The sacred tablets' cells, in cell order."""
     _adjacent: dict[Cell, frozenset[int]] = field(default_factory=dict)
+    _held: dict[int, Held] = field(default_factory=dict)
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> Board:
@@ -78,11 +97,7 @@ class Board:
                     owner_at[cell] = int(space["assistant"])
             else:
                 grass.add(cell)
-        gems = {
-            (c["q"], c["r"]): c["rock"]
-            for c in view["cells"]
-            if c.get("terrain") == "rock" and c.get("gem")
-        }
+        gems, tablets = _cells_facts(view["cells"])
         bed_of: dict[Cell, int] = {}
         beds: list[Flowerbed] = []
         for start in flower:
@@ -97,12 +112,12 @@ class Board:
                 bed.flowers += flower[cell]
                 if cell in owner_at:
                     bed.owner = owner_at[cell]
-                for n in neighbours(cell):
+                for n in _neighbours(cell):
                     if n in flower and n not in bed_of:
                         bed_of[n] = len(beds)
                         stack.append(n)
             beds.append(bed)
-        return cls(flower, grass, bed_of, beds, gems)
+        return cls(flower, grass, bed_of, beds, gems, tablets)
 
     def adjacent_beds(self, cell: Cell) -> frozenset[int]:
         """The flowerbeds next to `cell` (cached: a board is read many times per decision)."""
@@ -113,6 +128,46 @@ class Board:
             )
             self._adjacent[cell] = found
         return found
+
+    def held(self, seat: int) -> Held:
+        """What `seat`'s flowerbeds hold (cached: every position a search values that shows
+        this board asks it again)."""
+        found = self._held.get(seat)
+        if found is None:
+            mine = [bed for bed in self.beds if bed.owner == seat]
+            cells = set().union(*(bed.cells for bed in mine)) if mine else set()
+            near = sum(
+                1 for t in self.tablets if any(n in cells for n in _neighbours(t))
+            )
+            found = self._held[seat] = Held(sum(len(bed.cells) for bed in mine), near)
+        return found
+
+
+_cells_seen: OrderedDict[int, tuple[Any, dict[Cell, str], list[Cell]]] = OrderedDict()
+
+
+def _cells_facts(cells: list[dict[str, Any]]) -> tuple[dict[Cell, str], list[Cell]]:
+    """The gems on the board and the tablets' cells of a view's `cells`, read once per
+    `cells` object (the engine shares it between views while no gem is taken); read-only."""
+    key = id(cells)
+    with _boards_lock:
+        hit = _cells_seen.get(key)
+        if hit is not None and hit[0] is cells:
+            return hit[1], hit[2]
+    gems: dict[Cell, str] = {}
+    tablets: list[Cell] = []
+    for c in cells:
+        terrain = c.get("terrain")
+        if terrain == "rock":
+            if c.get("gem"):
+                gems[(c["q"], c["r"])] = c["rock"]
+        elif terrain == "tablet":
+            tablets.append((c["q"], c["r"]))
+    with _boards_lock:
+        _cells_seen[key] = (cells, gems, tablets)
+        while len(_cells_seen) > BOARD_CACHE_SIZE:
+            _cells_seen.popitem(last=False)
+    return gems, tablets
 
 
 @dataclass

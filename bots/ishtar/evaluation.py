@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from bots.ishtar import edition
-from bots.ishtar.board import Board, Cell, board_of, neighbours
+from bots.ishtar.board import Board, board_of
 from bots.ishtar.edition import EditionNumbers
 from bots.ishtar.horizon import outlooks, seat_turns
 from engine.ishtar import view_for
@@ -97,21 +97,12 @@ class _LazyBoard:
     def __init__(self, view: dict[str, Any]) -> None:
         self.view = view
         self._board: Board | None = None
-        self._tablets: list[Cell] | None = None
 
     @property
     def board(self) -> Board:
         if self._board is None:
             self._board = board_of(self.view)
         return self._board
-
-    @property
-    def tablets(self) -> list[Cell]:
-        if self._tablets is None:
-            self._tablets = [
-                (c["q"], c["r"]) for c in self.view["cells"] if c["terrain"] == "tablet"
-            ]
-        return self._tablets
 
 
 def upper_if_unlocked(
@@ -130,15 +121,11 @@ def upper_if_unlocked(
         return float(ed.skill_c_vp * len(score.get("fountains", [])))
     if upper == "D":
         return 2.0 * (int(player.get("trees_planted", 0)) + 2)
-    board = lazy.board
-    mine = [bed for bed in board.beds if bed.owner == seat]
+    held = lazy.board.held(seat)
     if upper == "E":
-        spaces = sum(len(bed.cells) for bed in mine)
-        vp = spaces // ed.skill_e_spaces_per_vp * ed.skill_e_vp
+        vp = held.spaces // ed.skill_e_spaces_per_vp * ed.skill_e_vp
         return float(min(vp, ed.skill_e_max) if ed.skill_e_max else vp)
-    cells = set().union(*(bed.cells for bed in mine)) if mine else set()
-    near = sum(1 for t in lazy.tablets if any(n in cells for n in neighbours(t)))
-    vp = ed.skill_b_vp * near
+    vp = ed.skill_b_vp * held.tablets
     return float(min(vp, ed.skill_b_max) if ed.skill_b_max else vp)
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 STEP_SHARES: dict[bool, tuple[float, ...]] = {
@@ -85,9 +86,24 @@ def outlook(view: dict[str, Any], seat: int | None = None) -> Outlook:
     takers = [(first_taker + k) % players for k in range(players)]
     has_f = tuple("F" in (view["players"][t].get("skills") or {}) for t in takers)
     rivals = tuple(seat is not None and t != seat for t in takers)
-    takes = _takes_until_end(
-        sizes, None if can is None else int(can), DEPTH * players, has_f, rivals
+    return _outlook(
+        players, turn, taking, sizes, None if can is None else int(can), has_f, rivals
     )
+
+
+@lru_cache(maxsize=16384)
+def _outlook(
+    players: int,
+    turn: int,
+    taking: bool,
+    sizes: tuple[int, ...],
+    can: int | None,
+    has_f: tuple[bool, ...],
+    rivals: tuple[bool, ...],
+) -> Outlook:
+    """`outlook` from the facts it reads (an evaluation asks it again for every position
+    that shares the piles, the turn and the skills F of its siblings)."""
+    takes = _takes_until_end(sizes, can, DEPTH * players, has_f, rivals)
     result: dict[int, float] = {}
     for count, chance in takes:
         # The take that empties the second pile is in turn `trigger`; its round is finished.
@@ -136,40 +152,126 @@ def _takes_until_end(
     if soonest > EXACT_WITHIN:
         return ((_free_path(list(sizes), can), 1.0),)
     found: dict[int, float] = {}
-    layer: dict[tuple[tuple[int, ...], int | None], float] = {(sizes, can): 1.0}
+    layer: dict[int, float] = {_pack(sizes, can): 1.0}
     takes = 0
     while layer:
         if takes == depth:
-            for (piles, at), chance in layer.items():
-                late = takes + _free_path(list(piles), at)
+            for position, chance in layer.items():
+                late = takes + _free_takes(position)
                 found[late] = found.get(late, 0.0) + chance
             break
         takes += 1
-        following: dict[tuple[tuple[int, ...], int | None], float] = {}
+        following: dict[int, float] = {}
         k = (takes - 1) % len(has_f)
-        rival = rivals[k]
-        for (piles, at), chance in layer.items():
-            # a position of the layer has at most one empty pile: a take ends the game
-            # when it empties a pile of one tile beside an empty one
-            one_empty = _empties(piles) == 1
-            for pile, share in _moves(piles, at, has_f[k], rival):
+        with_f, rival = has_f[k], rivals[k]
+        steps_of = _STEPS[with_f, rival]
+        for position, chance in layer.items():
+            steps = steps_of.get(position)
+            if steps is None:
+                steps = _steps(position, with_f, rival)
+            for share, after in steps:
                 p = chance * share
-                if one_empty and piles[pile] == 1:
+                if after is None:
                     found[takes] = found.get(takes, 0.0) + p
                 else:
-                    after = (*piles[:pile], piles[pile] - 1, *piles[pile + 1 :])
-                    key = (after, pile)
-                    following[key] = following.get(key, 0.0) + p
+                    following[after] = following.get(after, 0.0) + p
         if len(following) > WIDEST:
-            kept = sorted(following.items(), key=lambda item: item[1])[-WIDEST:]
+            kept = sorted(following.items(), key=itemgetter(1))[-WIDEST:]
             following = dict(kept)
         layer = following
     total = sum(found.values()) or 1.0
     return tuple((t, p / total) for t, p in sorted(found.items()))
 
 
+def _pack(sizes: Sequence[int], can: int | None) -> int:
+    """A position of the piles as one number (a cheap key), in fields of 4, 4, 8, 8 and
+    8 bits each: the number of piles, the can (0: none, else the pile + 1), which piles
+    are empty, which hold one tile, and each pile's size. The first four fields (`_KIND`)
+    are all the takes from it depend on (`_kind_steps`)."""
+    code = len(sizes) | (0 if can is None else can + 1) << 4
+    for i, size in enumerate(sizes):
+        code |= size << (24 + 8 * i)
+        if size == 0:
+            code |= 1 << (8 + i)
+        elif size == 1:
+            code |= 1 << (16 + i)
+    return code
+
+
+def _unpack(code: int) -> tuple[list[int], int | None]:
+    """The sizes of the piles and the can of a `_pack`ed position."""
+    can = (code >> 4 & 15) - 1
+    sizes = [code >> (24 + 8 * i) & 255 for i in range(code & 15)]
+    return sizes, None if can < 0 else can
+
+
+_KIND = (1 << 24) - 1
+"""The fields of a packed position that its takes depend on."""
+
+_STEPS: dict[tuple[bool, bool], dict[int, tuple[tuple[float, int | None], ...]]] = {
+    (with_f, rival): {} for with_f in (False, True) for rival in (False, True)
+}
+"""`_steps` kept, by taker (`with_f`, `rival`) and position."""
+STEPS_KEPT = 1 << 14
+"""The most positions kept for each taker (emptied when full: any is made again the
+same)."""
+
+
+def _steps(
+    position: int, with_f: bool, rival: bool
+) -> tuple[tuple[float, int | None], ...]:
+    """(share, position after) of each take `_moves` allows from `position` (None after: the
+    take ends the game). The same positions recur in the layers of many outlooks."""
+    steps: list[tuple[float, int | None]] = []
+    for share, pile in _kind_steps(position & _KIND, with_f, rival):
+        if pile < 0:
+            steps.append((share, None))
+            continue
+        shift = 24 + 8 * pile
+        size = position >> shift & 255
+        after = (position - (1 << shift)) & ~0xF0 | (pile + 1) << 4
+        if size == 2:
+            after |= 1 << (16 + pile)
+        elif size == 1:
+            after = after & ~(1 << (16 + pile)) | 1 << (8 + pile)
+        steps.append((share, after))
+    found = tuple(steps)
+    kept = _STEPS[with_f, rival]
+    if len(kept) >= STEPS_KEPT:
+        kept.clear()
+    kept[position] = found
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _kind_steps(kind: int, with_f: bool, rival: bool) -> tuple[tuple[float, int], ...]:
+    """(share, pile) of each take from a position of this kind (-1: the take ends the game).
+
+    `_moves` reads of the piles only which are empty and which hold one tile, so a pile
+    of two stands for every bigger one."""
+    count, can = kind & 15, (kind >> 4 & 15) - 1
+    piles = [
+        0 if kind >> (8 + i) & 1 else 1 if kind >> (16 + i) & 1 else 2
+        for i in range(count)
+    ]
+    # a position of a layer has at most one empty pile: a take ends the game when it
+    # empties a pile of one tile beside an empty one
+    one_empty = _empties(piles) == 1
+    return tuple(
+        (share, -1 if one_empty and piles[pile] == 1 else pile)
+        for pile, share in _moves(piles, None if can < 0 else can, with_f, rival)
+    )
+
+
+@lru_cache(maxsize=16384)
+def _free_takes(position: int) -> int:
+    """`_free_path` from a position of a layer."""
+    piles, at = _unpack(position)
+    return _free_path(piles, at)
+
+
 def _moves(
-    piles: tuple[int, ...], can: int | None, with_f: bool = False, rival: bool = False
+    piles: Sequence[int], can: int | None, with_f: bool = False, rival: bool = False
 ) -> list[tuple[int, float]]:
     """(pile, share) of the piles the next take may come from (by a seat holding skill F
     when `with_f`; by a rival, who takes the first pile within its reach that ends the

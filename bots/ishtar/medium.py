@@ -24,7 +24,7 @@ from bots.ishtar.base import (
 )
 from bots.ishtar.board import GEM_RARITY, PlacementValue, board_of
 from bots.ishtar.evaluation import evaluate, utility
-from engine.ishtar import apply, current_player, sample_state, view_for
+from engine.ishtar import Action, apply, current_player, sample_state, view_for
 
 
 @dataclass
@@ -169,15 +169,37 @@ def anchor(state: Any) -> None:
 
 def gem_cost(action: Any) -> float:
     """How much an action's payment costs, to compare payments: rarer gems cost more."""
-    return sum(GEM_RARITY[c] for c in as_dict(action).get("pay", []))
+    pay = action.pay if isinstance(action, Action) else as_dict(action).get("pay", [])
+    return sum(GEM_RARITY[c] for c in pay)
+
+
+def choice_key(action: Any) -> Any:
+    """What an action chooses, its payment aside: equal for two actions exactly when they
+    differ only in the gems paid. Read off an engine action's own fields (those of its
+    type, which its JSON holds), else off its JSON."""
+    if isinstance(action, Action):
+        fields = CHOICE_FIELDS.get(action.type, ())
+        return (action.type, *(getattr(action, f) for f in fields))
+    return repr(sorted((k, v) for k, v in action.items() if k != "pay"))
+
+
+CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
+    "choose": ("pile",),
+    "place": ("at", "rotation"),
+    "skill": ("skill",),
+    "bloom": ("token", "cells"),
+    "reserve": ("card",),
+    "plant": ("card", "at"),
+}
+"""The fields of each type of engine action its JSON holds, but the payment (the others,
+the type alone: discard, assistant, pass, end, undo)."""
 
 
 def cheapest_payments(legal: Sequence[Any]) -> list[Any]:
     """One action per choice that differs only in the gems paid: the cheapest payment."""
-    best: dict[str, Any] = {}
+    best: dict[Any, Any] = {}
     for action in legal:
-        d = as_dict(action)
-        key = repr(sorted((k, v) for k, v in d.items() if k != "pay"))
+        key = choice_key(action)
         if key not in best or gem_cost(action) < gem_cost(best[key]):
             best[key] = action
     return list(best.values())
@@ -188,9 +210,11 @@ def one_cell_per_card(legal: Sequence[Any]) -> list[Any]:
     seen: set[Any] = set()
     kept = []
     for action in legal:
-        d = as_dict(action)
-        card = d.get("card")
-        if d["type"] == "plant" and card in seen:
+        if isinstance(action, Action):
+            card, planting = action.card, action.type == "plant"
+        else:
+            card, planting = action.get("card"), action["type"] == "plant"
+        if planting and card in seen:
             continue
         seen.add(card)
         kept.append(action)

@@ -15,7 +15,7 @@ from engine.ishtar.geometry import geometry_for
 from engine.ishtar.layout import parse_layout
 from engine.ishtar.rules.gems import as_counts
 from engine.ishtar.state import PlacedTile, PlacedToken, State
-from engine.ishtar.views import view_for
+from engine.ishtar.views import adopt_view, view_for
 
 
 def _gems(raw: Mapping[str, int]) -> tuple[int, int, int]:
@@ -25,10 +25,12 @@ def _gems(raw: Mapping[str, int]) -> tuple[int, int, int]:
 def sample_state(view: Mapping[str, Any], seed: int) -> State:
     """A state consistent with ``view`` (from ``view_for``), hidden parts drawn from ``seed``.
 
-    Its own view is built at once (and memoised in its cache, engine.ishtar.views): a bot
-    values the states that follow from a sample, whose views are then updates of this one,
-    sharing every part that did not change, rather than each built whole."""
+    Its own view is ``view``'s parts (``adopt_view``; memoised in its cache,
+    engine.ishtar.views): a bot values the states that follow from a sample, whose views
+    are then updates of this one, sharing every part that did not change, rather than each
+    built whole."""
     state = _sample(view, seed)
+    adopt_view(state, view)
     view_for(state, None)
     return state
 

@@ -42,6 +42,7 @@ optimisation, never needed for correctness):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.ishtar.components import GAME
@@ -60,6 +61,7 @@ from engine.ishtar.view_updates import UPDATES
 __all__ = [
     "PART_FIELDS",
     "VIEW_FORMAT",
+    "adopt_view",
     "card_json",
     "face_up_top",
     "gems_json",
@@ -122,16 +124,34 @@ def view_for(state: State, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def _build(state: State) -> dict[str, Any]:
-    """The view with ``viewer`` None, reusing what it can of the viewed ancestor's view."""
-    cache = state.cache
-    over = state.phase == "over"
-    view: dict[str, Any] = {
+def adopt_view(state: State, view: Mapping[str, Any]) -> None:
+    """Make ``view`` (from ``view_for``, read-only as ever) ``state``'s view, its big parts
+    and projection shared, when ``state`` shows the same: a determinization of it
+    (engine.ishtar.sampling), whose public fields are the view's. A bot values the states
+    that follow from its sample: their views are then updates of the one it was handed
+    (and read the boards it read), rather than of one built whole (sharing contract, 3).
+    """
+    if view.get("format") != VIEW_FORMAT or view.get("standing") is None:
+        return  # a finished game, or not a view of this engine's: built when asked
+    shared = _header(state)
+    for key in BUILDERS:
+        shared[key] = view[key]
+    shared["deck_size"] = len(state.deck)
+    shared["trees_left"] = state.trees_left
+    shared["scores"] = None
+    shared["standing"] = view["standing"]
+    state.cache[VIEW] = shared
+    state.cache.pop(LINEAGE, None)
+
+
+def _header(state: State) -> dict[str, Any]:
+    """The view's first entries, before its parts: facts of the turn, rebuilt each time."""
+    return {
         "game": GAME,
         "format": VIEW_FORMAT,
         "viewer": None,
         "phase": state.phase,
-        "current": None if over else state.current,
+        "current": None if state.phase == "over" else state.current,
         "turn": state.turn,
         "first_player": state.first_player,
         "end_triggered": state.end_triggered,
@@ -140,6 +160,13 @@ def _build(state: State) -> dict[str, Any]:
         "turn_end": "auto" if state.auto_end else "explicit",
         "edition": state.edition,
     }
+
+
+def _build(state: State) -> dict[str, Any]:
+    """The view with ``viewer`` None, reusing what it can of the viewed ancestor's view."""
+    cache = state.cache
+    over = state.phase == "over"
+    view = _header(state)
     lineage = cache.get(LINEAGE)
     projected: dict[str, Any] | None = None
     if lineage is not None and VIEW in lineage[0].cache:

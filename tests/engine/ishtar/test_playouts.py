@@ -23,6 +23,7 @@ from engine.ishtar import (
     why_illegal,
 )
 from engine.ishtar.editions import EDITIONS
+from tests.engine.ishtar.builders import fresh
 from tests.engine.ishtar.invariants import check_all, check_view_hides_secrets
 from tests.support.examples import examples
 
@@ -46,7 +47,10 @@ def playout(players: int, seed: int, layout: str | None, edition: str = "1") -> 
             check_view_hides_secrets(state)
             sampled = sample_state(view_for(state, state.current), seed + step)
             check_all(sampled)
-            assert view_for(sampled, state.current) == view_for(state, state.current)
+            # built afresh: sample_state adopts the view it was drawn from
+            seen = view_for(state, state.current)
+            assert view_for(fresh(sampled), state.current) == seen
+            assert view_for(sampled, state.current) == seen
         if is_over(state):
             break
         legal = legal_actions(state)

@@ -25,7 +25,7 @@ from engine.ishtar import (
     view_for,
 )
 from engine.ishtar.state import State
-from tests.engine.ishtar.builders import force_tile, game, with_hand
+from tests.engine.ishtar.builders import force_tile, fresh, game, with_hand
 from tests.engine.ishtar.in_english import narrate
 from tests.engine.ishtar.invariants import check_all, check_view_hides_secrets
 
@@ -185,6 +185,10 @@ def test_sample_state_is_consistent_with_the_view() -> None:
     sampled = sample_state(view, 99)
     check_all(sampled)
     assert view_for(sampled, 2) == view
+    # the sample's view is the one it was drawn from (sample_state adopts its parts):
+    # built afresh from the sample, it is the same
+    assert view_for(sampled, 2)["cells"] is view["cells"]
+    assert view_for(fresh(sampled), 2) == view
     assert sampled.bank == state.bank
     assert sorted(sampled.deck) == sorted(state.deck)
     # a view carries no undo record: a determinization looks ahead, never back
