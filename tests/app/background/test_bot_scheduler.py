@@ -19,6 +19,7 @@ from app.background.bot_scheduler import (
     FairScheduler,
     SchedulerFull,
 )
+from tests.support.allocations import THIS_THREAD, THREAD_DEPTH
 
 
 class Clock:
@@ -138,13 +139,6 @@ async def test_a_room_has_one_bot_thinking_at_a_time() -> None:
     await first
     await table.think("room", 1.0)  # once its turn is over, the room may ask again
     assert table.order == ["room", "room"]
-
-
-# A worker thread's stack begins in concurrent.futures; this test's never does.
-THREAD_DEPTH = 200
-THIS_THREAD = [
-    tracemalloc.Filter(False, "*/concurrent/futures/thread.py", all_frames=True)
-]
 
 
 async def test_the_waiting_line_is_bounded_in_rooms_and_bytes() -> None:
