@@ -152,11 +152,12 @@ def _levels(kind: str, players: int) -> tuple[list[str], bool]:
     raise ValueError(f"unknown kind of game {kind!r}: one of {', '.join(KINDS)}")
 
 
-def _cost(args: tuple[str, int, int, str, int]) -> dict[str, Any]:
-    game_id, players, seed, kind, plant = args
+def _cost(args: tuple[str, int, int, str, int, bool]) -> dict[str, Any]:
+    game_id, players, seed, kind, plant, lone = args
     levels, planting = _levels(kind, players)
     states, actions, planted = play(game_id, levels, seed, plant if planting else 0)
-    report, cpu = analysed(game_id, states, actions, {})
+    # the game's own depth, but for --value-lone
+    report, cpu = analysed(game_id, states, actions, {"value_lone": True} if lone else {})
     judged = [m for m in report["moves"] if m["legal"] > 1]
     return {
         "game": game_id,
@@ -337,7 +338,7 @@ def cost(args: argparse.Namespace) -> dict[str, Any]:
     chosen = [args.game] if args.game else [g.id for g in registry(()) if g.bots]
     counts = [int(n) for n in args.players.split(",")]
     tasks = [
-        (game, players, args.seed + g, args.kind, args.plant)
+        (game, players, args.seed + g, args.kind, args.plant, args.value_lone)
         for game in chosen
         for players in counts
         for g in range(args.games)
