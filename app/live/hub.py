@@ -84,6 +84,7 @@ class Channel:
     task: asyncio.Task[None] | None = None
     busy: bool = False  # its task is publishing (and may be waiting on the database)
     last_presence: str = ""
+    presences_sent: int = 0  # presences published (a welcome made meanwhile misses one)
     chat: RoomChat = field(default_factory=RoomChat)
 
 
@@ -119,6 +120,7 @@ class Hub:
         self, conn: Connection, channel: Channel, room: RoomRow, since: int | None
     ) -> None:
         self._presence_changed(channel)
+        presences_sent = channel.presences_sent
         status = await self.service.rooms.status(room)
         version, view, legal, events = 0, "null", "[]", "[]"
         if room.started is not None:
@@ -146,6 +148,13 @@ class Hub:
                 presence=presence,
             ),
         )
+        if channel.presences_sent != presences_sent:
+            # The publisher sent a presence while the welcome was made, to every connection
+            # but this one (it had no welcome yet), and it sends only changes: the welcome's
+            # presence, read before, may be older than it. Publish it again, fresh.
+            channel.last_presence = ""
+            channel.presence_dirty = True
+            channel.wake.set()
         if channel.status != room.status:
             # The room's publisher saw the room change (a start, an end) after `room` was
             # read and skipped this connection, which had no welcome yet: what the welcome
@@ -509,6 +518,7 @@ class Hub:
         if key == channel.last_presence:
             return
         channel.last_presence = key
+        channel.presences_sent += 1
         # Every connection has been sent the published version (or is being sent a sync
         # beyond it); one that knows of a later one re-stamps its copy when writing it.
         message = presence_message(max(channel.published, 0), snapshot)

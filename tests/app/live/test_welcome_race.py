@@ -79,3 +79,63 @@ async def test_a_spectator_welcomed_as_the_game_starts_sees_the_game(
             assert spectator.version == player.version
         finally:
             await spectator.close()
+
+
+async def test_a_welcome_read_before_a_presence_change_is_followed_by_it(
+    room_app, web
+) -> None:
+    """The presence a welcome carries is read with the room, before the welcome is queued.
+    A seat that connects in between is published to the room's other connections, but not
+    to this one (it has no welcome yet), and the room's publisher sends only changes: the
+    spectator saw the seat offline until something else changed (a CI flake of
+    tests/app/live/test_instances.py on a loaded machine). What the welcome missed follows."""
+    url, http = web
+    hub: Hub = room_app.state.hub
+    created = (
+        await http.post(
+            "/api/rooms", json={"players": 2, "name": "P0", "seat_order": "fixed"}
+        )
+    ).json()
+    room_id = created["room_id"]
+    joined = await http.post(f"/api/rooms/{room_id}/seats", json={"name": "P1"})
+    assert joined.status_code == 201, joined.text
+
+    rooms = hub.service.rooms
+    read = asyncio.Event()  # the spectator's welcome has read the room and its presence
+    go_on = asyncio.Event()
+    real_status = rooms.status
+    holding = [True]
+
+    async def status_held(room: RoomRow) -> dict[str, Any]:
+        status = await real_status(room)
+        if holding[0]:  # the first read after the spectator came: its welcome's
+            holding[0] = False
+            read.set()
+            await go_on.wait()
+        return status
+
+    def seats(message: dict[str, Any]) -> list[int]:
+        return list(message["presence"]["connected_seats"])
+
+    async with WsClient(url, room_id, created["token"]) as first:
+        rooms.status = status_held  # type: ignore[method-assign]
+        try:
+            spectator = WsClient(url, room_id)
+            opening = asyncio.create_task(spectator.open())
+            await asyncio.wait_for(read.wait(), 10)
+            async with WsClient(url, room_id, joined.json()["token"]):
+                # The room's publisher has told the connections it knows of.
+                async with asyncio.timeout(10):  # a hang guard
+                    while seats(await first.expect("presence")) != [0, 1]:
+                        pass
+                go_on.set()
+                await asyncio.wait_for(opening, 10)
+                try:
+                    assert seats(spectator.welcome) == [0]  # read before seat 1 came
+                    async with asyncio.timeout(10):  # a hang guard: it comes, or fails
+                        while seats(await spectator.expect("presence")) != [0, 1]:
+                            pass
+                finally:
+                    await spectator.close()
+        finally:
+            rooms.status = real_status  # type: ignore[method-assign]
