@@ -157,7 +157,9 @@ def _cost(args: tuple[str, int, int, str, int, bool]) -> dict[str, Any]:
     levels, planting = _levels(kind, players)
     states, actions, planted = play(game_id, levels, seed, plant if planting else 0)
     # the game's own depth, but for --value-lone
-    report, cpu = analysed(game_id, states, actions, {"value_lone": True} if lone else {})
+    report, cpu = analysed(
+        game_id, states, actions, {"value_lone": True} if lone else {}
+    )
     judged = [m for m in report["moves"] if m["legal"] > 1]
     return {
         "game": game_id,
