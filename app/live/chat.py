@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from cachetools import LRUCache
 
 from app.live.connection import Connection
+from app.live.messages import Stamped, chat_message
 from app.play.chat import Chat, visible_channels
-from app.play.protocol import Stamped, chat_message
 from app.store.chat import SPECTATORS, ChatLine, Page
 
 PENDING = 64

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from app.config.settings import Settings
+from app.live.messages import Stamped, later
 from app.live.outbox import Outbox
-from app.play.protocol import Stamped, later
 from app.store.rows import SeatRow
 
 SYNC = object()  # queue marker: build a fresh `sync` for this connection when sending
@@ -99,7 +99,7 @@ def weigh(item: object) -> int:
     connection it is queued to, though the text of an update is shared), or a few."""
     if isinstance(item, str):
         return sys.getsizeof(item)
-    text = getattr(item, "text", None)  # Versioned, and Stamped (app/play/protocol.py)
+    text = getattr(item, "text", None)  # Versioned, and Stamped (app/live/messages.py)
     if isinstance(text, str):
         return sys.getsizeof(text) + MARKER_BYTES
     return MARKER_BYTES
@@ -200,7 +200,7 @@ class Connection:
         )
 
     def put_replacing(self, item: Stamped) -> None:
-        """Queue a `Stamped` message (app/play/protocol.py) that replaces what its client
+        """Queue a `Stamped` message (app/live/messages.py) that replaces what its client
         holds of its kind: the queued messages of that kind are superseded."""
         if self.dropped is not None:
             return

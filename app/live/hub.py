@@ -28,22 +28,20 @@ from typing import Any
 from app.config.tasks import cancel_and_wait
 from app.live.chat import ChatRelay, RoomChat
 from app.live.connection import Close, Connection
-from app.live.presence import Presence
-from app.play.limits import AddressCounts
-from app.play.positions import Position
-from app.play.protocol import (
-    ServiceError,
-    dumps,
+from app.live.messages import (
     error_message,
-    msg,
     presence_message,
     room_message,
+    stale_sync,
     sync_message,
     update_message,
     welcome_message,
 )
+from app.live.presence import Presence
+from app.play.limits import AddressCounts
+from app.play.positions import Position
+from app.play.protocol import ServiceError, dumps, msg
 from app.play.service import RoomService
-from app.play.submission import stale_sync
 from app.play.tokens import same_hash
 from app.store.channel import NoticeKind
 from app.store.chat import ChatLine

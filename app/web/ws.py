@@ -25,6 +25,15 @@ from app.config.flags import Flag
 from app.config.settings import Settings
 from app.live.connection import SYNC, Ack, Close, Connection, OutboxLimits, Versioned
 from app.live.hub import Hub
+from app.live.messages import (
+    Stamped,
+    ack_message,
+    chat_error_message,
+    error_message,
+    later,
+    pong_message,
+    with_ack,
+)
 from app.play.limits import TokenBucket
 from app.play.protocol import (
     ChatSay,
@@ -33,16 +42,9 @@ from app.play.protocol import (
     Hello,
     MoveMessage,
     ServiceError,
-    Stamped,
-    ack_message,
-    chat_error_message,
-    error_message,
-    later,
     msg,
     parse_client_message,
-    pong_message,
     unavailable,
-    with_ack,
 )
 from app.play.service import RoomService
 

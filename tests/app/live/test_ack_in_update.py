@@ -9,13 +9,13 @@ from typing import Any
 
 from app.config.settings import Settings
 from app.live.connection import Ack, Close, Connection, Versioned
-from app.play.protocol import (
-    ServiceError,
+from app.live.messages import (
     error_message,
     pong_message,
     presence_message,
     update_message,
 )
+from app.play.protocol import ServiceError
 from app.web.ws import _send_queued
 from tests.support.acks import unfold
 
