@@ -2,9 +2,9 @@
 
 A connection knows its seat (or none: a spectator), the last version it was sent and the last
 one written to its socket. Its messages wait in an `Outbox` (app/live/outbox.py) for its one
-writer task (app/web/ws.py): texts, `Versioned` messages that bring it to a version, the `Ack` of
-its move (sent inside the move's update when that is next), a `SYNC` marker (a fresh `sync`
-is built when its turn comes) and `Close`.
+writer task (app/live/writer.py): texts, `Versioned` messages that bring it to a version,
+the `Ack` of its move (sent inside the move's update when that is next), a `SYNC` marker (a
+fresh `sync` is built when its turn comes) and `Close`.
 
 An update that finds its connection's outbox empty and the writer waiting is written at
 once, from the task that fans it out, when the server's protocol offers a synchronous write
@@ -136,13 +136,13 @@ class Connection:
         self._behind: asyncio.TimerHandle | None = None
         # The close code once this connection has given up on its client (or is gone).
         self.dropped: int | None = None
-        # Its writer task (app/web/ws.py), stopped by `drop` wherever it waits.
+        # Its writer task (app/live/writer.py), stopped by `drop` wherever it waits.
         self.writer: asyncio.Task[None] | None = None
         # Writes a text to the socket at once, or says False (it cannot now): the server
         # protocol's `write_now`, where it offers one (app/ops/ws_transport.py).
         self.direct: Callable[[str], bool] | None = None
         # Its client's move is being submitted: the move's update waits in the outbox for
-        # the ack it carries (app/web/ws.py), rather than being written at once.
+        # the ack it carries (app/live/writer.py), rather than being written at once.
         self.moving = False
 
     def limit(self, limits: OutboxLimits) -> None:

@@ -15,8 +15,8 @@ from app.live.messages import (
     presence_message,
     update_message,
 )
+from app.live.writer import send_queued
 from app.play.protocol import ServiceError
-from app.web.ws import _send_queued
 from tests.support.acks import unfold
 
 
@@ -45,7 +45,7 @@ async def written(*items: object) -> tuple[list[dict[str, Any]], Connection]:
     for item in (*items, Close(1000)):
         conn.queue.put(item)
     socket = Socket()
-    await asyncio.wait_for(_send_queued(socket, conn, hub=None), 5)  # type: ignore[arg-type]
+    await asyncio.wait_for(send_queued(socket, conn, hub=None), 5)  # type: ignore[arg-type]
     return socket.sent[:-1], conn
 
 
