@@ -19,14 +19,18 @@ moments (a welcome, a `c` notice, a sync, the end of the game) to the `ChatRelay
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
-from dataclasses import dataclass, field
-from typing import Any
 
 from app.config.tasks import cancel_and_wait
-from app.live.chat import ChatRelay, RoomChat
+from app.live.channel import (
+    Channel,
+    revoked_message,
+    revoked_reason,
+    room_key,
+    seen_key,
+)
+from app.live.chat import ChatRelay
 from app.live.connection import Close, Connection
 from app.live.messages import (
     error_message,
@@ -40,7 +44,7 @@ from app.live.messages import (
 from app.live.presence import Presence
 from app.play.limits import AddressCounts
 from app.play.positions import Position
-from app.play.protocol import ServiceError, dumps, msg
+from app.play.protocol import ServiceError, dumps
 from app.play.service import RoomService
 from app.play.tokens import same_hash
 from app.store.channel import NoticeKind
@@ -50,40 +54,6 @@ from app.store.rows import Event, RoomRow, SeatRow
 log = logging.getLogger("ishtar.hub")
 
 REFRESH_SLICES = 20  # the heartbeat re-reads rooms in this many slices over its period
-
-
-def room_key(status: dict[str, Any]) -> str:
-    """What tells two room statuses apart for a client: all of it but the game's version
-    (which every update, sync and message carries anyway)."""
-    return dumps({**status, "version": None})
-
-
-def seen_key(key: str, you: dict[str, Any]) -> bytes:
-    """What a connection keeps of the room status it was last sent: a 16-byte digest of
-    `room_key` and its own part, not the text (about 900 bytes a connection)."""
-    return hashlib.blake2b(f"{key}{dumps(you)}".encode(), digest_size=16).digest()
-
-
-@dataclass
-class Channel:
-    """The connections of one room on this instance and what is left to publish to them."""
-
-    room_id: str
-    conns: set[Connection] = field(default_factory=set)
-    game_id: int | None = None
-    status: str = "open"
-    revision: int = -1  # the room's revision last read here (rooms.revision)
-    published: int = -1  # last version published here; -1 until known
-    target: int = -1  # highest version announced
-    room_dirty: bool = False
-    presence_dirty: bool = False
-    pending: dict[int, Event] = field(default_factory=dict)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    task: asyncio.Task[None] | None = None
-    busy: bool = False  # its task is publishing (and may be waiting on the database)
-    last_presence: str = ""
-    presences_sent: int = 0  # presences published (a welcome made meanwhile misses one)
-    chat: RoomChat = field(default_factory=RoomChat)
 
 
 class Hub:
@@ -558,41 +528,6 @@ class Hub:
     async def close(self) -> None:
         await cancel_and_wait(*(channel.task for channel in self.channels.values()))
         self.channels.clear()
-
-
-def revoked_reason(now: SeatRow | None) -> str:
-    """What a player whose link stopped working is told, in plain words.
-
-    >>> revoked_reason(None)
-    'Your seat is no longer yours: you left it (perhaps in another tab). You are watching as a spectator.'
-    """
-    watching = "You are watching as a spectator."
-    if now is None or (now.token_hash is None and now.bot_level is None):
-        return f"Your seat is no longer yours: you left it (perhaps in another tab). {watching}"
-    if now.bot_level is not None:
-        return (
-            f"The host handed your seat to {article(now.bot_level)} {now.bot_level} bot, "
-            "which plays it from now "
-            f"on; your link no longer plays here. {watching}"
-        )
-    return (
-        f"The host handed your seat to {now.name}, who plays it from now on; your link no "
-        f"longer plays here. {watching}"
-    )
-
-
-def revoked_message(now: SeatRow | None) -> dict[str, Any]:
-    """`revoked_reason` as a message, for the reader's language (static/i18n)."""
-    if now is None or (now.token_hash is None and now.bot_level is None):
-        return msg("error.bad_token.left")
-    if now.bot_level is not None:
-        return msg("error.bad_token.to_bot", level=now.bot_level)
-    return msg("error.bad_token.to_person", name=now.name)
-
-
-def article(word: str) -> str:
-    """ "a" or "an" before `word` (a bot level: "an easy bot", "a hard bot")."""
-    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def _logged(detail: str, version: int) -> Event | None:
