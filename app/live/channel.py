@@ -76,6 +76,9 @@ class Channel:
     # --- connections ------------------------------------------------------------------------
 
     async def welcome(self, conn: Connection, room: RoomRow, since: int | None) -> None:
+        """Queue the welcome of a connection just added to the room (`Hub.connect`): the
+        room's status, the game's view and legal actions as read now, the events since
+        `since`; then what the welcome may have missed, and the chat's latest."""
         self.presence_changed()
         presences_sent = self.presences_sent
         status = await self.service.rooms.status(room)
