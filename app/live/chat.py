@@ -1,7 +1,7 @@
 """Table chat on the live connections: the latest messages on (re)connecting, new ones as
 they come, each connection only what its reader may see (docs/protocol.md, "Table chat").
 
-The hub (app/live/hub.py) keeps a `RoomChat` per room it serves and calls the `ChatRelay`
+Each room's channel (app/live/channel.py) keeps a `RoomChat` and calls the hub's `ChatRelay`
 at the points where it already works: a connection's welcome (`connected`: a `chat`
 message with `recent`, the latest messages it may see), a `c` notice from PostgreSQL or a
 message sent through this instance (`announced`, `sent`), the room's publishing task
@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from cachetools import LRUCache
 
 from app.live.connection import Connection
+from app.live.messages import Stamped, chat_message
 from app.play.chat import Chat, visible_channels
-from app.play.protocol import Stamped, chat_message
 from app.store.chat import SPECTATORS, ChatLine, Page
 
 PENDING = 64

@@ -2,9 +2,9 @@
 
 A connection knows its seat (or none: a spectator), the last version it was sent and the last
 one written to its socket. Its messages wait in an `Outbox` (app/live/outbox.py) for its one
-writer task (app/web/ws.py): texts, `Versioned` messages that bring it to a version, the `Ack` of
-its move (sent inside the move's update when that is next), a `SYNC` marker (a fresh `sync`
-is built when its turn comes) and `Close`.
+writer task (app/live/writer.py): texts, `Versioned` messages that bring it to a version,
+the `Ack` of its move (sent inside the move's update when that is next), a `SYNC` marker (a
+fresh `sync` is built when its turn comes) and `Close`.
 
 An update that finds its connection's outbox empty and the writer waiting is written at
 once, from the task that fans it out, when the server's protocol offers a synchronous write
@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
 from app.config.settings import Settings
+from app.live.messages import Stamped, later
 from app.live.outbox import Outbox
-from app.play.protocol import Stamped, later
 from app.store.rows import SeatRow
 
 SYNC = object()  # queue marker: build a fresh `sync` for this connection when sending
@@ -99,7 +99,7 @@ def weigh(item: object) -> int:
     connection it is queued to, though the text of an update is shared), or a few."""
     if isinstance(item, str):
         return sys.getsizeof(item)
-    text = getattr(item, "text", None)  # Versioned, and Stamped (app/play/protocol.py)
+    text = getattr(item, "text", None)  # Versioned, and Stamped (app/live/messages.py)
     if isinstance(text, str):
         return sys.getsizeof(text) + MARKER_BYTES
     return MARKER_BYTES
@@ -136,13 +136,13 @@ class Connection:
         self._behind: asyncio.TimerHandle | None = None
         # The close code once this connection has given up on its client (or is gone).
         self.dropped: int | None = None
-        # Its writer task (app/web/ws.py), stopped by `drop` wherever it waits.
+        # Its writer task (app/live/writer.py), stopped by `drop` wherever it waits.
         self.writer: asyncio.Task[None] | None = None
         # Writes a text to the socket at once, or says False (it cannot now): the server
         # protocol's `write_now`, where it offers one (app/ops/ws_transport.py).
         self.direct: Callable[[str], bool] | None = None
         # Its client's move is being submitted: the move's update waits in the outbox for
-        # the ack it carries (app/web/ws.py), rather than being written at once.
+        # the ack it carries (app/live/writer.py), rather than being written at once.
         self.moving = False
 
     def limit(self, limits: OutboxLimits) -> None:
@@ -200,7 +200,7 @@ class Connection:
         )
 
     def put_replacing(self, item: Stamped) -> None:
-        """Queue a `Stamped` message (app/play/protocol.py) that replaces what its client
+        """Queue a `Stamped` message (app/live/messages.py) that replaces what its client
         holds of its kind: the queued messages of that kind are superseded."""
         if self.dropped is not None:
             return

@@ -20,7 +20,7 @@ from typing import Any
 from app.notices.announcer import Announcer
 from app.play.listeners import Listeners
 from app.play.positions import Position, Positions
-from app.play.protocol import MoveRequest, ServiceError, dumps, sync_message
+from app.play.protocol import MoveRequest, ServiceError, dumps
 from app.play.reading import GameContext, Reading, decode
 from app.play.snapshots import Snapshots
 from app.store.channel import NoticeKind, notice
@@ -288,15 +288,3 @@ class Moves:
             if position.current == seat and not position.over
             else [],
         }
-
-
-def stale_sync(refusal: ServiceError, you: dict[str, Any]) -> str:
-    """The websocket `sync` that follows a stale_version error."""
-    extra = refusal.extra
-    return sync_message(
-        refusal.version or 0,
-        you,
-        dumps(extra.get("missed", [])),
-        dumps(extra.get("view")),
-        dumps(extra.get("legal", [])),
-    )

@@ -9,14 +9,14 @@ from typing import Any
 
 from app.config.settings import Settings
 from app.live.connection import Ack, Close, Connection, Versioned
-from app.play.protocol import (
-    ServiceError,
+from app.live.messages import (
     error_message,
     pong_message,
     presence_message,
     update_message,
 )
-from app.web.ws import _send_queued
+from app.live.writer import send_queued
+from app.play.protocol import ServiceError
 from tests.support.acks import unfold
 
 
@@ -45,7 +45,7 @@ async def written(*items: object) -> tuple[list[dict[str, Any]], Connection]:
     for item in (*items, Close(1000)):
         conn.queue.put(item)
     socket = Socket()
-    await asyncio.wait_for(_send_queued(socket, conn, hub=None), 5)  # type: ignore[arg-type]
+    await asyncio.wait_for(send_queued(socket, conn, hub=None), 5)  # type: ignore[arg-type]
     return socket.sent[:-1], conn
 
 

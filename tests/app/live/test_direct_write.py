@@ -22,7 +22,7 @@ class Socket:
 
 
 async def waiting(conn: Connection) -> asyncio.Task[object]:
-    """A writer waiting on the connection's outbox, as app/web/ws.py's does."""
+    """A writer waiting on the connection's outbox, as app/live/writer.py's does."""
     writer = asyncio.get_running_loop().create_task(conn.queue.get())
     await asyncio.sleep(0)
     assert conn.queue.waiting

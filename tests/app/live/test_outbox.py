@@ -18,8 +18,9 @@ from app.live.connection import (
     Versioned,
     weigh,
 )
+from app.live.messages import chat_message, error_message
 from app.live.outbox import Outbox
-from app.play.protocol import ServiceError, chat_message, error_message
+from app.play.protocol import ServiceError
 
 
 def outbox(limit: int = 100, max_bytes: int = 1 << 20) -> Outbox:

@@ -1,4 +1,4 @@
-"""A welcome read while the room changes under it (app/live/hub.py, `Hub._welcome`).
+"""A welcome read while the room changes under it (app/live/channel.py, `Channel.welcome`).
 
 A spectator opening the room's link as the host presses "start" (a CI flake of
 tests/e2e/test_babylon_play.py, 2026-12-05): its welcome was built from the room as it was

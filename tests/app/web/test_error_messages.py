@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from app.background.webhook_targets import check_url
-from app.live.hub import revoked_message, revoked_reason
+from app.live.channel import revoked_message, revoked_reason
 from app.play.chat import clean_name, clean_text, retry_error
 from app.play.protocol import ServiceError, parse_client_message
 from app.store.rows import SeatRow
