@@ -30,7 +30,7 @@ played from seeds `seed + g` with the bots' counted budgets, the analysis from i
   reliability table by tenths and the Brier score (and the uninformed 1/players' score);
   `--positions N` values only N random points of each game, as the analysis values them
   (what a game whose whole analysis costs too much affords).
-- luck: games between hard and medium bots (seats rotated); each seat's total luck
+- luck: games between hard and medium bots (seats rotated; `--levels`); each seat's total luck
   (its mean over games should be 0), and how many games the raw and the luck-adjusted
   score differences need to tell the two bots apart at 95 %; `--luck-only` measures the
   draws as the analysis does without valuing the decisions; `--luck-value` /
@@ -281,12 +281,20 @@ def _calibration_sampled(
 
 def _luck(
     args: tuple[
-        str, int, Rollouts, int | None, int | None, str | None, bool, bool | None
+        str,
+        int,
+        Rollouts,
+        int | None,
+        int | None,
+        str | None,
+        bool,
+        bool | None,
+        tuple[str, str],
     ],
 ) -> dict[str, Any]:
-    game_id, seed, rollouts, samples, plies, policy, luck_only, by_value = args
+    game_id, seed, rollouts, samples, plies, policy, luck_only, by_value, pair = args
     hard_seat = seed % 2
-    levels = ["hard", "medium"] if hard_seat == 0 else ["medium", "hard"]
+    levels = list(pair) if hard_seat == 0 else list(reversed(pair))
     states, actions, _ = play(game_id, levels, seed)
     given = _given(
         rollouts,
@@ -526,12 +534,14 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
             args.luck_policy,
             args.luck_only,
             args.luck_value,
+            tuple(args.levels.split(",")),
         )
         for g in range(args.games)
     ]
     results = _map(_luck, tasks, args.jobs)
     raw = [r["raw"] for r in results]
     adjusted = [r["adjusted"] for r in results]
+    luck_diff = [r - a for r, a in zip(raw, adjusted)]
 
     def games_needed(values: list[float]) -> float | None:
         mean = statistics.fmean(values)
@@ -549,9 +559,8 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
         "luck_policy": args.luck_policy,
         "luck_only": args.luck_only,
         "luck_value": args.luck_value,
-        "correlation_luck_raw": round(
-            statistics.correlation(raw, [r["raw"] - r["adjusted"] for r in results]), 3
-        ),
+        "levels": args.levels,
+        "correlation_luck_raw": round(statistics.correlation(raw, luck_diff), 3),
         "luck_by_seat": [
             _mean_se([r["luck"][s] for r in results]) for s in range(seats)
         ],
@@ -561,6 +570,11 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
         | {"sd": round(statistics.stdev(adjusted), 2)},
         "games_to_separate_raw": games_needed(raw),
         "games_to_separate_adjusted": games_needed(adjusted),
+        # the least-squares coefficient of the result on the luck (1: the luck is on the
+        # scale of the points it explains; the optimal control variate's weight)
+        "luck_scale": round(
+            statistics.covariance(raw, luck_diff) / statistics.variance(luck_diff), 3
+        ),
         "cpu_s_per_game": round(statistics.fmean(r["cpu_s"] for r in results), 1),
     }
 
@@ -637,6 +651,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="luck: value draws with the game's value of a position (default: the game's"
         " depth's)",
+    )
+    parser.add_argument(
+        "--levels",
+        default="hard,medium",
+        help="luck: the two bots, seats rotated (the result: the first's score less the"
+        " second's)",
     )
     parser.add_argument(
         "--luck-only",
