@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Generic
@@ -37,6 +37,10 @@ LegacySetup = tuple[dict[str, Any], dict[str, Any] | None]
 BotThink = Callable[[str, dict[str, Any], list[Any], int, float | None], Any]
 """``think(level, view, legal, seed, think_s) -> action``: a module-level function, so that
 a process pool can run it (app/background/bot_runner.py)."""
+
+PositionValue = Callable[[Any], Sequence[float]]
+"""``value(state) -> [expected final score of each seat]``: a game's bots' value of a
+position, from what a spectator sees of it (the analysis's luck, docs/analysis.md)."""
 
 
 def labelled(labels: Mapping[str, str]) -> Callable[[dict[str, Any]], None]:
@@ -80,6 +84,10 @@ class Game(Generic[S, A]):
     analysis: Mapping[str, Any] = field(default_factory=dict)
     """The analysis's depth where this game's costs differ from the default's (fields of
     `bots.analysis.Depth`; docs/analysis.md): none for a game that takes the default."""
+    value: PositionValue | None = field(default=None, repr=False)
+    """The bots' value of a position, ``value(state) -> [expected final score per seat]``,
+    read from the spectator's view alone (optional: the analysis values a draw's luck with
+    it where the depth says ``luck_value``; docs/analysis.md, "Luck")."""
     upgrade_options: Callable[[dict[str, Any], str | None], dict[str, Any]] | None = (
         field(default=None, repr=False)
     )

@@ -9,6 +9,7 @@
     python -m bench.analysis_quality calibration --game ishtar --games 200 --positions 4
     python -m bench.analysis_quality luck --game babylon-gardens --games 100 --rollouts 2
     python -m bench.analysis_quality luck --game ishtar --games 40 --luck-only
+    python -m bench.analysis_quality fit-value --game ishtar --games 16 --seed 5000
 
 Each prints one JSON object. Run them niced on a shared machine (`nice -n 10`); `--jobs`
 spreads games over processes. Every run is reproducible from its arguments: games are
@@ -29,10 +30,17 @@ played from seeds `seed + g` with the bots' counted budgets, the analysis from i
   reliability table by tenths and the Brier score (and the uninformed 1/players' score);
   `--positions N` values only N random points of each game, as the analysis values them
   (what a game whose whole analysis costs too much affords).
-- luck: games between hard and medium bots (seats rotated); each seat's total luck
+- luck: games between hard and medium bots (seats rotated; `--levels`); each seat's total luck
   (its mean over games should be 0), and how many games the raw and the luck-adjusted
   score differences need to tell the two bots apart at 95 %; `--luck-only` measures the
-  draws as the analysis does without valuing the decisions.
+  draws as the analysis does without valuing the decisions; `--luck-value` /
+  `--no-luck-value`: the draws valued by the game's value of a position, or by rollouts.
+- fit-value: the calibration of a game's value of a position (its descriptor's `value`),
+  on games between hard and medium bots (seats rotated), at every `--every`-th position:
+  the least-squares slope (no intercept) of each seat's points still to come (final score
+  less the standing), taken relative to the other seats' mean, on the same for the value
+  (value less the standing). 1 when the value is on the scale of final points; a value
+  of the form standing + c * (estimate - standing) is calibrated by multiplying c by it.
 """
 
 from __future__ import annotations
@@ -51,7 +59,7 @@ from typing import Any
 from app.games import registry
 from app.records.analysis import depth_for
 from bots.analysis import CATEGORIES, Depth, analyse, decision, draw_luck, move_seed
-from bots.analysis.luck import is_chance
+from bots.analysis.luck import is_chance, standing
 from bots.analysis.rollouts import outcome_of
 from bots.base import derive_seed
 
@@ -106,7 +114,9 @@ def analysed(
     engine, think = _game(game_id)
     depth = depth_for(registry(()).get(game_id), given)
     started = time.process_time()
-    report = analyse(engine, think, states, actions, depth)
+    report = analyse(
+        engine, think, states, actions, depth, value_of=registry(()).get(game_id).value
+    )
     return report, time.process_time() - started
 
 
@@ -273,13 +283,29 @@ def _calibration_sampled(
 
 
 def _luck(
-    args: tuple[str, int, Rollouts, int | None, int | None, str | None, bool],
+    args: tuple[
+        str,
+        int,
+        Rollouts,
+        int | None,
+        int | None,
+        str | None,
+        bool,
+        bool | None,
+        tuple[str, str],
+    ],
 ) -> dict[str, Any]:
-    game_id, seed, rollouts, samples, plies, policy, luck_only = args
+    game_id, seed, rollouts, samples, plies, policy, luck_only, by_value, pair = args
     hard_seat = seed % 2
-    levels = ["hard", "medium"] if hard_seat == 0 else ["medium", "hard"]
+    levels = list(pair) if hard_seat == 0 else list(reversed(pair))
     states, actions, _ = play(game_id, levels, seed)
-    given = _given(rollouts, luck_samples=samples, luck_plies=plies, luck_policy=policy)
+    given = _given(
+        rollouts,
+        luck_samples=samples,
+        luck_plies=plies,
+        luck_policy=policy,
+        luck_value=by_value,
+    )
     if luck_only:
         luck, scores, cpu = _luck_alone(game_id, states, actions, given)
         raw = scores[hard_seat] - scores[1 - hard_seat]
@@ -315,9 +341,51 @@ def _luck_alone(
         before, after = states[v], states[v + 1]
         if not is_chance(engine, before, action, after, seed):
             continue
-        luck = draw_luck(engine, think, before, action, after, depth, seed)
+        luck = draw_luck(
+            engine,
+            think,
+            before,
+            action,
+            after,
+            depth,
+            seed,
+            registry(()).get(game_id).value,
+        )
         total = [t + round(x, 2) for t, x in zip(total, luck)]
     return total, final.scores, time.process_time() - started
+
+
+def _fit_value(args: tuple[str, int, int]) -> dict[str, Any]:
+    """Each valued position's points to come and valued points to come, for every seat
+    relative to the others' mean."""
+    game_id, seed, every = args
+    engine, _ = _game(game_id)
+    value = registry(()).get(game_id).value
+    assert value is not None, f"{game_id} has no value of a position"
+    levels = ["hard", "medium"] if seed % 2 == 0 else ["medium", "hard"]
+    states, _, _ = play(game_id, levels, seed)
+    final = outcome_of(engine.final_scores(states[-1])).scores
+    started = time.process_time()
+    rows = []
+    for state in states[:-1:every]:
+        now = standing(engine, state)
+        worth = list(value(state))
+        come = [f - n for f, n in zip(final, now)]
+        valued = [w - n for w, n in zip(worth, now)]
+        for s in range(len(now)):
+            rest = [i for i in range(len(now)) if i != s]
+            rows.append(
+                (
+                    come[s] - statistics.fmean(come[i] for i in rest),
+                    valued[s] - statistics.fmean(valued[i] for i in rest),
+                )
+            )
+    valued_positions = len(states[:-1:every])
+    return {
+        "rows": rows,
+        "positions": valued_positions,
+        "cpu_s": time.process_time() - started,
+    }
 
 
 # --- summaries -----------------------------------------------------------------------------
@@ -468,12 +536,15 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
             args.luck_plies,
             args.luck_policy,
             args.luck_only,
+            args.luck_value,
+            tuple(args.levels.split(",")),
         )
         for g in range(args.games)
     ]
     results = _map(_luck, tasks, args.jobs)
     raw = [r["raw"] for r in results]
     adjusted = [r["adjusted"] for r in results]
+    luck_diff = [r - a for r, a in zip(raw, adjusted)]
 
     def games_needed(values: list[float]) -> float | None:
         mean = statistics.fmean(values)
@@ -490,9 +561,9 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
         "luck_plies": args.luck_plies,
         "luck_policy": args.luck_policy,
         "luck_only": args.luck_only,
-        "correlation_luck_raw": round(
-            statistics.correlation(raw, [r["raw"] - r["adjusted"] for r in results]), 3
-        ),
+        "luck_value": args.luck_value,
+        "levels": args.levels,
+        "correlation_luck_raw": round(statistics.correlation(raw, luck_diff), 3),
         "luck_by_seat": [
             _mean_se([r["luck"][s] for r in results]) for s in range(seats)
         ],
@@ -502,7 +573,37 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
         | {"sd": round(statistics.stdev(adjusted), 2)},
         "games_to_separate_raw": games_needed(raw),
         "games_to_separate_adjusted": games_needed(adjusted),
+        # the least-squares coefficient of the result on the luck (1: the luck is on the
+        # scale of the points it explains; the optimal control variate's weight)
+        "luck_scale": round(
+            statistics.covariance(raw, luck_diff) / statistics.variance(luck_diff), 3
+        ),
         "cpu_s_per_game": round(statistics.fmean(r["cpu_s"] for r in results), 1),
+    }
+
+
+def fit_value(args: argparse.Namespace) -> dict[str, Any]:
+    tasks = [(args.game, args.seed + g, args.every) for g in range(args.games)]
+    results = _map(_fit_value, tasks, args.jobs)
+    rows = [r for res in results for r in res["rows"]]
+    come = [r[0] for r in rows]
+    valued = [r[1] for r in rows]
+    slope = sum(c * v for c, v in rows) / sum(v * v for v in valued)
+    residual = [c - slope * v for c, v in rows]
+    return {
+        "game": args.game,
+        "games": args.games,
+        "seed": args.seed,
+        "positions": sum(r["positions"] for r in results),
+        "slope": round(slope, 3),
+        "correlation": round(statistics.correlation(valued, come), 3),
+        "sd_to_come": round(statistics.stdev(come), 2),
+        "sd_residual": round(statistics.stdev(residual), 2),
+        "cpu_s_per_value": round(
+            sum(r["cpu_s"] for r in results)
+            / max(1, sum(r["positions"] for r in results)),
+            4,
+        ),
     }
 
 
@@ -512,6 +613,7 @@ MEASURES = {
     "stability": stability,
     "calibration": calibration,
     "luck": luck,
+    "fit-value": fit_value,
 }
 
 
@@ -547,6 +649,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="calibration: value N random points of each game (0: analyse it whole)",
     )
     parser.add_argument(
+        "--luck-value",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="luck: value draws with the game's value of a position (default: the game's"
+        " depth's)",
+    )
+    parser.add_argument(
+        "--levels",
+        default="hard,medium",
+        help="luck: the two bots, seats rotated (the result: the first's score less the"
+        " second's)",
+    )
+    parser.add_argument(
         "--luck-only",
         action="store_true",
         help="luck: measure the draws alone, without valuing the decisions",
@@ -567,6 +682,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--value-lone",
         action="store_true",
         help="roll out the bots' own moves that draw nothing too (Depth.value_lone)",
+    )
+    parser.add_argument(
+        "--every", type=int, default=2, help="fit-value: every Nth position of a game"
     )
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)

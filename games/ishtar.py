@@ -75,4 +75,7 @@ DESCRIPTOR = Game(
     ),
     legacy_setup=_ishtar_legacy_setup,
     upgrade_options=ishtar_engine.upgrade_options,
+    # the bots' value of a position: a draw's luck without rollouts, at a depth with
+    # `luck_value` (not Ishtar's default: it separates the bots no better, docs/analysis.md)
+    value=ishtar_bots.value,
 )

@@ -68,6 +68,7 @@ def analyse_record(
         depth_for(game, depth),
         progress=progress,
         cpu_budget=cpu_budget,
+        value_of=game.value,
     )
     result["game"] = game.id
     result["engine_version"] = rules.ENGINE_VERSION

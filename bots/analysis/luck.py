@@ -13,11 +13,16 @@ draws would carry twenty times it; a few moves on, what a draw gave shows alread
 tile placed, the garden harvested) and little else has happened. The luck-adjusted score
 (the score less the luck) is then a control variate in the manner of AIVAT: its mean is
 the score's, its variance smaller (docs/analysis.md, "Quality").
+
+A game whose bots give a value of a position (`Value`: each seat's expected final score,
+from what a spectator sees) has its draws valued by it instead (`measure_by_value`): no
+rollout, so no later draw's noise, and cheap enough to average over many possible draws.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bots.analysis.rollouts import Think
@@ -25,6 +30,10 @@ from bots.base import derive_seed
 
 PROBES = 3
 """Sampled positions tried before a move is called free of chance."""
+
+Value = Callable[[Any], Sequence[float]]
+"""A game's value of a position: each seat's expected final score, read from the
+spectator's view of the state alone (docs/contract.md, "The bots")."""
 
 
 def public(engine: Any, state: Any) -> str:
@@ -125,3 +134,39 @@ def measure(
         sum(d[s] for d in drawn) / samples - sum(p[s] for p in possible) / samples
         for s in range(seats)
     ]
+
+
+def measure_by_value(
+    engine: Any,
+    value: Value,
+    before: Any,
+    action: Any,
+    after: Any,
+    *,
+    samples: int,
+    seed: int,
+) -> list[float]:
+    """Each seat's luck in points from a random event, by the game's `value`: the value of
+    the position it revealed, less the mean value over `samples` positions it could have
+    revealed (the move applied to samples of the public view before it).
+
+    `value` reads the spectator's view alone, so positions that look alike to a spectator
+    (the same tile turned up) are valued once, with the weight of their samples: the mean
+    is over the possible draws, each as often as it was sampled."""
+    view_before = engine.view_for(before, None)
+    drawn = value(after)
+    seen: dict[str, list[Any]] = {}
+    for k in range(samples):
+        other = engine.apply(
+            engine.sample_state(view_before, derive_seed(seed, "luck-other", k)), action
+        )
+        shown = public(engine, other)
+        if shown in seen:
+            seen[shown][1] += 1
+        else:
+            seen[shown] = [other, 1]
+    mean = [0.0] * len(drawn)
+    for other, count in seen.values():
+        for s, x in enumerate(value(other)):
+            mean[s] += x * count / samples
+    return [d - m for d, m in zip(drawn, mean)]

@@ -9,8 +9,9 @@ Chances (`points`): for each version v of the game (the state after v moves), ea
 expected final score and chance of winning, the rollouts of the move played there from
 positions sampled from what was known; the last point is the real result. A draw's luck
 for each seat is bots/analysis/luck.py's (the standing a few moves after what was drawn,
-less the same after what could have been drawn); the luck-adjusted score of a seat is its
-final score less its total luck.
+less the same after what could have been drawn; or, at a depth with `luck_value`, the
+game's value of a position, which its bots give, after each); the luck-adjusted score of a
+seat is its final score less its total luck.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bots.analysis.decisions import Valued, candidates, key, value
-from bots.analysis.luck import is_chance, measure
+from bots.analysis.luck import Value, is_chance, measure, measure_by_value
 from bots.analysis.marks import CATEGORIES, THRESHOLDS, category
 from bots.analysis.rollouts import Estimate, Think, outcome_of, paired
 from bots.base import derive_seed
@@ -44,7 +45,11 @@ class Depth:
     rollouts' bot's own) that draws nothing is not rolled out (`value_lone` False): under
     the rollouts' bot the chances are a martingale, so the chances before the bot's own
     move are those after it, and the chart takes the next point, as after a forced move.
-    A random event with one candidate gets `first_rollouts`: the chances' point there."""
+    A random event with one candidate gets `first_rollouts`: the chances' point there.
+
+    A draw's luck is valued `luck_plies` moves on by the `luck_policy` bots, over
+    `luck_samples` samples; with `luck_value`, by the game's value of a position (given
+    to `analyse` as `value_of`) over `luck_samples` possible draws, with no rollout."""
 
     rollouts: int = 8
     first_rollouts: int = 2
@@ -56,6 +61,7 @@ class Depth:
     luck_plies: int = 4
     luck_policy: str = "medium"
     value_lone: bool = False
+    luck_value: bool = False
 
     def describe(self) -> dict[str, Any]:
         return asdict(self) | {"candidates": list(self.candidates)}
@@ -92,12 +98,16 @@ def analyse(
     *,
     progress: Progress | None = None,
     cpu_budget: float | None = None,
+    value_of: Value | None = None,
 ) -> dict[str, Any]:
     """The analysis of a finished game: `states[v]` is the state after `v` moves (the last
-    one over), `actions[v]` the move played from `states[v]`."""
+    one over), `actions[v]` the move played from `states[v]`; `value_of`, the game's
+    value of a position, if its bots give one (needed by a depth with `luck_value`)."""
     depth = depth or Depth()
     if len(states) != len(actions) + 1:
         raise ValueError("states must be one longer than actions")
+    if depth.luck_value and value_of is None:
+        raise ValueError("a depth with luck_value needs the game's value of a position")
     if not engine.is_over(states[-1]):
         raise ValueError("the game is not over")
     started = time.process_time()
@@ -116,7 +126,9 @@ def analyse(
             chance=is_chance(engine, before, action, after, seed),
         )
         if step.chance:
-            step.luck = draw_luck(engine, think, before, action, after, depth, seed)
+            step.luck = draw_luck(
+                engine, think, before, action, after, depth, seed, value_of
+            )
         if legal > 1 or step.chance:
             step.valued = decision(
                 engine, think, before, action, depth, seed, chance=step.chance
@@ -154,9 +166,23 @@ def draw_luck(
     after: Any,
     depth: Depth,
     seed: int,
+    value_of: Value | None = None,
 ) -> list[float]:
     """Each seat's luck from the random event `action` (from `before` to `after`), at
-    `depth`'s luck depth, as `analyse` measures it (bots/analysis/luck.py)."""
+    `depth`'s luck depth, as `analyse` measures it (bots/analysis/luck.py): by `value_of`
+    where the depth says `luck_value`."""
+    if depth.luck_value:
+        if value_of is None:
+            raise ValueError("a depth with luck_value needs the game's value")
+        return measure_by_value(
+            engine,
+            value_of,
+            before,
+            action,
+            after,
+            samples=depth.luck_samples,
+            seed=seed,
+        )
     return measure(
         engine,
         think,

@@ -5,7 +5,8 @@ actions the server hands it. Bots that look ahead fill in the hidden piles and d
 with `engine.sample_state(view, seed)`; none ever reads the real hidden order.
 
 The one entry point for the server and the simulator is `choose_action(level, view, legal,
-seed)`: pure, no I/O, deterministic for a given seed.
+seed)`: pure, no I/O, deterministic for a given seed. `value(state)`, each seat's expected
+final score from the spectator's view, is the analysis's (bots/ishtar/appraisal.py).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bots.ishtar.appraisal import value
 from bots.ishtar.base import Bot
 from bots.ishtar.easy import EasyBot
 from bots.ishtar.hard import HardBot
@@ -70,4 +72,5 @@ __all__ = [
     "choose_action",
     "make_bot",
     "think",
+    "value",
 ]

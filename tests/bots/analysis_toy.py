@@ -82,6 +82,22 @@ def final_scores(state: State) -> dict[str, Any]:
     }
 
 
+def value(state: State) -> list[float]:
+    """Each seat's expected final score under the medium bot (which always takes), from
+    the spectator's view alone: its score, the offer if on move, and the mean unseen card
+    for each of its later turns."""
+    view = view_for(state, None)
+    scores = [float(s) for s in view["scores"]]
+    if view["offer"] is None:
+        return scores
+    unseen = view["unseen"]
+    mean = sum(unseen) / len(unseen) if unseen else 0.0
+    for turn in range(view["turn"], TURNS):
+        seat = turn % view["players"]
+        scores[seat] += view["offer"] if turn == view["turn"] else mean
+    return scores
+
+
 def encode_action(action: str) -> dict[str, Any]:
     return {"type": action}
 

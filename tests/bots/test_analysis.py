@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bots.analysis import Depth, TooCostly, analyse, category
+from bots.analysis import Depth, TooCostly, analyse, category, draw_luck
 from bots.analysis.marks import settled
 from tests.bots import analysis_toy as toy
 
@@ -205,3 +205,54 @@ def test_a_move_that_looks_as_good_as_the_best_is_settled_at_once() -> None:
     # a mean above it against one candidate: not yet
     assert not settled([[12.0, -9.0], [4.0, 0.0]])
     assert not settled([[12.0, -8.0]])
+
+
+# --- luck by the game's value of a position (Depth.luck_value) ------------------------------
+
+
+def test_a_draws_luck_by_value_is_what_was_drawn_less_the_mean_of_what_could_have_been() -> (
+    None
+):
+    states, actions = toy.play(seed_with(5))
+    report = analyse(
+        toy,
+        toy.think,
+        states,
+        actions,
+        Depth(rollouts=2, luck_value=True, luck_samples=400),
+        value_of=toy.value,
+    )
+    for v, m in enumerate(report["moves"][:-1]):
+        unseen = states[v].deck[1:]  # what the card turned up after move v could be
+        drawn, mean, n = states[v + 1].deck[0], sum(unseen) / len(unseen), len(unseen)
+        receiver = (v + 1) % 2
+        later = len(range(v + 3, toy.TURNS, 2))  # the receiver's turns after this one
+        other = len(range(v + 2, toy.TURNS, 2))  # the other seat's turns from the next
+        # the receiver takes the card drawn; every later turn's card is the mean of the
+        # rest, which drawing a high card lowers (by (drawn - mean) / (n - 1) a turn)
+        exact = [0.0, 0.0]
+        exact[receiver] = (drawn - mean) * (1 - later / (n - 1))
+        exact[1 - receiver] = -(drawn - mean) * other / (n - 1)
+        assert m["luck"]["score"] == pytest.approx(exact, abs=0.3), (v, exact)
+
+
+def test_luck_by_value_averages_zero_over_the_possible_draws() -> None:
+    states, actions = toy.play(seed_with(5))
+    before, action = states[0], actions[0]
+    depth = Depth(luck_value=True, luck_samples=64)
+    totals = [0.0, 0.0]
+    possible = sorted(set(before.deck[1:]))
+    for card in possible:
+        # the same move, had it turned up `card`: a real draw of each possible card
+        rest = tuple(c for c in before.deck[1:] if c != card)
+        after = toy.State(2, (card, *rest), toy.apply(before, action).scores, 1)
+        luck = draw_luck(toy, toy.think, before, action, after, depth, 7, toy.value)
+        totals = [t + x / len(possible) for t, x in zip(totals, luck)]
+    # the mean over what could have been is sampled (64 draws): zero give or take that
+    assert totals == pytest.approx([0.0, 0.0], abs=0.3)
+
+
+def test_luck_by_value_needs_the_games_value() -> None:
+    states, actions = toy.play(seed_with(5))
+    with pytest.raises(ValueError, match="luck_value"):
+        analyse(toy, toy.think, states, actions, Depth(luck_value=True))

@@ -83,6 +83,9 @@ def test_a_game_may_set_its_own_depth_and_a_caller_overrides_it() -> None:
     babylon = depth_for(games.get("babylon-gardens"), {"rollouts": 2})
     assert (babylon.luck_samples, babylon.luck_plies, babylon.rollouts) == (64, 32, 2)
     assert depth_for(games.get("ishtar")) == Depth()
+    # Ishtar's bots give a value of a position, for a depth that asks for it
+    assert games.get("ishtar").value is not None
+    assert games.get("babylon-gardens").value is None
     record = bot_record("babylon-gardens", 2, seed=7)
     report = analyse_record(games, record, {"rollouts": 2, "luck_plies": 2})
     # the game's 64 luck samples stay where the caller says nothing of them
