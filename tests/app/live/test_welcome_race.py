@@ -17,19 +17,27 @@ from app.store.rows import RoomRow
 from tests.app.clients import WsClient, bearer
 
 
-async def test_a_spectator_welcomed_as_the_game_starts_sees_the_game(
-    room_app, web
-) -> None:
-    url, http = web
-    hub: Hub = room_app.state.hub
+async def room_of_two(http: Any) -> tuple[dict[str, Any], Any]:
+    """A 2-seat room (seats in order) with both seats taken: its creation and the join."""
     created = (
         await http.post(
             "/api/rooms", json={"players": 2, "name": "P0", "seat_order": "fixed"}
         )
     ).json()
-    room_id = created["room_id"]
-    joined = await http.post(f"/api/rooms/{room_id}/seats", json={"name": "P1"})
+    joined = await http.post(
+        f"/api/rooms/{created['room_id']}/seats", json={"name": "P1"}
+    )
     assert joined.status_code == 201, joined.text
+    return created, joined
+
+
+async def test_a_spectator_welcomed_as_the_game_starts_sees_the_game(
+    room_app, web
+) -> None:
+    url, http = web
+    hub: Hub = room_app.state.hub
+    created, _joined = await room_of_two(http)
+    room_id = created["room_id"]
 
     rooms = hub.service.rooms
     read_open = asyncio.Event()  # the spectator's welcome has read the room, still open
@@ -91,14 +99,8 @@ async def test_a_welcome_read_before_a_presence_change_is_followed_by_it(
     tests/app/live/test_instances.py on a loaded machine). What the welcome missed follows."""
     url, http = web
     hub: Hub = room_app.state.hub
-    created = (
-        await http.post(
-            "/api/rooms", json={"players": 2, "name": "P0", "seat_order": "fixed"}
-        )
-    ).json()
+    created, joined = await room_of_two(http)
     room_id = created["room_id"]
-    joined = await http.post(f"/api/rooms/{room_id}/seats", json={"name": "P1"})
-    assert joined.status_code == 201, joined.text
 
     rooms = hub.service.rooms
     read = asyncio.Event()  # the spectator's welcome has read the room and its presence
