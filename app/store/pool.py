@@ -216,6 +216,15 @@ class Pools:
             yield conn
 
     @asynccontextmanager
+    async def _light_conn(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the light pool, for one statement (its own transaction)."""
+        try:
+            async with self.light.acquire() as conn:
+                yield conn
+        except CONNECTION_ERRORS as error:
+            raise Unavailable(str(error)) from error
+
+    @asynccontextmanager
     async def _light_transaction(self) -> AsyncIterator[asyncpg.Connection]:
         try:
             async with self.light.acquire() as conn, conn.transaction():
