@@ -65,6 +65,7 @@ class Position:
         "_parts",
         "_stepped",
         "_texts",
+        "_trimmed",
         "bytes",
         "current",
         "over",
@@ -91,6 +92,7 @@ class Position:
         self._parts: dict[int | None, dict[str, Part]] = {}
         self._texts: dict[int, Part] = {}  # id(value) -> (value, its JSON text)
         self._legal: str | None = None
+        self._trimmed = False  # nothing of its legal actions held since `trim`
         self._memoised = 0  # of `bytes`: what the engine state memoised of its moves
         # Not in `bytes`: the view entries it shares with the version before, counted
         # there while both are held by the same cache (`Positions._hand_on`).
@@ -113,7 +115,12 @@ class Position:
     def trim(self) -> None:
         """Forget the legal actions (kept: the entries of the views,
         which the next version shares and compares with), and what the engine memoised
-        about this state's moves, if it says how (`forget_legal`, optional)."""
+        about this state's moves, if it says how (`forget_legal`, optional). Once done,
+        nothing is left to forget until its legal actions are asked for again: each move
+        trims the versions kept before it, and asks the engine nothing for them."""
+        if self._trimmed:
+            return
+        self._trimmed = True
         freed = 0
         if self._legal is not None:
             freed += sys.getsizeof(self._legal)
@@ -143,24 +150,27 @@ class Position:
         )
         texts = self._texts
         parts = {}
-        size = Weights.VIEW
+        size = Weights.VIEW + Weights.ENTRY * len(view)  # the entries' slots
+        borrowed = 0
+        if earlier is None:
+            earlier = {}
         for key, value in view.items():
             part = texts.get(id(value))
             if part is None or part[0] is not value:
-                old = earlier.get(key) if earlier is not None else None
+                old = earlier.get(key)
                 if old is not None and old[0] is value:
                     part = old
                     if counted_there:
-                        self._borrowed += part_bytes(part)
+                        borrowed += part[2]
                     else:
-                        size += part_bytes(part)
+                        size += part[2]
                 else:
-                    part = (value, dumps(value))
-                    size += part_bytes(part)
+                    part = new_part(value)
+                    size += part[2]
                 texts[id(value)] = part  # kept alive here, so its id stays unique
-            size += Weights.ENTRY  # its slot (and the same entry as another audience's)
             parts[key] = part
         self._parts[seat] = parts
+        self._borrowed += borrowed
         self._hold(size)
         return parts
 
@@ -192,6 +202,7 @@ class Position:
 
     def legal(self) -> list[dict[str, Any]]:
         """Every legal action of the seat to act, with its public preview."""
+        self._trimmed = False  # the engine may have memoised them
         return list(self.rules.legal_with_previews(self.state))
 
     def legal_json(self, seat: int | None) -> str:
@@ -199,6 +210,7 @@ class Position:
         if seat is None or seat != self.current or self.over:
             return EMPTY_LIST
         if self._legal is None:
+            self._trimmed = False
             rules = self.rules
             self._legal = rules.legal_json(self.state, dumps)
             text = sys.getsizeof(self._legal)
@@ -221,14 +233,21 @@ class Position:
         return dumps(self.rules.encode_state(self.state))
 
 
-Part = tuple[Any, str]  # a value of a view and its JSON text
-GONE: Part = (None, "null")  # an entry that left the view
+Part = tuple[Any, str, int]
+"""A value of a view, its JSON text, and what the two hold (`part_bytes`), weighed once."""
+GONE: Part = (None, "null", 0)  # an entry that left the view
+
+
+def new_part(value: Any) -> Part:
+    """An entry of a view with its JSON text, weighed."""
+    text = dumps(value)
+    size = sys.getsizeof(text)
+    return (value, text, size * Weights.VALUE_PER_TEXT_BYTE + size)
 
 
 def part_bytes(part: Part) -> int:
     """What an entry of a view holds besides its slot: its JSON text and the value."""
-    text = sys.getsizeof(part[1])
-    return text * Weights.VALUE_PER_TEXT_BYTE + text
+    return part[2]
 
 
 _KEYS: dict[str, str] = {}  # a view's keys as JSON strings
@@ -244,7 +263,7 @@ def _key_json(key: str) -> str:
 
 
 def _object_json(parts: dict[str, Part]) -> str:
-    items = ",".join(f"{_key_json(key)}:{text}" for key, (_, text) in parts.items())
+    items = ",".join([f"{_key_json(key)}:{part[1]}" for key, part in parts.items()])
     return "{" + items + "}"
 
 
@@ -405,16 +424,16 @@ class Positions:
             heir.bytes += step
             heir._borrowed -= step
             heir._stepped = False
-        for part in position._texts.values():
-            key = id(part[0])
-            if any(p._texts.get(key) is part for p in older):
+        older_texts = [p._texts for p in older]
+        for key, part in position._texts.items():
+            if older_texts and any(texts.get(key) is part for texts in older_texts):
                 continue  # counted by an older version, which stays
             for heir in later:
                 if heir._texts.get(key) is part:
                     # At most what the heir left uncounted: one that counted the entry
                     # itself (its parts made while either was not held) needs nothing.
                     # The cache's total stays as it is.
-                    size = min(part_bytes(part), heir._borrowed)
+                    size = min(part[2], heir._borrowed)
                     position.bytes -= size
                     heir.bytes += size
                     heir._borrowed -= size
