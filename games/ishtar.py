@@ -75,7 +75,9 @@ DESCRIPTOR = Game(
     ),
     legacy_setup=_ishtar_legacy_setup,
     upgrade_options=ishtar_engine.upgrade_options,
-    # the bots' value of a position: a draw's luck without rollouts, at a depth with
-    # `luck_value` (not Ishtar's default: it separates the bots no better, docs/analysis.md)
+    # the bots' value of a position: a decision's candidates compared on rollouts cut
+    # short `horizon` moves on (docs/analysis.md, "Cost"); a draw's luck without rollouts
+    # at a depth with `luck_value` (not Ishtar's default: it separates the bots no better)
     value=ishtar_bots.value,
+    analysis={"horizon": 8},
 )
