@@ -130,6 +130,9 @@ def _rollouts(args: argparse.Namespace) -> Rollouts:
 
 VALUE_LONE: list[bool] = [False]
 """`--value-lone`: roll out the bots' own moves that draw nothing too (`Depth.value_lone`)."""
+HORIZON: dict[str, int | None] = {}
+"""`--horizon`: where the comparisons' rollouts are cut (`Depth.horizon`; `none`: played to
+the end), if not the game's own."""
 
 
 def _given(rollouts: Rollouts, **fields: Any) -> dict[str, Any]:
@@ -137,7 +140,13 @@ def _given(rollouts: Rollouts, **fields: Any) -> dict[str, Any]:
     most, first = rollouts
     asked = {k: v for k, v in fields.items() if v is not None}
     lone = {"value_lone": True} if VALUE_LONE[0] else {}
-    return {"rollouts": most, "first_rollouts": min(first, most), **lone, **asked}
+    return {
+        "rollouts": most,
+        "first_rollouts": min(first, most),
+        **lone,
+        **HORIZON,
+        **asked,
+    }
 
 
 # --- the measures, one game each (run in worker processes) ---------------------------------
@@ -168,7 +177,7 @@ def _cost(args: tuple[str, int, int, str, int, bool]) -> dict[str, Any]:
     states, actions, planted = play(game_id, levels, seed, plant if planting else 0)
     # the game's own depth, but for --value-lone
     report, cpu = analysed(
-        game_id, states, actions, {"value_lone": True} if lone else {}
+        game_id, states, actions, ({"value_lone": True} if lone else {}) | HORIZON
     )
     judged = [m for m in report["moves"] if m["legal"] > 1]
     return {
@@ -429,7 +438,7 @@ def cost(args: argparse.Namespace) -> dict[str, Any]:
                     "games_per_core_day": int(86400 / cpu) if cpu else None,
                 }
             )
-    depths = {g: depth_for(registry(()).get(g)).describe() for g in chosen}
+    depths = {g: depth_for(registry(()).get(g), HORIZON).describe() for g in chosen}
     return {"depth": depths, "runs": rows, "summary": summary}
 
 
@@ -686,9 +695,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--every", type=int, default=2, help="fit-value: every Nth position of a game"
     )
+    parser.add_argument(
+        "--horizon",
+        default=None,
+        help="compare candidates on rollouts cut N moves on (Depth.horizon; none: whole"
+        " rollouts; default: the game's depth's)",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     VALUE_LONE[0] = args.value_lone
+    if args.horizon is not None:
+        HORIZON["horizon"] = None if args.horizon == "none" else int(args.horizon)
     started = time.time()
     if args.game is None and args.measure != "cost":
         parser.error(f"{args.measure} measures one game: name it with --game")

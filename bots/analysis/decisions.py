@@ -4,6 +4,10 @@ The deciding seat's view is all the valuation reads: each sample is a full posit
 from that view by the engine's `sample_state` (what the seat could not know is filled at
 random), and each candidate is applied to the same sample and rolled out with the same bot
 seeds. The real position, with the draws that were to come, is never used.
+
+The candidates may be compared on rollouts cut short (`Cut`: a few moves, then the game's
+value of a position), which cost a fraction of whole ones; the played move's first rollouts
+are then also played to the end, for the chances the chart shows (`Valued.chart`).
 """
 
 from __future__ import annotations
@@ -14,17 +18,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from bots.analysis.marks import settled
-from bots.analysis.rollouts import Estimate, Outcome, Think, rollout
+from bots.analysis.rollouts import Cut, Estimate, Outcome, Think, play_out
 from bots.base import derive_seed
 
 
 @dataclass(frozen=True)
 class Valued:
-    """The candidates of one decision (the played move first) and their estimates."""
+    """The candidates of one decision (the played move first) and their estimates; where
+    those were cut short, `chart`: the played move's first rollouts played to the end."""
 
     seat: int
     candidates: tuple[Any, ...]
     estimates: tuple[Estimate, ...]
+    chart: Estimate | None = None
+
+    def chances(self) -> Estimate | None:
+        """The played move's rollouts to the end (its expected scores and chances of
+        winning), if it has any."""
+        if self.chart is not None:
+            return self.chart
+        return self.estimates[0] if self.estimates else None
 
     def best(self) -> int:
         """The index of the candidate with the best expected lead for the deciding seat."""
@@ -78,6 +91,7 @@ def value(
     seed: int,
     max_steps: int,
     first: int | None = None,
+    cut: Cut | None = None,
 ) -> Valued:
     """Each of `moves` valued by rollouts from positions sampled from the deciding seat's
     view; sample k and its bot seeds are the same for every move.
@@ -86,12 +100,17 @@ def value(
     time while the played move's mark is not settled (bots/analysis/marks.py), up to
     `rollouts`. A lone move (the chances' point only) gets `first`. Rollout k is the same
     whichever round computes it, so the result depends on the seed alone.
+
+    With `cut`, several moves are compared on rollouts cut short there; the played move's
+    first round is also played to the end (`Valued.chart`). A lone move is never cut.
     """
     seat = engine.current_player(state)
     view = engine.view_for(state, seat)
     results: list[list[Outcome]] = [[] for _ in moves]
+    chart: list[Outcome] = []
     kept = list(range(len(moves)))
     step = max(1, min(first or rollouts, rollouts))
+    cut = cut if len(moves) > 1 else None
     done = 0
     while done < rollouts:
         for k in range(done, min(done + step, rollouts)):
@@ -107,16 +126,19 @@ def value(
                         raise
                     kept.remove(i)
                     continue
-                results[i].append(
-                    rollout(
-                        engine,
-                        think,
-                        after,
-                        policy,
-                        derive_seed(seed, "roll", k),
-                        max_steps,
-                    )
+                short, end = play_out(
+                    engine,
+                    think,
+                    after,
+                    policy,
+                    derive_seed(seed, "roll", k),
+                    max_steps,
+                    cut,
+                    to_end=cut is not None and i == 0 and k < step,
                 )
+                results[i].append(short)
+                if end is not None:
+                    chart.append(end)
         done = min(done + step, rollouts)
         if len(kept) < 2 or settled(_losses(results, kept, seat)):
             break
@@ -124,6 +146,7 @@ def value(
         seat=seat,
         candidates=tuple(moves[i] for i in kept),
         estimates=tuple(Estimate(tuple(results[i])) for i in kept),
+        chart=Estimate(tuple(chart)) if chart else None,
     )
 
 

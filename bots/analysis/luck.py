@@ -22,18 +22,13 @@ rollout, so no later draw's noise, and cheap enough to average over many possibl
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
 from typing import Any
 
-from bots.analysis.rollouts import Think
+from bots.analysis.rollouts import Think, Value
 from bots.base import derive_seed
 
 PROBES = 3
 """Sampled positions tried before a move is called free of chance."""
-
-Value = Callable[[Any], Sequence[float]]
-"""A game's value of a position: each seat's expected final score, read from the
-spectator's view of the state alone (docs/contract.md, "The bots")."""
 
 
 def public(engine: Any, state: Any) -> str:

@@ -23,9 +23,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bots.analysis.decisions import Valued, candidates, key, value
-from bots.analysis.luck import Value, is_chance, measure, measure_by_value
+from bots.analysis.luck import is_chance, measure, measure_by_value
 from bots.analysis.marks import CATEGORIES, THRESHOLDS, category
-from bots.analysis.rollouts import Estimate, Think, outcome_of, paired
+from bots.analysis.rollouts import Cut, Estimate, Think, Value, outcome_of, paired
 from bots.base import derive_seed
 
 FORMAT = "ishtar-online/analysis"
@@ -47,6 +47,11 @@ class Depth:
     move are those after it, and the chart takes the next point, as after a forced move.
     A random event with one candidate gets `first_rollouts`: the chances' point there.
 
+    With `horizon` (a number of moves), a decision's candidates are compared on rollouts
+    cut short that many moves on and valued there by the game's value of a position (given
+    to `analyse` as `value_of`); the played move's first round is also played to the end,
+    for the chart (bots/analysis/decisions.py). None: every rollout plays to the end.
+
     A draw's luck is valued `luck_plies` moves on by the `luck_policy` bots, over
     `luck_samples` samples; with `luck_value`, by the game's value of a position (given
     to `analyse` as `value_of`) over `luck_samples` possible draws, with no rollout."""
@@ -62,6 +67,7 @@ class Depth:
     luck_policy: str = "medium"
     value_lone: bool = False
     luck_value: bool = False
+    horizon: int | None = None
 
     def describe(self) -> dict[str, Any]:
         return asdict(self) | {"candidates": list(self.candidates)}
@@ -106,8 +112,10 @@ def analyse(
     depth = depth or Depth()
     if len(states) != len(actions) + 1:
         raise ValueError("states must be one longer than actions")
-    if depth.luck_value and value_of is None:
-        raise ValueError("a depth with luck_value needs the game's value of a position")
+    if (depth.luck_value or depth.horizon is not None) and value_of is None:
+        raise ValueError(
+            "a depth with luck_value or a horizon needs the game's value of a position"
+        )
     if not engine.is_over(states[-1]):
         raise ValueError("the game is not over")
     started = time.process_time()
@@ -131,11 +139,24 @@ def analyse(
             )
         if legal > 1 or step.chance:
             step.valued = decision(
-                engine, think, before, action, depth, seed, chance=step.chance
+                engine,
+                think,
+                before,
+                action,
+                depth,
+                seed,
+                chance=step.chance,
+                value_of=value_of,
             )
             if step.valued.estimates:
-                step.played_value = step.valued.estimates[0]
-                step.best_value = step.valued.estimates[step.valued.best()]
+                step.played_value = step.valued.chances()
+                # where the candidates were compared on rollouts cut short, the best
+                # one's chances to the end are not known: the chart keeps the played move's
+                step.best_value = (
+                    step.played_value
+                    if step.valued.chart is not None
+                    else step.valued.estimates[step.valued.best()]
+                )
             step.extra = _judge(engine, before, step)
         steps.append(step)
         if cpu_budget is not None and time.process_time() - started > cpu_budget:
@@ -205,12 +226,14 @@ def decision(
     seed: int,
     *,
     chance: bool = False,
+    value_of: Value | None = None,
 ) -> Valued:
     """The move `action` played from `before` and the bots' moves there, valued at
     `depth` as `analyse` values them (bots/analysis/decisions.py); the played move's
     estimate is the first. A lone candidate that draws nothing (`chance` False) is not
     rolled out unless `depth.value_lone`: its estimates are empty, and the chart takes
-    the next point."""
+    the next point. With `depth.horizon`, several candidates are compared on rollouts cut
+    short there and valued by `value_of`."""
     moves = candidates(engine, think, before, action, depth.candidates, seed)
     if len(moves) == 1 and not chance and not depth.value_lone:
         return Valued(
@@ -226,7 +249,17 @@ def decision(
         policy=depth.policy,
         seed=seed,
         max_steps=depth.max_steps,
+        cut=_cut(depth, value_of),
     )
+
+
+def _cut(depth: Depth, value_of: Value | None) -> Cut | None:
+    """Where `depth` cuts a comparison's rollouts short, if it does."""
+    if depth.horizon is None:
+        return None
+    if value_of is None:
+        raise ValueError("a depth with a horizon needs the game's value of a position")
+    return Cut(depth.horizon, value_of)
 
 
 def _judge(engine: Any, before: Any, step: _Step) -> dict[str, Any]:

@@ -3,6 +3,10 @@
 A rollout is deterministic for its seed: the bots' seeds are derived from it ply by ply, so
 that two candidates rolled out with the same seed from the same sampled position meet the
 same bot choices wherever their games agree (common random numbers).
+
+A rollout may be cut short (`Cut`): played for a few moves, then valued by the game's value
+of a position (each seat's expected final score) instead of played to the end. Its first
+moves are those of the whole rollout of the same seed, so one walk gives both (`play_out`).
 """
 
 from __future__ import annotations
@@ -18,6 +22,9 @@ PRIOR = 1.0
 """The weight, in rollouts, of the equal share a chance of winning is shrunk towards."""
 
 Think = Callable[[str, dict[str, Any], list[Any], int, float | None], Any]
+Value = Callable[[Any], Sequence[float]]
+"""A game's value of a position: each seat's expected final score, read from the
+spectator's view of the state alone (docs/contract.md, "The bots")."""
 
 
 @dataclass(frozen=True)
@@ -44,17 +51,67 @@ def outcome_of(scores: dict[str, Any]) -> Outcome:
     )
 
 
+def valued_outcome(values: Sequence[float]) -> Outcome:
+    """An `Outcome` from a value of a position: the expected final scores, and the win to
+    the seat the value puts ahead (shared where it puts several level)."""
+    best = max(values)
+    leaders = [i for i, v in enumerate(values) if v == best]
+    return Outcome(
+        scores=tuple(float(v) for v in values),
+        wins=tuple(
+            1.0 / len(leaders) if i in leaders else 0.0 for i in range(len(values))
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Where a rollout stops short: after `plies` moves, at the game's `value` of the
+    position then (`valued_outcome`), unless the game is over before."""
+
+    plies: int
+    value: Value
+
+
 def rollout(
-    engine: Any, think: Think, state: Any, policy: str, seed: int, max_steps: int
+    engine: Any,
+    think: Think,
+    state: Any,
+    policy: str,
+    seed: int,
+    max_steps: int,
+    cut: Cut | None = None,
 ) -> Outcome:
-    """`state` played to the end with a bot of level `policy` in every seat."""
+    """`state` played to the end with a bot of level `policy` in every seat (or up to
+    `cut`, and valued there)."""
+    return play_out(engine, think, state, policy, seed, max_steps, cut)[0]
+
+
+def play_out(
+    engine: Any,
+    think: Think,
+    state: Any,
+    policy: str,
+    seed: int,
+    max_steps: int,
+    cut: Cut | None,
+    to_end: bool = False,
+) -> tuple[Outcome, Outcome | None]:
+    """The rollout of `state` up to `cut` (to its end if None), and, when `to_end`, the
+    same rollout played on to its end (None otherwise): its first moves are the cut one's,
+    so the two are paired as the rollouts of two candidates are."""
     current, legal_actions, apply = (
         engine.current_player,
         engine.legal_actions,
         engine.apply,
     )
+    short: Outcome | None = None
     ply = 0
     while (seat := current(state)) is not None:
+        if cut is not None and ply == cut.plies and short is None:
+            short = valued_outcome(cut.value(state))
+            if not to_end:
+                return short, None
         if ply >= max_steps:
             raise RuntimeError(f"a rollout did not end within {max_steps} steps")
         legal = legal_actions(state)
@@ -65,7 +122,8 @@ def rollout(
             action = think(policy, view, list(legal), derive_seed(seed, ply), None)
         state = apply(state, action)
         ply += 1
-    return outcome_of(engine.final_scores(state))
+    end = outcome_of(engine.final_scores(state))
+    return (short or end), (end if to_end else None)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ import pytest
 
 from bots.analysis import Depth, TooCostly, analyse, category, draw_luck
 from bots.analysis.marks import settled
+from bots.analysis.rollouts import Cut, play_out, rollout, valued_outcome
+from bots.base import derive_seed
 from tests.bots import analysis_toy as toy
 
 
@@ -256,3 +258,74 @@ def test_luck_by_value_needs_the_games_value() -> None:
     states, actions = toy.play(seed_with(5))
     with pytest.raises(ValueError, match="luck_value"):
         analyse(toy, toy.think, states, actions, Depth(luck_value=True))
+
+
+# --- comparisons on rollouts cut short (Depth.horizon) --------------------------------------
+
+
+def cut_run(states: list[Any], actions: list[Any], **depth: Any) -> dict[str, Any]:
+    return analyse(
+        toy,
+        toy.think,
+        states,
+        actions,
+        Depth(**{"rollouts": 8, **depth}),
+        value_of=toy.value,
+    )
+
+
+def test_a_rollout_cut_short_is_the_value_where_the_whole_one_passes() -> None:
+    state = toy.new_game(2, seed_with(6))
+    whole = rollout(toy, toy.think, state, "easy", 5, 100)
+    for plies in (0, 2, 5):
+        # the first moves of a cut rollout are the whole one's (the same seeds)
+        ahead = state
+        for ply in range(plies):
+            view = toy.view_for(ahead, toy.current_player(ahead))
+            pick = toy.think("easy", view, ["take", "burn"], derive_seed(5, ply), None)
+            ahead = toy.apply(ahead, pick)
+        cut = Cut(plies, toy.value)
+        short, end = play_out(toy, toy.think, state, "easy", 5, 100, cut, to_end=True)
+        assert short == valued_outcome(toy.value(ahead))
+        assert end == whole
+        assert rollout(toy, toy.think, state, "easy", 5, 100, cut) == short
+    # a game over before the cut: its real end
+    assert rollout(toy, toy.think, state, "easy", 5, 100, Cut(50, toy.value)) == whole
+
+
+def test_the_value_puts_the_win_with_the_seat_ahead() -> None:
+    assert valued_outcome([10.0, 7.5]).wins == (1.0, 0.0)
+    assert valued_outcome([3.0, 8.0, 8.0]).wins == (0.0, 0.5, 0.5)
+
+
+def test_candidates_compared_on_cut_rollouts_keep_the_chart_on_whole_ones() -> None:
+    seed = next(
+        s
+        for s in range(1000)
+        if toy.new_game(2, s).deck[0] == 9 and toy.new_game(2, s).deck[2] <= 2
+    )
+    states, actions = toy.play(seed, planted={0: "burn", 2: "burn"})
+    cut = cut_run(states, actions, first_rollouts=2, horizon=1)
+    whole = run(states, actions, first_rollouts=2)
+    # the 9 burned: the value a move on sees the loss exactly, as the whole rollouts do
+    assert cut["moves"][0]["loss"] == pytest.approx(9.0)
+    assert cut["moves"][0]["stderr"] == pytest.approx(0.0)
+    assert [m["mark"] for m in cut["moves"]] == [m["mark"] for m in whole["moves"]]
+    assert cut["depth"]["horizon"] == 1
+    # the chances after a move compared on cut rollouts: its first round, to the end
+    first_round = run(states, actions, rollouts=2, first_rollouts=2)
+    assert cut["points"][0] == first_round["points"][0]
+    # a lone move (the chances' point at a draw) is never cut: the same as without
+    lone = [i for i, m in enumerate(whole["moves"]) if m["candidates"] == 1]
+    for i in lone:
+        assert cut["moves"][i] == whole["moves"][i]
+    one, two = (cut_run(states, actions, horizon=1, seed=3) for _ in range(2))
+    one.pop("cpu_s")
+    two.pop("cpu_s")
+    assert one == two
+
+
+def test_a_horizon_needs_the_games_value() -> None:
+    states, actions = toy.play(seed_with(5), planted={0: "burn"})
+    with pytest.raises(ValueError, match="horizon"):
+        analyse(toy, toy.think, states, actions, Depth(horizon=2))

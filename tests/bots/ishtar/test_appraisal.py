@@ -7,8 +7,9 @@ from typing import Any
 
 from app.games import registry
 from app.records.analysis import depth_for
-from bots.analysis import draw_luck, move_seed
+from bots.analysis import decisions, draw_luck, move_seed
 from bots.analysis.luck import is_chance
+from bots.analysis.rollouts import Cut
 from bots.base import derive_seed
 from bots.ishtar import choose_action, think
 from bots.ishtar.appraisal import value
@@ -95,3 +96,42 @@ def test_an_ishtar_draws_luck_by_value_is_reproducible() -> None:
     luck = draw_luck(ishtar, think, *draw, depth, seed, value)
     assert len(luck) == 2 and all(abs(x) < 40 for x in luck)
     assert draw_luck(ishtar, think, *draw, depth, seed, value) == luck
+
+
+def test_ishtar_candidates_compared_on_cut_rollouts_keep_whole_ones_for_the_chart() -> (
+    None
+):
+    game = registry(()).get("ishtar")
+    depth = depth_for(game, {"rollouts": 2, "horizon": 8})
+    states, _ = easy_game(11, moves=70)
+    state = next(s for s in reversed(states) if len(legal_actions(s)) > 1)
+    moves = legal_actions(state)[:2]
+    cut = Cut(depth.horizon, value)
+    valued = decisions.value(
+        ishtar,
+        think,
+        state,
+        moves,
+        rollouts=2,
+        policy="medium",
+        seed=3,
+        max_steps=depth.max_steps,
+        cut=cut,
+    )
+    assert [len(e.outcomes) for e in valued.estimates] == [2, 2]
+    # the chart's rollouts play to the end: whole points, one winner or a shared win
+    assert valued.chart is not None and len(valued.chart.outcomes) == 2
+    for end in valued.chart.outcomes:
+        assert all(s == int(s) for s in end.scores) and sum(end.wins) == 1.0
+    again = decisions.value(
+        ishtar,
+        think,
+        state,
+        moves,
+        rollouts=2,
+        policy="medium",
+        seed=3,
+        max_steps=depth.max_steps,
+        cut=cut,
+    )
+    assert again == valued
