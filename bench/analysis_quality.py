@@ -37,7 +37,8 @@ played from seeds `seed + g` with the bots' counted budgets, the analysis from i
   draws as the analysis does without valuing the decisions; `--luck-value` /
   `--no-luck-value`: the draws valued by the game's value of a position, or by rollouts;
   `--decompose`: the result as a sum along the value (its start, the draws' luck, the rest)
-  to see what share of its spread any luck of the draws could take away.
+  to see what share of its spread any luck of the draws could take away, and the luck
+  with the deal (the first position) counted as a draw (`--deals`).
 - fit-value: the calibration of a game's value of a position (its descriptor's `value`),
   on games between hard and medium bots (seats rotated), at every `--every`-th position:
   the least-squares slope (no intercept) of each seat's points still to come (final score
@@ -631,7 +632,7 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
 
     seats = len(results[0]["luck"])
     mean_raw = statistics.fmean(raw)
-    parts = {}
+    parts: dict[str, Any] = {}
     if args.decompose:
         for part in PARTS:
             xs = [r["parts"][part] for r in results]
@@ -640,6 +641,7 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
                 "sd": round(statistics.stdev(xs), 2),
                 "correlation_with_result": round(statistics.correlation(xs, raw), 3),
             }
+        parts["with_the_deal"] = _with_the_deal(args, results, raw)
     return {
         "game": args.game,
         "games": args.games,
@@ -679,6 +681,51 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
         ),
         "cpu_s_per_game": round(statistics.fmean(r["cpu_s"] for r in results), 1),
     } | ({"parts": parts} if parts else {})
+
+
+def _with_the_deal(
+    args: argparse.Namespace, results: list[dict[str, Any]], raw: list[float]
+) -> dict[str, Any]:
+    """The luck with the deal counted as a draw: the first position's lead (the part
+    `start`) less its mean over `--deals` other deals of the same game (2 players, seat 0
+    first, as `play` deals), added to the draws' luck. The mean holds the seat order's
+    edge, which is no luck: the bots' seats are rotated, not drawn."""
+    engine, _ = _game(args.game)
+    value = registry(()).get(args.game).value
+    assert value is not None
+    options = registry(()).get(args.game).check_options(2, {"first_player": 0})
+    started = time.process_time()
+    leads = []
+    for k in range(args.deals):
+        worth = value(engine.new_game(2, derive_seed(args.seed, "deal", k), options))
+        leads.append(worth[0] - worth[1])
+    edge = statistics.fmean(leads)
+    deal = [
+        r["parts"]["start"] - (edge if (args.seed + g) % 2 == 0 else -edge)
+        for g, r in enumerate(results)
+    ]
+    luck = [r["parts"]["luck"] + d for r, d in zip(results, deal)]
+    adjusted = [x - y for x, y in zip(raw, luck)]
+    mean, mean_raw = statistics.fmean(adjusted), statistics.fmean(raw)
+    sd = statistics.stdev(adjusted)
+    return {
+        "deals": args.deals,
+        "seat_0_edge": round(edge, 2),
+        "seat_0_edge_se": round(statistics.stdev(leads) / math.sqrt(len(leads)), 2),
+        "deal_luck": _mean_se(deal) | {"sd": round(statistics.stdev(deal), 2)},
+        "correlation_luck_raw": round(statistics.correlation(raw, luck), 3),
+        "adjusted_difference": _mean_se(adjusted) | {"sd": round(sd, 2)},
+        "games_to_separate_adjusted": round((1.96 * sd / mean) ** 2, 2)
+        if mean > 0
+        else None,
+        "games_to_separate_adjusted_at_raw_mean": round((1.96 * sd / mean_raw) ** 2, 2)
+        if mean_raw > 0
+        else None,
+        "variance_ratio": round(
+            statistics.variance(adjusted) / statistics.variance(raw), 3
+        ),
+        "cpu_s_per_deal": round((time.process_time() - started) / args.deals, 3),
+    }
 
 
 def fit_value(args: argparse.Namespace) -> dict[str, Any]:
@@ -770,6 +817,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="luck: the result as a sum along the game's value (PARTS): its start, the"
         " draws' luck, the drift at the draws and the other moves (implies --luck-value)",
+    )
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=200,
+        help="luck --decompose: the deals the first position's lead is averaged over",
     )
     parser.add_argument(
         "--kind",
