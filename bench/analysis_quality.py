@@ -63,7 +63,7 @@ from typing import Any
 from app.games import registry
 from app.records.analysis import depth_for
 from bots.analysis import CATEGORIES, Depth, analyse, decision, draw_luck, move_seed
-from bots.analysis.luck import is_chance, measure_by_value, standing
+from bots.analysis.luck import is_chance, mean_deal, measure_by_value, standing
 from bots.analysis.rollouts import outcome_of
 from bots.base import derive_seed
 
@@ -686,20 +686,22 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
 def _with_the_deal(
     args: argparse.Namespace, results: list[dict[str, Any]], raw: list[float]
 ) -> dict[str, Any]:
-    """The luck with the deal counted as a draw: the first position's lead (the part
-    `start`) less its mean over `--deals` other deals of the same game (2 players, seat 0
-    first, as `play` deals), added to the draws' luck. The mean holds the seat order's
+    """The luck with the deal counted as a draw (`measure_deal`): the first position's
+    lead (the part `start`) less its mean over `--deals` other deals of the same game (2
+    players, seat 0 first, as `play` deals), added to the draws' luck. The mean holds the seat order's
     edge, which is no luck: the bots' seats are rotated, not drawn."""
     engine, _ = _game(args.game)
     value = registry(()).get(args.game).value
     assert value is not None
     options = registry(()).get(args.game).check_options(2, {"first_player": 0})
     started = time.process_time()
-    leads = []
-    for k in range(args.deals):
-        worth = value(engine.new_game(2, derive_seed(args.seed, "deal", k), options))
-        leads.append(worth[0] - worth[1])
-    edge = statistics.fmean(leads)
+    mean = mean_deal(
+        value,
+        lambda seed: engine.new_game(2, seed, options),
+        deals=args.deals,
+        seed=args.seed,
+    )
+    edge = mean[0] - mean[1]
     deal = [
         r["parts"]["start"] - (edge if (args.seed + g) % 2 == 0 else -edge)
         for g, r in enumerate(results)
@@ -711,7 +713,6 @@ def _with_the_deal(
     return {
         "deals": args.deals,
         "seat_0_edge": round(edge, 2),
-        "seat_0_edge_se": round(statistics.stdev(leads) / math.sqrt(len(leads)), 2),
         "deal_luck": _mean_se(deal) | {"sd": round(statistics.stdev(deal), 2)},
         "correlation_luck_raw": round(statistics.correlation(raw, luck), 3),
         "adjusted_difference": _mean_se(adjusted) | {"sd": round(sd, 2)},
