@@ -9,6 +9,7 @@
     python -m bench.analysis_quality calibration --game ishtar --games 200 --positions 4
     python -m bench.analysis_quality luck --game babylon-gardens --games 100 --rollouts 2
     python -m bench.analysis_quality luck --game ishtar --games 40 --luck-only
+    python -m bench.analysis_quality luck --game ishtar --games 40 --luck-samples 64 --decompose
     python -m bench.analysis_quality fit-value --game ishtar --games 16 --seed 5000
 
 Each prints one JSON object. Run them niced on a shared machine (`nice -n 10`); `--jobs`
@@ -34,7 +35,10 @@ played from seeds `seed + g` with the bots' counted budgets, the analysis from i
   (its mean over games should be 0), and how many games the raw and the luck-adjusted
   score differences need to tell the two bots apart at 95 %; `--luck-only` measures the
   draws as the analysis does without valuing the decisions; `--luck-value` /
-  `--no-luck-value`: the draws valued by the game's value of a position, or by rollouts.
+  `--no-luck-value`: the draws valued by the game's value of a position, or by rollouts;
+  `--decompose`: the result as a sum along the value (its start, the draws' luck, the rest)
+  to see what share of its spread any luck of the draws could take away, and the luck
+  with the deal (the first position) counted as a draw (`--deals`).
 - fit-value: the calibration of a game's value of a position (its descriptor's `value`),
   on games between hard and medium bots (seats rotated), at every `--every`-th position:
   the least-squares slope (no intercept) of each seat's points still to come (final score
@@ -59,7 +63,7 @@ from typing import Any
 from app.games import registry
 from app.records.analysis import depth_for
 from bots.analysis import CATEGORIES, Depth, analyse, decision, draw_luck, move_seed
-from bots.analysis.luck import is_chance, standing
+from bots.analysis.luck import is_chance, mean_deal, measure_by_value, standing
 from bots.analysis.rollouts import outcome_of
 from bots.base import derive_seed
 
@@ -302,9 +306,21 @@ def _luck(
         bool,
         bool | None,
         tuple[str, str],
+        bool,
     ],
 ) -> dict[str, Any]:
-    game_id, seed, rollouts, samples, plies, policy, luck_only, by_value, pair = args
+    (
+        game_id,
+        seed,
+        rollouts,
+        samples,
+        plies,
+        policy,
+        luck_only,
+        by_value,
+        pair,
+        parts,
+    ) = args
     hard_seat = seed % 2
     levels = list(pair) if hard_seat == 0 else list(reversed(pair))
     states, actions, _ = play(game_id, levels, seed)
@@ -315,6 +331,8 @@ def _luck(
         luck_policy=policy,
         luck_value=by_value,
     )
+    if parts:
+        return _decomposed(game_id, states, actions, given, hard_seat)
     if luck_only:
         luck, scores, cpu = _luck_alone(game_id, states, actions, given)
         raw = scores[hard_seat] - scores[1 - hard_seat]
@@ -362,6 +380,66 @@ def _luck_alone(
         )
         total = [t + round(x, 2) for t, x in zip(total, luck)]
     return total, final.scores, time.process_time() - started
+
+
+PARTS = ("start", "luck", "drift", "moves")
+"""The result (first bot's score less the second's) as a sum along the game's value V:
+V of the first position (the setup and the seat order), the draws' luck (V after each
+draw less its mean over the possible draws), the drift at the draws (that mean less V
+before the draw: what the move that drew chose) and V's change at the other moves (the
+decisions). The last position's V is the final score, so the four add up to the result."""
+
+
+def _decomposed(
+    game_id: str,
+    states: list[Any],
+    actions: list[Any],
+    given: dict[str, Any],
+    hard_seat: int,
+) -> dict[str, Any]:
+    """The luck as `_luck_alone` measures it (by value) and the result's `PARTS`."""
+    engine, _ = _game(game_id)
+    value = registry(()).get(game_id).value
+    assert value is not None, f"{game_id} has no value of a position"
+    depth = depth_for(registry(()).get(game_id), given | {"luck_value": True})
+    started = time.process_time()
+
+    def lead(worth: Sequence[float]) -> float:
+        return worth[hard_seat] - worth[1 - hard_seat]
+
+    before = list(value(states[0]))
+    parts = dict.fromkeys(PARTS, 0.0)
+    parts["start"] = lead(before)
+    luck = [0.0] * len(before)
+    for v, action in enumerate(actions):
+        seed = move_seed(depth, v)
+        if is_chance(engine, states[v], action, states[v + 1], seed):
+            drawn = list(value(states[v + 1]))
+            share = measure_by_value(
+                engine,
+                value,
+                states[v],
+                action,
+                states[v + 1],
+                samples=depth.luck_samples,
+                seed=seed,
+            )
+            luck = [t + x for t, x in zip(luck, share)]
+            parts["luck"] += lead(share)
+            parts["drift"] += lead(drawn) - lead(share) - lead(before)
+        else:
+            drawn = list(value(states[v + 1]))
+            parts["moves"] += lead(drawn) - lead(before)
+        before = drawn
+    final = outcome_of(engine.final_scores(states[-1])).scores
+    raw = final[hard_seat] - final[1 - hard_seat]
+    return {
+        "raw": raw,
+        "adjusted": raw - parts["luck"],
+        "luck": [round(x, 2) for x in luck],
+        "parts": {k: round(x, 2) for k, x in parts.items()},
+        "cpu_s": time.process_time() - started,
+    }
 
 
 def _fit_value(args: tuple[str, int, int]) -> dict[str, Any]:
@@ -547,6 +625,7 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
             args.luck_only,
             args.luck_value,
             tuple(args.levels.split(",")),
+            args.decompose,
         )
         for g in range(args.games)
     ]
@@ -561,6 +640,17 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
         return round((1.96 * sd / mean) ** 2, 1) if mean > 0 else None
 
     seats = len(results[0]["luck"])
+    mean_raw = statistics.fmean(raw)
+    parts: dict[str, Any] = {}
+    if args.decompose:
+        for part in PARTS:
+            xs = [r["parts"][part] for r in results]
+            parts[part] = {
+                "mean": round(statistics.fmean(xs), 2),
+                "sd": round(statistics.stdev(xs), 2),
+                "correlation_with_result": round(statistics.correlation(xs, raw), 3),
+            }
+        parts["with_the_deal"] = _with_the_deal(args, results, raw)
     return {
         "game": args.game,
         "games": args.games,
@@ -582,12 +672,69 @@ def luck(args: argparse.Namespace) -> dict[str, Any]:
         | {"sd": round(statistics.stdev(adjusted), 2)},
         "games_to_separate_raw": games_needed(raw),
         "games_to_separate_adjusted": games_needed(adjusted),
+        # the luck's mean is zero whatever the bots play, so the two means estimate the
+        # same margin and differ by the sample's luck alone: at the same margin (the raw
+        # mean) the games needed scale with the variance, var(adjusted) / var(raw)
+        "games_to_separate_adjusted_at_raw_mean": round(
+            (1.96 * statistics.stdev(adjusted) / mean_raw) ** 2, 2
+        )
+        if mean_raw > 0
+        else None,
+        "variance_ratio": round(
+            statistics.variance(adjusted) / statistics.variance(raw), 3
+        ),
         # the least-squares coefficient of the result on the luck (1: the luck is on the
         # scale of the points it explains; the optimal control variate's weight)
         "luck_scale": round(
             statistics.covariance(raw, luck_diff) / statistics.variance(luck_diff), 3
         ),
         "cpu_s_per_game": round(statistics.fmean(r["cpu_s"] for r in results), 1),
+    } | ({"parts": parts} if parts else {})
+
+
+def _with_the_deal(
+    args: argparse.Namespace, results: list[dict[str, Any]], raw: list[float]
+) -> dict[str, Any]:
+    """The luck with the deal counted as a draw (`measure_deal`): the first position's
+    lead (the part `start`) less its mean over `--deals` other deals of the same game (2
+    players, seat 0 first, as `play` deals), added to the draws' luck. The mean holds the seat order's
+    edge, which is no luck: the bots' seats are rotated, not drawn."""
+    engine, _ = _game(args.game)
+    value = registry(()).get(args.game).value
+    assert value is not None
+    options = registry(()).get(args.game).check_options(2, {"first_player": 0})
+    started = time.process_time()
+    mean = mean_deal(
+        value,
+        lambda seed: engine.new_game(2, seed, options),
+        deals=args.deals,
+        seed=args.seed,
+    )
+    edge = mean[0] - mean[1]
+    deal = [
+        r["parts"]["start"] - (edge if (args.seed + g) % 2 == 0 else -edge)
+        for g, r in enumerate(results)
+    ]
+    luck = [r["parts"]["luck"] + d for r, d in zip(results, deal)]
+    adjusted = [x - y for x, y in zip(raw, luck)]
+    mean, mean_raw = statistics.fmean(adjusted), statistics.fmean(raw)
+    sd = statistics.stdev(adjusted)
+    return {
+        "deals": args.deals,
+        "seat_0_edge": round(edge, 2),
+        "deal_luck": _mean_se(deal) | {"sd": round(statistics.stdev(deal), 2)},
+        "correlation_luck_raw": round(statistics.correlation(raw, luck), 3),
+        "adjusted_difference": _mean_se(adjusted) | {"sd": round(sd, 2)},
+        "games_to_separate_adjusted": round((1.96 * sd / mean) ** 2, 2)
+        if mean > 0
+        else None,
+        "games_to_separate_adjusted_at_raw_mean": round((1.96 * sd / mean_raw) ** 2, 2)
+        if mean_raw > 0
+        else None,
+        "variance_ratio": round(
+            statistics.variance(adjusted) / statistics.variance(raw), 3
+        ),
+        "cpu_s_per_deal": round((time.process_time() - started) / args.deals, 3),
     }
 
 
@@ -674,6 +821,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--luck-only",
         action="store_true",
         help="luck: measure the draws alone, without valuing the decisions",
+    )
+    parser.add_argument(
+        "--decompose",
+        action="store_true",
+        help="luck: the result as a sum along the game's value (PARTS): its start, the"
+        " draws' luck, the drift at the draws and the other moves (implies --luck-value)",
+    )
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=200,
+        help="luck --decompose: the deals the first position's lead is averaged over",
     )
     parser.add_argument(
         "--kind",

@@ -17,11 +17,18 @@ the score's, its variance smaller (docs/analysis.md, "Quality").
 A game whose bots give a value of a position (`Value`: each seat's expected final score,
 from what a spectator sees) has its draws valued by it instead (`measure_by_value`): no
 rollout, so no later draw's noise, and cheap enough to average over many possible draws.
+
+The deal (the game's first position: the tiles and cards face up, the seat order where it
+is drawn) is a draw too, as GNU Backgammon counts the opening roll: `measure_deal` values
+it against other deals of the same game. The analysis does not count it yet (it walks the
+moves, and a deal needs the record's options); the bench measures what it would take away
+(docs/analysis.md, "Luck").
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from bots.analysis.rollouts import Think, Value
@@ -165,3 +172,30 @@ def measure_by_value(
         for s, x in enumerate(value(other)):
             mean[s] += x * count / samples
     return [d - m for d, m in zip(drawn, mean)]
+
+
+def mean_deal(
+    value: Value, deal: Callable[[int], Any], *, deals: int, seed: int
+) -> list[float]:
+    """Each seat's mean value over `deals` first positions `deal(seed)` of the same game
+    (the engine's `new_game` with the record's players and options), for `measure_deal`."""
+    return _mean(value(deal(derive_seed(seed, "deal", k))) for k in range(deals))
+
+
+def measure_deal(
+    value: Value, first: Any, deal: Callable[[int], Any], *, deals: int, seed: int
+) -> list[float]:
+    """Each seat's luck in points from the deal: the value of the first position, less
+    its mean over `deals` other deals (`mean_deal`). What every deal gives a seat (the
+    first seat's edge where the seat order is fixed) is in the mean, so it is no luck."""
+    mean = mean_deal(value, deal, deals=deals, seed=seed)
+    return [x - m for x, m in zip(value(first), mean)]
+
+
+def _mean(rows: Iterable[Sequence[float]]) -> list[float]:
+    total: list[float] = []
+    count = 0
+    for row in rows:
+        total = [t + x for t, x in zip(total, row)] if total else list(row)
+        count += 1
+    return [t / count for t in total]

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bots.analysis import Depth, TooCostly, analyse, category, draw_luck
+from bots.analysis.luck import mean_deal, measure_deal
 from bots.analysis.marks import settled
 from bots.analysis.rollouts import Cut, play_out, rollout, valued_outcome
 from bots.base import derive_seed
@@ -252,6 +253,31 @@ def test_luck_by_value_averages_zero_over_the_possible_draws() -> None:
         totals = [t + x / len(possible) for t, x in zip(totals, luck)]
     # the mean over what could have been is sampled (64 draws): zero give or take that
     assert totals == pytest.approx([0.0, 0.0], abs=0.3)
+
+
+def test_the_deals_luck_is_the_first_positions_value_less_its_mean_over_deals() -> None:
+    # the toy's deal is the first offer o (1..9, each as likely): seat 0 takes it and two
+    # unseen cards, seat 1 three unseen cards, each worth (45 - o) / 8; over the deals
+    # each seat expects 15
+    for offer in (1, 5, 9):
+        first = toy.new_game(2, seed_with(offer))
+        luck = measure_deal(
+            toy.value, first, lambda s: toy.new_game(2, s), deals=2000, seed=3
+        )
+        exact = [0.75 * (offer - 5), -0.375 * (offer - 5)]
+        assert luck == pytest.approx(exact, abs=0.3), offer
+
+
+def test_the_deals_luck_averages_zero_over_the_deals() -> None:
+    def deal(seed: int) -> toy.State:
+        return toy.new_game(2, seed)
+
+    mean = mean_deal(toy.value, deal, deals=500, seed=3)
+    offers = [seed_with(offer) for offer in range(1, 10)]
+    lucks = [[v - m for v, m in zip(toy.value(deal(s)), mean)] for s in offers]
+    # every deal once: the lucks cancel, give or take the mean's sampling
+    for seat in (0, 1):
+        assert sum(luck[seat] for luck in lucks) / 9 == pytest.approx(0.0, abs=0.3)
 
 
 def test_luck_by_value_needs_the_games_value() -> None:
