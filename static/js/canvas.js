@@ -19,6 +19,14 @@
 export const PULSE_FPS = 20;
 
 /**
+ * Steps of a fade (the cells of another player's move dying out, a harvest's glow): its
+ * level changes this many times in all, as the log's newest line fades (`steps(8)` in
+ * shell.css), so a fade of two seconds costs a few redraws of the board, not one at every
+ * frame of the screen (some 130 whole redraws after each move, on every page watching).
+ */
+export const FADE_STEPS = 8;
+
+/**
  * Whether the player asked for less motion (`prefers-reduced-motion`; asked each time: it can
  * change): a pulse then holds still, nothing pops in or travels.
  */
@@ -149,9 +157,42 @@ export class BoardCanvas {
     return 0.5 + 0.5 * Math.sin(performance.now() / period);
   }
 
+  /**
+   * What is left of a fade begun at `t0` (performance.now()) that lasts `ms`: 1 at first,
+   * then down by 1/FADE_STEPS at each step; null once it is over. The board is redrawn at
+   * the fade's next step (a timer), not at every frame. Under prefers-reduced-motion the
+   * level holds at 1 until the end.
+   */
+  fade(t0, ms) {
+    const t = (performance.now() - t0) / ms;
+    if (t >= 1) return null;
+    if (reducedMotion()) {
+      this.wakeAt(t0 + ms);
+      return 1;
+    }
+    const step = Math.floor(t * FADE_STEPS);
+    this.wakeAt(t0 + ((step + 1) * ms) / FADE_STEPS);
+    return 1 - step / FADE_STEPS;
+  }
+
+  /** Redraw at `when` (performance.now()), or sooner if a sooner redraw is asked already. */
+  wakeAt(when) {
+    if (this.wakeTimer && this.wakeWhen <= when) return;
+    clearTimeout(this.wakeTimer);
+    this.wakeWhen = when;
+    // a millisecond late: a timer may fire a little before its time
+    const delay = Math.max(0, when - performance.now()) + 1;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = 0;
+      this.invalidate();
+    }, delay);
+  }
+
   destroy() {
     clearTimeout(this.pulseTimer);
     this.pulseTimer = 0;
+    clearTimeout(this.wakeTimer);
+    this.wakeTimer = 0;
     this.observer.disconnect();
     this.barObserver?.disconnect();
   }

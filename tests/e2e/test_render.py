@@ -296,6 +296,114 @@ def test_a_pulse_redraws_the_board_at_its_own_rate_or_holds_still(
     assert still.evaluate("window.__draws") == 1
 
 
+FADING_BOARD = """async () => {
+  const { BoardCanvas, FADE_STEPS } = await import('/static/js/canvas.js');
+  const canvas = document.createElement('canvas');
+  canvas.style.width = '200px';
+  canvas.style.height = '100px';
+  document.body.append(canvas);
+  class Board extends BoardCanvas {
+    fit() {}
+    draw() {
+      window.__levels.push(this.fade(this.t0, 2200));
+    }
+  }
+  window.__levels = [];
+  window.__board = new Board(canvas);
+  window.__board.t0 = performance.now();
+  window.__board.invalidate();
+  return FADE_STEPS;
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_fade_redraws_the_board_at_each_step_or_once_at_its_end(
+    new_page: Callable[..., Page], static_server: str, motion: str
+) -> None:
+    """A fade (another player's cells lit, a harvest's glow) goes down in FADE_STEPS steps,
+    each one redraw, and the board is drawn once more when it is over: not at every frame
+    of the screen (some 130 redraws in its 2.2 s). Under prefers-reduced-motion it holds
+    until its end. Time is Playwright's fake clock."""
+    page = new_page(reduced_motion=motion)
+    page.clock.install()
+    page.goto(f"{static_server}/tests/e2e/harness.html")
+    page.clock.run_for(100)
+    steps = page.evaluate(FADING_BOARD)
+    page.clock.run_for(3000)
+    levels = page.evaluate("window.__levels")
+    if motion == "reduce":
+        assert levels == [1, None]
+    else:
+        assert steps <= 10
+        assert levels == [1 - i / steps for i in range(steps)] + [None]
+    page.clock.run_for(2000)
+    assert page.evaluate("window.__levels.length") == len(levels)  # then nothing
+    page.evaluate("window.__board.destroy()")
+
+
+BASE_PAINTS = """() => {
+  const r = window.__harness;
+  window.__paints = 0;
+  const paint = r.drawBoardShadow;  // the first layer, drawn only when the base is painted
+  r.drawBoardShadow = function () { window.__paints += 1; return paint.call(this); };
+  window.__frames = 0;
+  const draw = r.draw;
+  r.draw = function () { window.__frames += 1; return draw.call(this); };
+}"""
+
+PIXELS = "() => window.__harness.canvas.toDataURL()"
+
+
+def test_the_board_is_painted_once_and_its_frames_copy_it(
+    new_page: Callable[..., Page], static_server: str
+) -> None:
+    """The board's layer (terrain, tiles, pieces) is painted when the view, the camera or
+    the pieces settling change; a frame of a fade or of a piece popping in copies it and
+    draws what moves over it. What the canvas shows after each is what a whole redraw
+    shows."""
+    view = midgame_view()
+    page = new_page(width=900, height=760)
+    page.clock.install()
+    page.goto(f"{static_server}/tests/e2e/harness.html?view=/sample/midgame.json")
+    page.clock.run_for(100)
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+    page.evaluate(BASE_PAINTS)
+    still = page.evaluate(PIXELS)
+
+    # a fade: lit, then gone, and the board's layer never painted again
+    cell = [view["spaces"][0]["q"], view["spaces"][0]["r"]]
+    page.evaluate("c => window.__harness.highlight([c])", cell)
+    page.clock.run_for(50)
+    assert page.evaluate(PIXELS) != still
+    page.clock.run_for(3000)
+    assert page.evaluate("window.__paints") == 0
+    assert page.evaluate("window.__frames") >= 8
+    assert page.evaluate(PIXELS) == still
+
+    # a tile laid: the layer painted without it, frames pop it in over the layer, and the
+    # layer painted again with it once it has settled
+    grown = json.loads(json.dumps(view))
+    taken = {(c["q"], c["r"]) for c in grown["spaces"]}
+    free = next(
+        c
+        for c in grown["cells"]
+        if c["terrain"] == "sand" and (c["q"], c["r"]) not in taken
+    )
+    grown["spaces"].append(
+        {**view["spaces"][0], "q": free["q"], "r": free["r"], "tree": None}
+    )
+    page.evaluate("v => { window.__frames = 0; window.__harness.setView(v); }", grown)
+    page.clock.run_for(1000)
+    assert page.evaluate("window.__frames") > 4
+    assert page.evaluate("window.__paints") == 2
+    settled = page.evaluate(PIXELS)
+    page.evaluate(
+        "() => { window.__harness.baseView = null; window.__harness.draw(); }"
+    )
+    assert page.evaluate(PIXELS) == settled
+    assert settled != still
+
+
 def test_a_small_picture_is_painted_once_and_its_copies_are_images(
     new_page: Callable[..., Page], static_server: str
 ) -> None:

@@ -120,10 +120,9 @@ export class BoardRenderer extends BoardCanvas {
     if (this.baseDirty) this.drawBase();
     ctx.drawImage(this.base, 0, 0);
     this.toWorld();
-    const again = this.drawGlows();
+    this.drawGlows();
     this.drawMarks();
     this.drawHover();
-    if (again) this.invalidate();
   }
 
   /** The layer that changes only with the view or the size: terrace, tiles, well, path. */
@@ -256,13 +255,14 @@ export class BoardRenderer extends BoardCanvas {
     }
   }
 
-  /** The harvested tiles glow in their nectar's colour, fading out. True while any is lit. */
+  /** The harvested tiles glow in their nectar's colour, fading out in steps (`fade`). */
   drawGlows() {
     const { ctx } = this;
-    const now = performance.now();
-    this.glows = this.glows.filter((g) => now - g.t0 < HARVEST_MS);
+    const lit = [];
     for (const g of this.glows) {
-      const a = 1 - (now - g.t0) / HARVEST_MS;
+      const a = this.fade(g.t0, HARVEST_MS);
+      if (a === null) continue;
+      lit.push(g);
       for (const cell of g.cells) {
         const x = cell.at[1] * TILE;
         const y = cell.at[0] * TILE;
@@ -280,6 +280,6 @@ export class BoardRenderer extends BoardCanvas {
         ctx.restore();
       }
     }
-    return this.glows.length > 0;
+    this.glows = lit;
   }
 }

@@ -40,6 +40,11 @@ export class BoardRenderer extends BoardCanvas {
     this.highlights = []; // {cells, t0}
     this.appearing = new Map(); // "q,r" -> {t0, tile, tree, assistant, token}: pieces just laid
     this.colours = [];
+    // What changes only with the view, the camera or the size (the terrain, the tiles, the
+    // pieces) is painted once into this layer (`drawBase`); each frame copies it.
+    this.base = document.createElement("canvas");
+    this.baseView = null;
+    this.baseKey = "";
     this.resize();
   }
 
@@ -222,22 +227,60 @@ export class BoardRenderer extends BoardCanvas {
 
   draw() {
     const { ctx } = this;
-    const { w, h, dpr } = this.size;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, h);
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
     if (!this.view) return;
-    this.toWorld();
-    this.drawBoardShadow();
-    this.drawTerrain();
-    this.drawBoardEdges();
-    this.drawHolders();
-    this.drawVegetation();
-    this.drawPieces();
-    this.drawOverlay();
-    if (this.drawHighlights()) this.invalidate();
     const now = performance.now();
     for (const [k, a] of this.appearing) if (now - a.t0 >= APPEAR_MS) this.appearing.delete(k);
+    this.drawBase();
+    ctx.drawImage(this.base, 0, 0);
+    this.toWorld();
+    if (this.appearing.size) {
+      // the pieces still settling, over the layer painted without them
+      const arriving = (k) => this.appearing.has(k);
+      this.drawSpaces(arriving);
+      this.drawPieces(arriving);
+    }
+    this.drawOverlay();
+    this.drawHighlights();
     if (this.appearing.size) this.invalidate();
+  }
+
+  /**
+   * Paint the layer of the board that changes only with the view, the camera, the size and
+   * the pieces settling (those are left out of it and drawn over it at each frame), when one
+   * of them changed: a frame of a pulse, a fade or a piece popping in then costs a copy of
+   * it, not the whole board again (shadows, gems and flowers, some 20 ms in software).
+   */
+  drawBase() {
+    const { base, canvas, cam } = this;
+    const settling = [...this.appearing.keys()].join(" ");
+    const key = `${canvas.width}x${canvas.height}|${cam.k}|${cam.x}|${cam.y}|${settling}`;
+    if (this.baseView === this.view && this.baseKey === key) return;
+    this.baseView = this.view;
+    this.baseKey = key;
+    if (base.width !== canvas.width || base.height !== canvas.height) {
+      base.width = canvas.width;
+      base.height = canvas.height;
+    }
+    const ctx = base.getContext("2d");
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, base.width, base.height);
+    this.toWorld(ctx);
+    const screen = this.ctx;
+    this.ctx = ctx; // the drawing methods draw on `this.ctx`
+    try {
+      const settled = (k) => !this.appearing.has(k);
+      this.drawBoardShadow();
+      this.drawTerrain();
+      this.drawBoardEdges();
+      this.drawHolders();
+      this.drawSpaces(settled);
+      this.drawSeams();
+      this.drawPieces(settled);
+    } finally {
+      this.ctx = screen;
+    }
   }
 
   each(map, fn) {
@@ -318,10 +361,12 @@ export class BoardRenderer extends BoardCanvas {
     }
   }
 
-  drawVegetation() {
+  /** The vegetation tiles (and blooming tokens) of the spaces whose key `which` accepts. */
+  drawSpaces(which) {
     const { ctx } = this;
     this.each(this.spaces, (s, px, py) => {
       const k = hex.key(s.q, s.r);
+      if (!which(k)) return;
       const popped = this.popIn(k, "tile", px, py);
       paint.vegetation(ctx, px, py, HEX, s, s.q, s.r);
       if (s.token) {
@@ -331,7 +376,11 @@ export class BoardRenderer extends BoardCanvas {
       }
       if (popped) ctx.restore();
     });
-    // thin seams inside a tile, strong edges around it
+  }
+
+  /** Thin seams inside a tile, strong edges around it. */
+  drawSeams() {
+    const { ctx } = this;
     ctx.beginPath();
     const strong = new Path2D();
     this.each(this.spaces, (s, px, py) => {
@@ -358,10 +407,12 @@ export class BoardRenderer extends BoardCanvas {
     ctx.stroke(strong);
   }
 
-  drawPieces() {
+  /** The trees and assistants on the spaces whose key `which` accepts. */
+  drawPieces(which) {
     const { ctx } = this;
     this.each(this.spaces, (s, px, py) => {
       const k = hex.key(s.q, s.r);
+      if (!which(k)) return;
       if (s.tree !== null && s.tree !== undefined) {
         const popped = this.popIn(k, "tree", px, py);
         paint.tree(ctx, px, py, HEX);
@@ -493,12 +544,14 @@ export class BoardRenderer extends BoardCanvas {
     }
   }
 
+  /** The cells of another player's move, lit and fading out in steps (`fade`). */
   drawHighlights() {
     const { ctx } = this;
-    const now = performance.now();
-    this.highlights = this.highlights.filter((hl) => now - hl.t0 < HIGHLIGHT_MS);
+    const lit = [];
     for (const hl of this.highlights) {
-      const a = 1 - (now - hl.t0) / HIGHLIGHT_MS;
+      const a = this.fade(hl.t0, HIGHLIGHT_MS);
+      if (a === null) continue;
+      lit.push(hl);
       for (const c of hl.cells) {
         const [px, py] = hex.toPixel(c, HEX);
         paint.hexPath(ctx, px, py, HEX * 0.92);
@@ -509,6 +562,6 @@ export class BoardRenderer extends BoardCanvas {
         ctx.fill();
       }
     }
-    return this.highlights.length > 0;
+    this.highlights = lit;
   }
 }
