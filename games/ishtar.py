@@ -75,10 +75,10 @@ DESCRIPTOR = Game(
     ),
     legacy_setup=_ishtar_legacy_setup,
     upgrade_options=ishtar_engine.upgrade_options,
-    # the bots' value of a position: a draw's luck without rollouts at a depth with
-    # `luck_value` (not Ishtar's default: it separates the bots no better), a decision's
-    # candidates compared on rollouts cut short at a depth with a `horizon` (not the
-    # default either: half the cost, but more of the bots' own moves marked;
-    # docs/analysis.md, "Cost")
+    # the bots' value of a position: a decision's candidates compared on rollouts cut
+    # short 8 moves on (half the cost of whole ones, at a few more of the bots' own moves
+    # marked; docs/analysis.md, "Cost"); a draw's luck without rollouts at a depth with
+    # `luck_value` (not Ishtar's default: it separates the bots no better)
     value=ishtar_bots.value,
+    analysis={"horizon": 8},
 )

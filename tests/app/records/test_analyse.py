@@ -82,7 +82,7 @@ def test_a_game_may_set_its_own_depth_and_a_caller_overrides_it() -> None:
     games = registry(())
     babylon = depth_for(games.get("babylon-gardens"), {"rollouts": 2})
     assert (babylon.luck_samples, babylon.luck_plies, babylon.rollouts) == (64, 32, 2)
-    assert depth_for(games.get("ishtar")) == Depth()
+    assert depth_for(games.get("ishtar")) == Depth(horizon=8)
     # Ishtar's bots give a value of a position, for a depth that asks for it
     assert games.get("ishtar").value is not None
     assert games.get("babylon-gardens").value is None
