@@ -23,7 +23,7 @@ from app.play.chat import (
 from app.play.protocol import ServiceError
 from app.play.text import MAX_TEXT
 from tests.app.clients import bearer, open_room
-from tests.support.allocations import THIS_THREAD, THREAD_DEPTH
+from tests.support.databases import TestDatabases
 
 HOSTILE = [
     "<img src=x onerror=alert(1)>",
@@ -463,18 +463,24 @@ async def test_a_game_record_never_holds_the_chat(http: httpx.AsyncClient) -> No
     assert "secret" not in text and "chat" not in text
 
 
-def test_the_address_windows_hold_a_bounded_number_of_bytes() -> None:
+def test_the_address_windows_hold_a_bounded_number_of_bytes(
+    test_databases: TestDatabases,
+) -> None:
     windows = Windows(15, 10.0, keys=256)
-    # this test's allocations alone (tests/support/allocations.py): a failure counted 621
-    # KB, with an earlier test's database being emptied in a helper thread meanwhile
-    tracemalloc.start(THREAD_DEPTH)
+    # this test's allocations alone: a failure counted 621 KB, with an earlier test's
+    # database being emptied in a helper thread meanwhile (tests/support/allocations.py).
+    # This test starts no thread and no database: once the databases released before it
+    # are emptied, nothing else allocates, and one frame a trace is enough (whole stacks,
+    # to tell the threads apart, made the test ten times dearer).
+    test_databases.settle()
+    tracemalloc.start(1)
     try:
-        before = tracemalloc.take_snapshot().filter_traces(THIS_THREAD)
+        before = tracemalloc.take_snapshot()
         for n in range(2_000):  # a flood of addresses, each filling its window
             window = windows.of(f"2001:db8::{n:x}")
             for second in range(15):
                 window.record(now=float(second))
-        after = tracemalloc.take_snapshot().filter_traces(THIS_THREAD)
+        after = tracemalloc.take_snapshot()
     finally:
         tracemalloc.stop()
     held = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
