@@ -238,8 +238,13 @@ def test_an_assistant_covers_the_icon_and_leaves_the_flowers_visible(
     shoot(page, artifacts / "assistant-on-its-icon.png")
 
 
-PULSING_BOARD = """async ({ marks }) => {
-  const { BoardCanvas, PULSE_FPS } = await import('/static/js/canvas.js');
+def board_script(exported: str, level: str) -> str:
+    """A page script: a bare `BoardCanvas` on the harness whose every draw counts itself
+    (`__draws`) and records `level` (`__levels`, JS: `marks` is the script's argument,
+    `this.t0` the board's start); it returns canvas.js's `exported`."""
+    return """async (options) => {
+  const marks = options?.marks;
+  const { BoardCanvas, EXPORTED } = await import('/static/js/canvas.js');
   const canvas = document.createElement('canvas');
   canvas.style.width = '200px';
   canvas.style.height = '100px';
@@ -248,15 +253,19 @@ PULSING_BOARD = """async ({ marks }) => {
     fit() {}
     draw() {
       window.__draws += 1;
-      window.__levels.push(marks ? this.pulse(240) : null);
+      window.__levels.push(LEVEL);
     }
   }
   window.__draws = 0;
   window.__levels = [];
   window.__board = new Board(canvas);
+  window.__board.t0 = performance.now();
   window.__board.invalidate();
-  return PULSE_FPS;
-}"""
+  return EXPORTED;
+}""".replace("EXPORTED", exported).replace("LEVEL", level)
+
+
+PULSING_BOARD = board_script("PULSE_FPS", "marks ? this.pulse(240) : null")
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
@@ -296,24 +305,7 @@ def test_a_pulse_redraws_the_board_at_its_own_rate_or_holds_still(
     assert still.evaluate("window.__draws") == 1
 
 
-FADING_BOARD = """async () => {
-  const { BoardCanvas, FADE_STEPS } = await import('/static/js/canvas.js');
-  const canvas = document.createElement('canvas');
-  canvas.style.width = '200px';
-  canvas.style.height = '100px';
-  document.body.append(canvas);
-  class Board extends BoardCanvas {
-    fit() {}
-    draw() {
-      window.__levels.push(this.fade(this.t0, 2200));
-    }
-  }
-  window.__levels = [];
-  window.__board = new Board(canvas);
-  window.__board.t0 = performance.now();
-  window.__board.invalidate();
-  return FADE_STEPS;
-}"""
+FADING_BOARD = board_script("FADE_STEPS", "this.fade(this.t0, 2200)")
 
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])

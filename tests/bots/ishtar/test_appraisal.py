@@ -107,31 +107,25 @@ def test_ishtar_candidates_compared_on_cut_rollouts_keep_whole_ones_for_the_char
     state = next(s for s in reversed(states) if len(legal_actions(s)) > 1)
     moves = legal_actions(state)[:2]
     cut = Cut(depth.horizon, value)
-    valued = decisions.value(
-        ishtar,
-        think,
-        state,
-        moves,
-        rollouts=2,
-        policy="medium",
-        seed=3,
-        max_steps=depth.max_steps,
-        cut=cut,
-    )
+
+    def compare() -> decisions.Valued:
+        return decisions.value(
+            ishtar,
+            think,
+            state,
+            moves,
+            rollouts=2,
+            policy="medium",
+            seed=3,
+            max_steps=depth.max_steps,
+            cut=cut,
+        )
+
+    valued = compare()
     assert [len(e.outcomes) for e in valued.estimates] == [2, 2]
     # the chart's rollouts play to the end: whole points, one winner or a shared win
     assert valued.chart is not None and len(valued.chart.outcomes) == 2
     for end in valued.chart.outcomes:
         assert all(s == int(s) for s in end.scores) and sum(end.wins) == 1.0
-    again = decisions.value(
-        ishtar,
-        think,
-        state,
-        moves,
-        rollouts=2,
-        policy="medium",
-        seed=3,
-        max_steps=depth.max_steps,
-        cut=cut,
-    )
+    again = compare()
     assert again == valued
