@@ -19,7 +19,8 @@ from app.background.bot_scheduler import (
     FairScheduler,
     SchedulerFull,
 )
-from tests.support.allocations import THIS_THREAD, THREAD_DEPTH
+from tests.support.allocations import trace_alone
+from tests.support.databases import TestDatabases
 
 
 class Clock:
@@ -141,22 +142,21 @@ async def test_a_room_has_one_bot_thinking_at_a_time() -> None:
     assert table.order == ["room", "room"]
 
 
-async def test_the_waiting_line_is_bounded_in_rooms_and_bytes() -> None:
+async def test_the_waiting_line_is_bounded_in_rooms_and_bytes(
+    test_databases: TestDatabases,
+) -> None:
     table = Table(max_waiting=200)
     holder = asyncio.create_task(table.think("holder", 1.0, gate=True))
     await settle()
     gc.collect()
-    # Whole stacks, so that a worker thread's allocations are known by its first frame:
-    # the test helpers' database threads (tests/support/databases.py) may still be emptying
-    # an earlier test's database meanwhile (a failure counted 256 KiB of theirs).
-    tracemalloc.start(THREAD_DEPTH)
+    trace_alone(test_databases)  # this test's allocations alone
     try:
-        before = tracemalloc.take_snapshot().filter_traces(THIS_THREAD)
+        before = tracemalloc.take_snapshot()
         waiting = [
             asyncio.create_task(table.think(f"room-{n:011d}", 1.0)) for n in range(200)
         ]
         await settle()
-        after = tracemalloc.take_snapshot().filter_traces(THIS_THREAD)
+        after = tracemalloc.take_snapshot()
     finally:
         tracemalloc.stop()
     assert table.scheduler.waiting == 200

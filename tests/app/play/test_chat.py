@@ -23,6 +23,7 @@ from app.play.chat import (
 from app.play.protocol import ServiceError
 from app.play.text import MAX_TEXT
 from tests.app.clients import bearer, open_room
+from tests.support.allocations import trace_alone
 from tests.support.databases import TestDatabases
 
 HOSTILE = [
@@ -467,13 +468,7 @@ def test_the_address_windows_hold_a_bounded_number_of_bytes(
     test_databases: TestDatabases,
 ) -> None:
     windows = Windows(15, 10.0, keys=256)
-    # this test's allocations alone: a failure counted 621 KB, with an earlier test's
-    # database being emptied in a helper thread meanwhile (tests/support/allocations.py).
-    # This test starts no thread and no database: once the databases released before it
-    # are emptied, nothing else allocates, and one frame a trace is enough (whole stacks,
-    # to tell the threads apart, made the test ten times dearer).
-    test_databases.settle()
-    tracemalloc.start(1)
+    trace_alone(test_databases)  # this test's allocations alone
     try:
         before = tracemalloc.take_snapshot()
         for n in range(2_000):  # a flood of addresses, each filling its window
