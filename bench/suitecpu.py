@@ -45,6 +45,7 @@ def _usage() -> float:
 def pytest_configure(config: pytest.Config) -> None:
     if not OUT:
         return
+    Path(OUT).mkdir(parents=True, exist_ok=True)
     GROUP.mkdir(exist_ok=True)
     (GROUP / "cgroup.procs").write_text(str(os.getpid()))
 
