@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import time
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -124,28 +123,10 @@ class Gardener:
         )
 
     def _settle(self, action: dict, version: int) -> None:
-        """Wait until the server has the step. A step the page did not take (a click or tap
-        that a loaded machine lost: same version, nothing in flight, still legal) is made
-        once more, with a warning; a step still missing after that fails with the page's
-        state."""
+        """Wait until the server has the step; a step that does not arrive fails with the
+        page's state (never made again: a step the page did not take is a bug to find)."""
         try:
-            self.wait_version(version, timeout=15000)
-            return
-        except AssertionError:
-            pass
-        state = self.page_state()
-        if (
-            state.get("version") == version - 1
-            and not state.get("busy")
-            and action in self.legal()
-        ):
-            warnings.warn(
-                f"{self.name}: the page did not take {action} ({state}); again",
-                stacklevel=3,
-            )
-            self._act(action)
-        try:
-            self.wait_version(version, timeout=45000)
+            self.wait_version(version, timeout=60000)
         except AssertionError as e:
             raise AssertionError(
                 f"{self.name}: {action} did not reach version {version}: {self.page_state()}"
