@@ -47,6 +47,8 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     Path(OUT).mkdir(parents=True, exist_ok=True)
     GROUP.mkdir(exist_ok=True)
+    # a group of this name may remain from an earlier run: its count starts again here
+    (GROUP / "cpuacct.usage").write_text("0")
     (GROUP / "cgroup.procs").write_text(str(os.getpid()))
 
 
