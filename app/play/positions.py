@@ -234,7 +234,8 @@ class Position:
 
 
 Part = tuple[Any, str, int]
-"""A value of a view, its JSON text, and what the two hold (`part_bytes`), weighed once."""
+"""A value of a view, its JSON text, and what the two hold besides the entry's slot,
+weighed once (`new_part`)."""
 GONE: Part = (None, "null", 0)  # an entry that left the view
 
 
@@ -243,11 +244,6 @@ def new_part(value: Any) -> Part:
     text = dumps(value)
     size = sys.getsizeof(text)
     return (value, text, size * Weights.VALUE_PER_TEXT_BYTE + size)
-
-
-def part_bytes(part: Part) -> int:
-    """What an entry of a view holds besides its slot: its JSON text and the value."""
-    return part[2]
 
 
 _KEYS: dict[str, str] = {}  # a view's keys as JSON strings

@@ -226,8 +226,5 @@ class Pools:
 
     @asynccontextmanager
     async def _light_transaction(self) -> AsyncIterator[asyncpg.Connection]:
-        try:
-            async with self.light.acquire() as conn, conn.transaction():
-                yield conn
-        except CONNECTION_ERRORS as error:
-            raise Unavailable(str(error)) from error
+        async with self._light_conn() as conn, conn.transaction():
+            yield conn

@@ -112,6 +112,19 @@ export class BoardCanvas {
     update();
   }
 
+  /** A layer's 2D context, cleared, its canvas the board's size (resized only when not). */
+  layerContext(layer) {
+    const { canvas } = this;
+    if (layer.width !== canvas.width || layer.height !== canvas.height) {
+      layer.width = canvas.width;
+      layer.height = canvas.height;
+    }
+    const ctx = layer.getContext("2d");
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, layer.width, layer.height);
+    return ctx;
+  }
+
   /** Set `ctx` (the board's, or a layer of the same size) to draw in world units. */
   toWorld(ctx = this.ctx) {
     const { dpr } = this.size;

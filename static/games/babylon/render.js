@@ -128,14 +128,8 @@ export class BoardRenderer extends BoardCanvas {
   /** The layer that changes only with the view or the size: terrace, tiles, well, path. */
   drawBase() {
     const base = this.base;
-    if (base.width !== this.canvas.width || base.height !== this.canvas.height) {
-      base.width = this.canvas.width;
-      base.height = this.canvas.height;
-    }
-    const ctx = base.getContext("2d");
+    const ctx = this.layerContext(base);
     const { dpr } = this.size;
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, base.width, base.height);
     const { k, x, y } = this.cam;
     const { rows, cols } = this.grid();
     const tkey = `${base.width}x${base.height}|${rows}x${cols}|${k}|${x}|${y}`;

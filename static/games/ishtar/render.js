@@ -259,13 +259,7 @@ export class BoardRenderer extends BoardCanvas {
     if (this.baseView === this.view && this.baseKey === key) return;
     this.baseView = this.view;
     this.baseKey = key;
-    if (base.width !== canvas.width || base.height !== canvas.height) {
-      base.width = canvas.width;
-      base.height = canvas.height;
-    }
-    const ctx = base.getContext("2d");
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, base.width, base.height);
+    const ctx = this.layerContext(base);
     this.toWorld(ctx);
     const screen = this.ctx;
     this.ctx = ctx; // the drawing methods draw on `this.ctx`
