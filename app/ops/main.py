@@ -20,6 +20,7 @@ from app.play.limits import BodyLimit
 from app.records.archive import MAX_RECORD_BYTES
 from app.web import ws
 from app.web.assets import Assets, VersionedStatic
+from app.web.documents import ComponentData
 from app.web.i18n import Catalogues
 from app.web.routes import (
     analyses,
@@ -98,6 +99,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.assets = Assets.scan(settings.static_dir)
     # Every language's keys, merged once: the shell's, each game's engine's and screen's.
     app.state.catalogues = Catalogues.build(settings.static_dir, app.state.games)
+    # Each game's component data, encoded at its first request (app/web/documents.py).
+    app.state.component_data = ComponentData(app.state.games)
     if settings.static_dir.is_dir():
         app.mount("/static", VersionedStatic(app.state.assets), name="static")
     return app

@@ -18,20 +18,28 @@ path segment of exactly 12 lowercase hex characters is therefore read as a versi
 as a directory of the static tree.
 
 Files are served by Starlette's `StaticFiles` (which refuses paths out of its directory with
-404); `VersionedStatic` only strips the version segment and sets ``Cache-Control``.
+404); `VersionedStatic` only strips the version segment and sets ``Cache-Control``. Under the
+current version, a text file of the tree (scripts, styles, SVG, JSON) goes gzipped to a
+browser that takes gzip: compressed once, at its first such request, and kept while the file
+is unchanged on disk (`Gzipped`: one entry a file of the tree, so never more than the tree).
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import mimetypes
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.web.encodings import takes_gzip
 
 HASH_LENGTH = 12
 VERSION = re.compile(rf"^[0-9a-f]{{{HASH_LENGTH}}}$")
@@ -123,12 +131,47 @@ def _route_path(scope: Scope) -> str:
     return path
 
 
+COMPRESSIBLE = frozenset(
+    {".js", ".css", ".svg", ".json", ".html", ".txt", ".webmanifest"}
+)
+"""The suffixes of the files worth gzipping (images and fonts are compressed already)."""
+
+
+class Gzipped:
+    """The gzipped bytes of the tree's text files, each made at its first request and made
+    again when the file changes on disk (its size or modification time): one entry a file
+    of the tree, never a path that is not one."""
+
+    def __init__(self, assets: Assets) -> None:
+        self.assets = assets
+        self.kept: dict[str, tuple[int, int, bytes, str]] = {}
+
+    def get(self, path: str) -> tuple[bytes, str] | None:
+        """`path`'s bytes gzipped and their ETag, or None when it is no text file of the
+        tree."""
+        if path not in self.assets.files or Path(path).suffix not in COMPRESSIBLE:
+            return None
+        full = self.assets.directory / path
+        try:
+            stat = full.stat()
+            kept = self.kept.get(path)
+            if kept is not None and kept[:2] == (stat.st_size, stat.st_mtime_ns):
+                return kept[2], kept[3]
+            zipped = gzip.compress(full.read_bytes(), compresslevel=9, mtime=0)
+        except OSError:
+            return None  # gone since the scan: StaticFiles says so
+        etag = f'"{hashlib.sha256(zipped).hexdigest()[:16]}-gzip"'
+        self.kept[path] = (stat.st_size, stat.st_mtime_ns, zipped, etag)
+        return zipped, etag
+
+
 class VersionedStatic:
     """ASGI app for the static mount: ``/<version>/<path>`` and ``/<path>``, with caching.
 
     The version segment is moved from the path into ``root_path`` (so StaticFiles serves
     the rest); a current version gets the immutable header on a good response, anything
-    else ``no-cache``.
+    else ``no-cache``. A current version's text file goes gzipped to a client that takes
+    gzip (`Gzipped`); a range request, any other method and any other URL go to StaticFiles.
     """
 
     def __init__(self, assets: Assets, files: ASGIApp | None = None) -> None:
@@ -136,14 +179,41 @@ class VersionedStatic:
         self.files: ASGIApp = files or StaticFiles(
             directory=assets.directory, check_dir=False
         )
+        self.gzipped = Gzipped(assets)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.files(scope, receive, send)
             return
-        first = _route_path(scope).split("/", 2)[1:2]
+        parts = _route_path(scope).split("/", 2)
+        first = parts[1:2]
         versioned = bool(first) and VERSION.match(first[0]) is not None
         current = versioned and first[0] == self.assets.version
+        if current and len(parts) == 3 and scope["method"] == "GET":
+            headers = Headers(scope=scope)
+            zipped = (
+                None
+                if "range" in headers
+                or not takes_gzip(headers.get("accept-encoding", ""))
+                else self.gzipped.get(parts[2])
+            )
+            if zipped is not None:
+                body, etag = zipped
+                kept = {
+                    "Cache-Control": IMMUTABLE,
+                    "ETag": etag,
+                    "Vary": "Accept-Encoding",
+                }
+                if headers.get("if-none-match") == etag:
+                    answer = Response(status_code=304, headers=kept)
+                else:
+                    answer = Response(
+                        body,
+                        media_type=mimetypes.guess_type(parts[2])[0] or "text/plain",
+                        headers=kept | {"Content-Encoding": "gzip"},
+                    )
+                await answer(scope, receive, send)
+                return
         if versioned:
             scope = dict(scope, root_path=f"{scope.get('root_path', '')}/{first[0]}")
 

@@ -15,7 +15,6 @@ document under a content-hashed URL (`Catalogues.url`), which browsers keep for 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -27,6 +26,7 @@ import jinja2
 from starlette.requests import HTTPConnection
 
 from app.games import AnyGame
+from app.web.documents import Document
 
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "nl": "Nederlands"}
 """The languages of the site, each with its name in itself (for the switch)."""
@@ -101,12 +101,19 @@ def game_keys(game: AnyGame, lang: str, static_dir: Path) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Catalogue:
-    """One language's keys, and the bytes and version that `GET /i18n/<lang>.json` serves."""
+    """One language's keys, and the document `GET /i18n/<lang>.json` serves of them."""
 
     lang: str
     keys: Mapping[str, str]
-    body: bytes
-    version: str
+    document: Document
+
+    @property
+    def body(self) -> bytes:
+        return self.document.body
+
+    @property
+    def version(self) -> str:
+        return self.document.version
 
 
 @dataclass(frozen=True)
@@ -123,9 +130,8 @@ class Catalogues:
             keys = _read_json(static_dir / "i18n" / f"{lang}.json")
             for game in listed:
                 keys.update(game_keys(game, lang, static_dir))
-            body = json.dumps(keys, ensure_ascii=False, sort_keys=True).encode()
-            version = hashlib.sha256(body).hexdigest()[:12]
-            built[lang] = Catalogue(lang, keys, body, version)
+            document = Document.of_json(keys, ensure_ascii=False, sort_keys=True)
+            built[lang] = Catalogue(lang, keys, document)
         return cls(built)
 
     def get(self, lang: str) -> Catalogue:

@@ -2,7 +2,8 @@
 
 Pages link it with its content hash (``?v=``, `Catalogues.url`): under the current hash it is
 kept for a year (it cannot change without the hash changing); any other URL of it is
-revalidated each time (its ETag is the hash), so an old page gets the current keys.
+revalidated each time (its ETag is the hash), so an old page gets the current keys. It goes
+gzipped to a client that takes gzip (app/web/documents.py).
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 
 from app.play.protocol import ServiceError, msg
-from app.web.assets import IMMUTABLE, NO_CACHE
 from app.web.i18n import LANGUAGES, Catalogues
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
@@ -26,10 +26,4 @@ async def catalogue(lang: str, request: Request) -> Response:
             message=msg("error.unknown_language.list", languages=", ".join(LANGUAGES)),
         )
     catalogues: Catalogues = request.app.state.catalogues
-    found = catalogues.get(lang)
-    etag = f'"{found.version}"'
-    current = request.query_params.get("v") == found.version
-    headers = {"ETag": etag, "Cache-Control": IMMUTABLE if current else NO_CACHE}
-    if request.headers.get("if-none-match") == etag:
-        return Response(status_code=304, headers=headers)
-    return Response(found.body, media_type="application/json", headers=headers)
+    return catalogues.get(lang).document.response(request)

@@ -247,3 +247,55 @@ def test_a_game_without_a_screen_module_gets_the_plain_screen(
     assert client_url(assets, ISHTAR) == assets.url("games/ishtar/screen.js") != plain
     for client in ("", "games/chess/screen.js"):
         assert client_url(assets, dataclasses.replace(ISHTAR, client=client)) == plain
+
+
+async def test_a_current_text_file_goes_gzipped_to_whom_takes_it(
+    tmp_path: Path,
+) -> None:
+    """Scripts and styles under the current version go gzipped (made once, made again when
+    the file changes); images, old versions, unversioned paths and ranges as they are."""
+    tree = tmp_path / "static"
+    (tree / "js").mkdir(parents=True)
+    script = tree / "js" / "main.js"
+    script.write_text("export const words = '" + "gardens " * 400 + "';\n")
+    (tree / "img").mkdir()
+    (tree / "img" / "icon.png").write_bytes(b"\x89PNG" + bytes(2000))
+    assets = Assets.scan(tree)
+    app = FastAPI()
+    mount = VersionedStatic(assets)
+    app.mount("/static", mount)
+    transport = httpx.ASGITransport(app=app)
+    gz = {"accept-encoding": "gzip, deflate, br, zstd"}
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+        url = f"/static/{assets.version}/js/main.js"
+        zipped = await c.get(url, headers=gz)
+        assert zipped.status_code == 200
+        assert zipped.headers["content-encoding"] == "gzip"
+        assert zipped.headers["vary"] == "Accept-Encoding"
+        assert zipped.headers["cache-control"] == IMMUTABLE
+        assert "javascript" in zipped.headers["content-type"]
+        assert zipped.text == script.read_text()  # httpx inflates it
+        assert int(zipped.headers["content-length"]) < len(script.read_bytes()) / 10
+        again = await c.get(url, headers=gz | {"if-none-match": zipped.headers["etag"]})
+        assert (again.status_code, again.headers["cache-control"]) == (304, IMMUTABLE)
+        plain = await c.get(url, headers={"accept-encoding": "identity"})
+        assert plain.headers["etag"] != zipped.headers["etag"]
+        assert "content-encoding" not in plain.headers
+        assert plain.text == script.read_text()
+        for other in (
+            f"/static/{assets.version}/img/icon.png",  # compressed already
+            "/static/js/main.js",  # unversioned: revalidated by StaticFiles
+            "/static/000000000000/js/main.js",  # an old version
+        ):
+            answer = await c.get(other, headers=gz)
+            assert answer.status_code == 200, other
+            assert "content-encoding" not in answer.headers, other
+        ranged = await c.get(url, headers=gz | {"range": "bytes=0-9"})
+        assert "content-encoding" not in ranged.headers
+        assert (
+            await c.get(f"/static/{assets.version}/js/gone.js", headers=gz)
+        ).status_code == 404
+        # The file changed on disk (a developer's edit): its new bytes, gzipped anew.
+        script.write_text("export const words = 'changed';\n" + "// x\n" * 300)
+        assert (await c.get(url, headers=gz)).text == script.read_text()
+    assert set(mount.gzipped.kept) == {"js/main.js"}
