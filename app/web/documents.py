@@ -83,3 +83,8 @@ class ComponentData:
             )
             self.made[game_id] = found
         return found
+
+    def url(self, game_id: str) -> str:
+        """Where a page fetches the game's component data: under its version, kept for a
+        year (`GET /api/games` names it as the game's `catalogue`)."""
+        return f"/api/games/{game_id}/catalogue?v={self.get(game_id).version}"

@@ -4,6 +4,7 @@
  */
 
 import { failureText } from "./errors.js";
+import { manifest } from "./games.js";
 
 /** A refused request: `message` is its text in the page's language (errors.js), `reason`
  * the server's English, `code` its stable code. */
@@ -40,11 +41,19 @@ export const takeSeat = (id, name, hostToken) =>
 export const startGame = (id, token) => request("POST", `/api/rooms/${encodeURIComponent(id)}/start`, { token });
 export const addBot = (id, seat, level, token) =>
   request("POST", `/api/rooms/${encodeURIComponent(id)}/bots`, { body: { level, seat }, token });
-/** A game's static component data (`/api/catalogue` is Ishtar's, from before games). */
 export const getMovesBefore = (id, before, limit = 100) =>
   request("GET", `/api/rooms/${encodeURIComponent(id)}/moves?before=${before}&limit=${limit}`);
+/**
+ * A game's static component data (`/api/catalogue` is Ishtar's, from before games): under the
+ * versioned URL the page's manifest names, which the browser keeps for a year, when it names
+ * one for that game.
+ */
 export const getCatalogue = (game) =>
-  request("GET", game ? `/api/games/${encodeURIComponent(game)}/catalogue` : "/api/catalogue");
+  request(
+    "GET",
+    manifest().games.find((g) => g.id === game)?.catalogue ||
+      (game ? `/api/games/${encodeURIComponent(game)}/catalogue` : "/api/catalogue"),
+  );
 export const whyIllegal = (id, move, token) =>
   request("POST", `/api/rooms/${encodeURIComponent(id)}/why`, { body: { move }, token });
 

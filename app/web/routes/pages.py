@@ -25,6 +25,7 @@ from fastapi.templating import Jinja2Templates
 from app.games import AnyGame, Registry
 from app.web import i18n
 from app.web.assets import Assets, install_template_globals
+from app.web.documents import ComponentData
 
 router = APIRouter(tags=["pages"], include_in_schema=False)
 
@@ -48,10 +49,13 @@ def manifest(request: Request) -> dict[str, Any]:
     """The games as `GET /api/games` lists them, for the page's ``<script id="games">``."""
     games: Registry = request.app.state.games
     assets: Assets = request.app.state.assets
+    data: ComponentData = request.app.state.component_data
     return {
         "default": request.app.state.default_game,
         "games": [
-            game.describe() | {"client": client_url(assets, game)} for game in games
+            game.describe()
+            | {"client": client_url(assets, game), "catalogue": data.url(game.id)}
+            for game in games
         ],
     }
 

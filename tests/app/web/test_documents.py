@@ -127,3 +127,18 @@ async def test_a_language_catalogue_goes_gzipped_too(client: httpx.AsyncClient) 
     assert "content-encoding" not in plain.headers
     assert json.loads(zipped.content) == json.loads(plain.content)
     assert int(zipped.headers["content-length"]) < len(plain.content) / 3
+
+
+async def test_the_pages_manifest_names_each_games_component_data_under_its_version(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    listed = (await client.get("/api/games")).json()["games"]
+    for game in listed:
+        url = game["catalogue"]
+        version = app.state.component_data.get(game["id"]).version
+        assert url == f"/api/games/{game['id']}/catalogue?v={version}"
+        kept = await client.get(url)
+        assert kept.status_code == 200
+        assert kept.headers["cache-control"] == IMMUTABLE
+        expected = registry(()).get(game["id"]).rules.catalogue()
+        assert kept.json() == json.loads(json.dumps(expected))
