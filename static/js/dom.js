@@ -13,6 +13,31 @@ export function el(tag, cls, html) {
   return e;
 }
 
+const drawnIn = new WeakMap(); // a box → what `redraw` last drew in it
+
+/**
+ * Put `nodes` in `box` in place of what it holds, unless they show just what was last drawn
+ * there: the same markup, and the same values in their fields (`input.value`, a `<select>`'s
+ * choice: no attributes). Redrawing replaces every node, so one that lands between a
+ * person's press and release (an update of the room, presence) takes away the button they
+ * are pressing, and what they typed or chose; so those stay when nothing shown changed.
+ * Whether it drew.
+ */
+export function redraw(box, ...nodes) {
+  const fields = [];
+  const markup = nodes.map((node) => {
+    if (node.querySelectorAll) {
+      for (const f of node.querySelectorAll("input, select, textarea")) fields.push(`${f.value}|${f.checked}`);
+    }
+    return node.outerHTML ?? node.textContent;
+  });
+  const drawing = [...markup, ...fields].join("\n");
+  if (box.firstChild && drawnIn.get(box) === drawing) return false;
+  drawnIn.set(box, drawing);
+  box.replaceChildren(...nodes);
+  return true;
+}
+
 /** `text` safe inside markup (and attribute values). */
 export function esc(text) {
   return String(text ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

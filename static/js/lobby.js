@@ -7,7 +7,7 @@
 
 import * as api from "./api.js";
 import { playerColour } from "./colours.js";
-import { el, esc, seatName } from "./dom.js";
+import { el, esc, redraw, seatName } from "./dom.js";
 import { defaultBot, gameInfo, wordsOf } from "./games.js";
 import { has, t } from "./i18n.js";
 
@@ -84,7 +84,7 @@ export class Lobby {
       ? t("lobby.sub_free", { details: [players, options].filter(Boolean).join(" · "), free })
       : t("lobby.sub_full", { players });
     const list = $("seats");
-    list.innerHTML = "";
+    const items = [];
     // Seats drawn at the start (random order) get their colours then: before, every seat is
     // shown in one neutral colour, so that no one sees yellow here and plays green.
     const drawn = room.status === "open" && room.seat_order !== "fixed";
@@ -120,8 +120,10 @@ export class Lobby {
         dot.title = t(on ? "lobby.connected" : "lobby.not_connected");
         li.append(dot);
       }
-      list.append(li);
+      items.push(li);
     }
+    // the nodes stay when nothing shown changed: a bot's level chosen, a press under way
+    redraw(list, ...items);
     const canJoin = mySeat === null && free > 0 && room.status === "open";
     $("join").hidden = !canJoin;
     const isHost = this.isHost();

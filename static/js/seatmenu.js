@@ -7,6 +7,7 @@
 
 import * as api from "./api.js";
 import { getWebhook, handToBot, handToPerson, leave, removeWebhook, setWebhook, span } from "./asyncapi.js";
+import { redraw } from "./dom.js";
 import { defaultBot, gameInfo } from "./games.js";
 import { t } from "./i18n.js";
 import { ofName } from "./initials.js";
@@ -122,9 +123,10 @@ export class SeatMenu {
     }
   }
 
+  /** Draws the menu from what it knows (`redraw`: the nodes stay when it would look the
+   * same, as it does when it opens and at most updates of the room). */
   render() {
-    const body = this.body;
-    body.replaceChildren();
+    const body = document.createDocumentFragment();
     if (this.you?.role === "player") {
       body.append(el("h3", "", t("seatmenu.your_turn")), this.pushRow(), this.notifyRow());
       if (this.offer?.mail && this.reach) body.append(this.mailRow());
@@ -135,6 +137,7 @@ export class SeatMenu {
     if (host && this.room && this.room.status !== "finished") body.append(this.seatsRow(host));
     if (this.you?.role === "player") body.append(this.leaveRow());
     if (this.note) body.append(el("p", "muted small menu-note", this.note));
+    redraw(this.body, ...body.children);
   }
 
   notifyRow() {

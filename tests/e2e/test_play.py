@@ -257,6 +257,23 @@ def test_complete_game_through_the_ui(
     ana.shot(artifacts, "final-board")
 
 
+def test_a_bots_level_chosen_in_the_lobby_survives_an_update_of_the_room(
+    new_page: Callable[..., Page], live_server: str
+) -> None:
+    """The lobby is drawn again at each update of the room (here a spectator arriving). It
+    used to rebuild the seats list each time, so the level the host had just chosen went
+    back to the preset, and the bot seated was not the one chosen."""
+    ana = Gardener(new_page(), "Ana")
+    ana.create_room(live_server)
+    ana.page.select_option(".bot-picker select", "hard")
+    watcher = new_page()
+    watcher.goto(ana.page.url)
+    expect(ana.page.locator("#spectators")).not_to_be_empty()
+    expect(ana.page.locator(".bot-picker select")).to_have_value("hard")
+    ana.page.click("[data-act='bot-1']")
+    expect(ana.page.locator("#seats li.seat[data-seat='1']")).to_contain_text("hard")
+
+
 def test_host_seats_a_bot_and_its_moves_appear(
     new_page: Callable[..., Page], live_server: str, artifacts: Path
 ) -> None:
