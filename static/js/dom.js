@@ -24,6 +24,11 @@ const drawnIn = new WeakMap(); // a box → what `redraw` last drew in it
  * Whether it drew.
  */
 export function redraw(box, ...nodes) {
+  return redrawWith(box, nodes, null);
+}
+
+/** `redraw`, calling `before()` first when it does draw (to close what the old nodes opened). */
+export function redrawWith(box, nodes, before) {
   const fields = [];
   const markup = nodes.map((node) => {
     if (node.querySelectorAll) {
@@ -33,6 +38,7 @@ export function redraw(box, ...nodes) {
   });
   const drawing = [...markup, ...fields].join("\n");
   if (box.firstChild && drawnIn.get(box) === drawing) return false;
+  if (before) before();
   drawnIn.set(box, drawing);
   box.replaceChildren(...nodes);
   return true;

@@ -181,6 +181,39 @@ def test_a_redraw_of_the_seat_menu_between_press_and_release_keeps_the_click(
     expect(ana.locator(".menu-note")).to_contain_text("Björn")
 
 
+def test_a_pile_pressed_while_a_player_connects_is_still_taken(
+    new_page: Callable[..., Page], live_server: str
+) -> None:
+    """Who is connected is news for the players' panels only. It used to redraw the whole
+    table (the carpet's piles, the action bar), so a pile pressed while another player
+    connected was gone by its release, and the click with it."""
+    t = table(live_server, first_player=0)
+    ana = new_page(**WIDE)
+    hold(ana, live_server, t["room"], seat=t["ana"])
+    open_room(ana, live_server, t["room"])
+    wait_until(ana, "() => window.__ishtar.mine")
+    pile = ana.locator("#carpet .pile.legal").first
+    expect(pile).to_be_visible()
+    chosen = pile.get_attribute("data-pile")
+    version = ana.evaluate("() => window.__ishtar.version")
+    box = pile.bounding_box()
+    assert box is not None
+    ana.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ana.mouse.down()
+    bjorn = new_page(**WIDE)
+    hold(bjorn, live_server, t["room"], seat=t["bjorn"])
+    open_room(bjorn, live_server, t["room"])
+    expect(ana.locator("article.player[data-seat='1'] .dot.on")).to_be_visible()
+    ana.mouse.up()
+    # taken: at once when it is free and there is one way to take it, else chosen to pay
+    selected = f"#carpet .pile.selected[data-pile='{chosen}']"
+    wait_until(
+        ana,
+        f"() => window.__ishtar.version > {version}"
+        f' || !!document.querySelector("{selected}")',
+    )
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "nl"])
 def test_a_leave_and_a_hand_over_to_a_bot_of_the_chosen_level_are_told(
     new_page: Callable[..., Page], live_server: str, artifacts: Path, lang: str

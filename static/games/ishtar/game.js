@@ -91,9 +91,12 @@ export class GameScreen {
 
   /** The room status or who is connected changed (no new view). */
   refresh({ room, presence }) {
+    const news = room !== this.room; // else only who is connected changed: the panels say it
     this.room = room;
     this.presence = presence;
-    if (this.view) this.renderAll();
+    if (!this.view) return;
+    if (news) this.renderAll();
+    else this.renderPanels();
   }
 
   /** A new complete view (welcome, sync or update). `event` is the move that led to it. */

@@ -6,7 +6,7 @@
  * and report clicks.
  */
 
-import { botMark, el, esc, playerName } from "../../js/dom.js";
+import { botMark, el, esc, playerName, redrawWith } from "../../js/dom.js";
 import { list, tm } from "../../js/i18n.js";
 import * as art from "./art.js";
 import { playerColour } from "./paint.js";
@@ -57,8 +57,7 @@ function pileCard(view, i, options, onPile, pileReason = null) {
 
 export function renderCarpet(box, view, ui) {
   const { ix, selectedPile, onPile, pileReason } = ui;
-  tips.closeWithin(box);
-  box.innerHTML = "";
+  const nodes = [];
   const carpet = view.carpet;
   carpet.piles.forEach((pile, i) => {
     const options = ix.choose.get(i);
@@ -90,7 +89,7 @@ export function renderCarpet(box, view, ui) {
     if (selectedPile === i) b.classList.add("selected");
     b.setAttribute("aria-label", t("ishtar.ui.pile.label", said));
     tips.tip(b, () => pileCard(view, i, ix.choose.get(i), onPile, pileReason), { onTap: options || pileReason ? () => onPile(i) : null });
-    box.append(b);
+    nodes.push(b);
   });
   const centre = el("div", "carpet-centre");
   const pawns = el("div", "row");
@@ -109,18 +108,18 @@ export function renderCarpet(box, view, ui) {
     tokens.append(item);
   }
   centre.append(pawns, tokens);
-  box.append(centre);
+  nodes.push(centre);
+  // drawn again only when it shows something else (dom.js, redraw): a presence update
+  // during a turn never takes away the pile being pressed
+  redrawWith(box, nodes, () => tips.closeWithin(box));
 }
 
 // ---- tree market -------------------------------------------------------------------------
 
 export function renderMarket(box, deckBox, view, ui) {
   const { ix, selectedCard, onCard } = ui;
-  tips.closeWithin(box);
-  box.innerHTML = "";
-  for (const card of view.market) {
-    box.append(treeCard(card, ix, selectedCard, onCard));
-  }
+  const cards = view.market.map((card) => treeCard(card, ix, selectedCard, onCard));
+  redrawWith(box, cards, () => tips.closeWithin(box));
   deckBox.textContent = t("ishtar.ui.market.deck", { deck: view.deck_size, trees: view.trees_left });
 }
 
