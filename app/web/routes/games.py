@@ -12,16 +12,11 @@ from typing import Any
 
 from fastapi import APIRouter, Request, Response
 
-from app.games import DEFAULT_GAME, Registry
+from app.games import DEFAULT_GAME
 from app.web.documents import ComponentData
 from app.web.routes.pages import manifest
 
 router = APIRouter(prefix="/api", tags=["games"])
-
-
-def _registry(request: Request) -> Registry:
-    games: Registry = request.app.state.games
-    return games
 
 
 @router.get("/games", summary="The games of this server")
