@@ -269,6 +269,21 @@ def wait_until(
         time.sleep(0.025)
 
 
+def wait_held(page: Page, held: list[Any], what: str, timeout: float = 30000) -> None:
+    """Wait until a route handler of this process has held a request (`held` is its list).
+
+    Playwright runs a handler only while one of its calls waits, and the request it holds
+    travels from the browser's network process, not from the page: a page may report its
+    load while the route has not reached this process yet (a CI flake of
+    test_the_import_button_works_from_the_moment_it_is_enabled, 2026-12-05). Each round
+    here is such a call, of 20 ms."""
+    deadline = time.monotonic() + timeout / 1000
+    while not held:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the page fetched no {what}; {page_state(page)}")
+        page.wait_for_timeout(20)
+
+
 def page_state(page: Page) -> str:
     """What a page shows, for a failure message: its address, the game's phase and version
     as the page holds them, its connection banner and any toast."""

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.e2e.gardener import Gardener, wait_until
+from tests.e2e.gardener import Gardener, wait_held, wait_until
 from tests.e2e.shots import shoot
 from tests.e2e.test_play import to_play
 from tests.support.lines import shown_lines, unserial
@@ -267,7 +267,7 @@ def test_the_import_button_works_from_the_moment_it_is_enabled(
     page.route("**/i18n/**", lambda route: held.append(route))
     page.goto(f"{live_server}/records")  # the load event: the catalogue is still held
     wait_until(page, "() => document.readyState === 'complete'")
-    assert held, "the page fetched no catalogue"
+    wait_held(page, held, "catalogue")
     chooser = page.locator("#import-file")
     expect(chooser).to_be_disabled()  # nothing would listen to a pick yet
     for route in held:

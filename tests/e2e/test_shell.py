@@ -15,7 +15,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.gardener import wait_until
+from tests.e2e.gardener import wait_held, wait_until
 from tests.e2e.shots import shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -199,7 +199,7 @@ def test_a_name_typed_before_the_script_has_run_is_kept(
     page.route("**/i18n/**", lambda route: held.append(route))
     page.goto(f"{live_server}/")  # the load event: the catalogue is still held
     wait_until(page, "() => document.readyState === 'complete'")
-    assert held, "the page fetched no catalogue"
+    wait_held(page, held, "catalogue")
     page.fill("#name", "Ana")
     for route in held:
         route.continue_()
