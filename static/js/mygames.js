@@ -8,6 +8,7 @@
 
 import * as api from "./api.js";
 import { ago, lastSeen, myGames, span } from "./asyncapi.js";
+import { redraw } from "./dom.js";
 import { errorText } from "./errors.js";
 import { list, t } from "./i18n.js";
 import { ofName } from "./initials.js";
@@ -148,8 +149,11 @@ async function showMyGames(list) {
   const names = new Map(rooms.map((r) => [r.room_id, r.name]));
   games = games.map((g, i) => ({ ...g, name: g.name || names.get(g.room_id), order: i }));
   games.sort((a, b) => rank(a) - rank(b) || (b.last_move_at || "").localeCompare(a.last_move_at || "") || a.order - b.order);
-  list.replaceChildren(...games.map(item));
+  // The list refreshes every 30 s and as the page comes back in front: drawn anew only
+  // where it changed, so a game pressed as a refresh lands is still opened (js/dom.js).
+  redraw(list, ...games.map(item));
   list.dataset.loaded = "1";
+  list.dataset.refreshes = String(Number(list.dataset.refreshes || 0) + 1);
   const mine = games.filter((g) => g.your_turn).length;
   document.title = mine ? t("mygames.page_title_turn", { n: mine }) : t("home.title");
 }

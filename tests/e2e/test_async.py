@@ -167,6 +167,30 @@ def test_your_games_lists_status_turn_and_stale_seats(
         assert t["bjorn"] not in html
 
 
+def test_a_game_pressed_as_your_games_refresh_is_still_opened(
+    new_page: Callable[..., Page], live_server: str
+) -> None:
+    """ "Your games" refreshes every 30 s and as the page comes back in front. It drew every
+    game anew each time, so a game pressed as a refresh landed was gone by the release, and
+    the click with it. A refresh that changes nothing now keeps the nodes."""
+    t = table(live_server, first_player=1)
+    page = new_page()
+    hold(page, live_server, t["room"], seat=t["ana"], host=t["host"])
+    page.goto(live_server + "/")
+    games = page.locator("#your-games")
+    expect(games).to_have_attribute("data-refreshes", "1")
+    link = page.locator(f"li.my-game[data-room='{t['room']}'] a")
+    box = link.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    # a refresh, with nothing new, lands while the game is held
+    page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+    expect(games).to_have_attribute("data-refreshes", "2")
+    page.mouse.up()
+    page.wait_for_url(f"**/r/{t['room']}")
+
+
 def test_your_turn_title_badge_and_a_notification_in_the_background(
     new_page: Callable[..., Page], live_server: str
 ) -> None:
