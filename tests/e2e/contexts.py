@@ -12,7 +12,15 @@ workers; DevTools' `Storage.clearDataForOrigin` with every storage type). Only C
 HTTP cache is kept, as a returning visitor's browser keeps it. A context the test changed
 itself (offline, permissions, routes, init scripts, a DevTools session, extra headers...)
 or one that registered a service worker is closed instead, never reused: those changes
-cannot all be undone. `tests/e2e/test_contexts.py` pins all of this."""
+cannot all be undone. `tests/e2e/test_contexts.py` pins all of this.
+
+Service workers are blocked (Playwright's `service_workers="block"`: registering one does
+nothing) unless a test asks for them with `service_workers="allow"`, as the tests of the
+installable app and of Web Push do. The home page registers the site's worker, and a
+registration still installing when its context was cleaned could outlive the clean: the
+worker then controlled the next test's pages and answered their requests from its cache,
+where `page.route` never sees them (a CI failure: a catalogue held by a route never came
+to it, stop 52)."""
 
 from __future__ import annotations
 
@@ -94,6 +102,7 @@ class ContextPool:
 
     def page(self, width: int, height: int, **options: Any) -> Any:
         """A page in a clean context with this viewport and these options."""
+        options = {"service_workers": "block", **options}
         key = (width, height, *sorted((k, repr(v)) for k, v in options.items()))
         idle = self._idle.get(key)
         if idle:

@@ -138,7 +138,7 @@ def test_a_context_the_test_changed_is_closed_not_kept(
 def test_a_context_with_a_service_worker_is_closed_not_kept(
     pool: ContextPool, site: str
 ) -> None:
-    page = pool.page(800, 600)
+    page = pool.page(800, 600, service_workers="allow")
     page.goto(site)
     page.evaluate(
         "async () => { await navigator.serviceWorker.register('sw.js');"
@@ -146,7 +146,27 @@ def test_a_context_with_a_service_worker_is_closed_not_kept(
     )
     first = page.context
     pool.give_back(first)
-    again = pool.page(800, 600)
+    again = pool.page(800, 600, service_workers="allow")
     assert again.context is not first
     again.goto(site)
     assert again.evaluate(WHAT_IS_STORED) == NOTHING
+
+
+def test_a_context_registers_no_service_worker_unless_asked(
+    pool: ContextPool, site: str
+) -> None:
+    """A worker registered by one test (the home page registers the site's) could outlive
+    the clean-up and answer the next test's requests where its routes never see them."""
+    page = pool.page(800, 600)
+    page.goto(site)
+    page.evaluate("async () => { await navigator.serviceWorker.register('sw.js'); }")
+    assert page.evaluate(WHAT_IS_STORED)["workers"] == 0
+    assert not page.context.service_workers
+    allowed = pool.page(800, 600, service_workers="allow")
+    assert allowed.context is not page.context
+    allowed.goto(site)
+    allowed.evaluate(
+        "async () => { await navigator.serviceWorker.register('sw.js');"
+        " await navigator.serviceWorker.ready; }"
+    )
+    assert allowed.evaluate(WHAT_IS_STORED)["workers"] == 1

@@ -207,6 +207,8 @@ def page_in(
     new_page: Callable[..., Page], lang: str, size: str, **options: Any
 ) -> Page:
     extra = PHONE if size == "phone" else {}
+    # the site's service worker: its pushes, notifications and offline pages are tested here
+    options.setdefault("service_workers", "allow")
     page = new_page(**SIZES[size], locale=lang, **extra, **options)
     return page
 
