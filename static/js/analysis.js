@@ -17,7 +17,7 @@
  */
 
 import { playerColour } from "./colours.js";
-import { el, playerName } from "./dom.js";
+import { el, playerName, redraw } from "./dom.js";
 import { failureText } from "./errors.js";
 import { number, t } from "./i18n.js";
 import { ofName } from "./initials.js";
@@ -173,7 +173,6 @@ export class AnalysisPanel {
 
   renderChart(a) {
     const box = $("analysis-chart");
-    box.innerHTML = "";
     const total = this.page.record.version;
     const seats = (this.page.record.players || []).map((p) => p.seat);
     const metric = this.metric;
@@ -183,22 +182,45 @@ export class AnalysisPanel {
     const top = metric === "win" ? 1 : Math.max(1, ...values) * 1.05;
     const x = (v) => L + ((W - L - R) * v) / Math.max(1, total);
     const y = (v) => T + (H - T - B) * (1 - v / top);
-    const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "analysis-svg", role: "img" });
-    chart.setAttribute("aria-label", this.chartSummary(a));
+    // The chart is drawn anew at each render (every second while the analysis runs), but
+    // its points, the cursor and the svg stay: a point pressed as a render lands is still
+    // there at the release, and the click shows its move. A point's place depends only on
+    // its version and the game's length, so only the points not drawn yet are added.
+    let chart = this.chart;
+    if (!chart || !box.contains(chart.svg)) {
+      chart = this.chart = {
+        svg: svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "analysis-svg", role: "img" }),
+        cursor: svg("line", { x1: 0, x2: 0, y1: T, y2: H - B, class: "cursor", id: "analysis-cursor" }),
+        drawing: svg("g"),
+        hits: svg("g", { class: "hits" }),
+        drawn: new Set(),
+      };
+      chart.svg.append(chart.drawing, chart.cursor, chart.hits);
+      box.replaceChildren(chart.svg);
+    }
+    chart.svg.setAttribute("aria-label", this.chartSummary(a));
+    const drawing = svg("g");
     for (const f of [0, 0.5, 1]) {
-      chart.append(svg("line", { x1: L, x2: W - R, y1: y(top * f), y2: y(top * f), class: "grid" }));
+      drawing.append(svg("line", { x1: L, x2: W - R, y1: y(top * f), y2: y(top * f), class: "grid" }));
       const label = svg("text", { x: L - 4, y: y(top * f) + 3, class: "axis", "text-anchor": "end" });
       label.textContent = metric === "win" ? `${Math.round(f * 100)}` : pts(top * f);
-      chart.append(label);
+      drawing.append(label);
     }
-    const cursor = svg("line", { x1: 0, x2: 0, y1: T, y2: H - B, class: "cursor", id: "analysis-cursor" });
-    chart.append(cursor);
     for (const seat of seats) {
       const d = a.points.map((p, i) => `${i ? "L" : "M"}${x(p.version).toFixed(1)},${y(p[metric][seat]).toFixed(1)}`).join("");
-      chart.append(svg("path", { d, class: "series", stroke: this.colour(seat) }));
+      drawing.append(svg("path", { d, class: "series", stroke: this.colour(seat) }));
     }
+    for (const tp of a.turning_points || []) {
+      const p = a.points.find((q) => q.version === tp.move);
+      if (!p) continue;
+      drawing.append(svg("circle", { cx: x(tp.move), cy: y(p[metric][tp.seat]), r: 3.5, class: "turn", fill: this.colour(tp.seat) }));
+    }
+    chart.drawing.replaceWith(drawing);
+    chart.drawing = drawing;
     // the points: a click (or Enter) shows that move
     for (const p of a.points) {
+      if (chart.drawn.has(p.version)) continue;
+      chart.drawn.add(p.version);
       const hit = svg("rect", {
         x: x(p.version) - (W - L - R) / Math.max(1, total) / 2,
         y: T,
@@ -208,14 +230,8 @@ export class AnalysisPanel {
         "data-version": p.version,
       });
       hit.addEventListener("click", () => this.page.show(p.version));
-      chart.append(hit);
+      chart.hits.append(hit);
     }
-    for (const tp of a.turning_points || []) {
-      const p = a.points.find((q) => q.version === tp.move);
-      if (!p) continue;
-      chart.append(svg("circle", { cx: x(tp.move), cy: y(p[metric][tp.seat]), r: 3.5, class: "turn", fill: this.colour(tp.seat) }));
-    }
-    box.append(chart);
     this.chartX = x;
     // the same as text, folded: every point
     const table = $("analysis-table");
@@ -293,8 +309,9 @@ export class AnalysisPanel {
   }
 
   renderDraws(a) {
-    const box = $("analysis-draws");
-    box.innerHTML = "";
+    // Drawn anew only where it changed (js/dom.js): a move's link pressed as a render
+    // lands (every second while the analysis runs) keeps its click.
+    const items = [];
     for (const d of a.draws?.by_seat || []) {
       const li = el("li");
       li.append(document.createTextNode(`${t("analysis.draws_seat", { name: this.name(d.seat) })} `));
@@ -303,13 +320,13 @@ export class AnalysisPanel {
       if (best) li.append(this.moveLink(best.move, t("analysis.luckiest", { move: best.move, luck: signed(best.luck) })));
       if (best && worst) li.append(document.createTextNode(" · "));
       if (worst) li.append(this.moveLink(worst.move, t("analysis.unluckiest", { move: worst.move, luck: signed(worst.luck) })));
-      box.append(li);
+      items.push(li);
     }
+    redraw($("analysis-draws"), ...items);
   }
 
   renderTurning(a) {
-    const box = $("analysis-turning");
-    box.innerHTML = "";
+    const items = [];
     const tps = a.turning_points || [];
     $("analysis-turning-none").hidden = tps.length > 0;
     for (const tp of tps) {
@@ -317,8 +334,9 @@ export class AnalysisPanel {
       const key = tp.after > tp.before ? "analysis.turn_up" : "analysis.turn_down";
       const cause = tp.cause === "draw" ? t("analysis.cause_draw") : tp.mark ? t("analysis.cause_mark", { mark: t(`analysis.mark.${tp.mark}`), player: this.player(tp.mover) }) : t("analysis.cause_decision", { player: this.player(tp.mover) });
       li.append(this.moveLink(tp.move, t(key, { move: tp.move, player: this.player(tp.seat), before: pct(tp.before), after: pct(tp.after), cause })));
-      box.append(li);
+      items.push(li);
     }
+    redraw($("analysis-turning"), ...items);
   }
 
   /** The marks on the move list: a symbol and its word for screen readers. */

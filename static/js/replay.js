@@ -337,6 +337,7 @@ async function start() {
       },
     });
     window.__replay.analysis = () => analysis.job;
+    window.__replay.renderAnalysis = () => analysis.render(); // as a poll's answer would
     analysis.start(askAnalysis).catch((err) => {
       $("analysis-error").textContent = err.message;
       $("analysis-error").hidden = false;

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.shots import shoot
 from tests.support.live import LiveServer
@@ -85,6 +85,17 @@ def wait_shown(page: Page, move: int) -> None:
     page.wait_for_function(f"() => window.__replay.shown === {move}")
 
 
+def press_render_release(page: Page, target: Locator) -> None:
+    """A click on `target` with a render of the analysis panel between its press and its
+    release, as a poll's answer would land."""
+    box = target.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.evaluate("() => window.__replay.renderAnalysis()")
+    page.mouse.up()
+
+
 @pytest.mark.parametrize("game", ["babylon-gardens", "ishtar"])
 def test_a_finished_game_is_analysed_in_the_browser(
     new_page: Callable[..., Page], server: str, artifacts: Path, game: str
@@ -114,9 +125,13 @@ def test_a_finished_game_is_analysed_in_the_browser(
     )
     expect(ana.locator("#analysis-progress")).to_be_hidden()
 
-    # the chart: one line per seat; a click on a point shows that move
+    # the chart: one line per seat; a click on a point shows that move, also when the
+    # panel renders between the press and the release (it does at each poll while the
+    # analysis runs: a point redrawn then was gone by the release, and the click with it)
     expect(ana.locator("#analysis-chart path.series")).to_have_count(2)
-    ana.locator(f'#analysis-chart rect.hit[data-version="{version // 2}"]').click()
+    press_render_release(
+        ana, ana.locator(f'#analysis-chart rect.hit[data-version="{version // 2}"]')
+    )
     wait_shown(ana, version // 2)
     expect(ana.locator("#analysis-now")).to_contain_text(f"Move {version // 2}")
     # the chances as text: a row per version and a header
@@ -152,8 +167,15 @@ def test_a_finished_game_is_analysed_in_the_browser(
     wait_shown(ana, first["move"] + 1)
     expect(ana.locator("#replay")).to_have_attribute("data-better", "")
 
-    # luck and turning points, as words
+    # luck and turning points, as words; a draw's link shows its move, render or not
     expect(ana.locator("#analysis-draws li")).to_have_count(2)
+    luckiest = analysis["draws"]["by_seat"][0]["luckiest"]
+    if luckiest:
+        if shown(ana) == luckiest[0]["move"]:
+            ana.keyboard.press("ArrowLeft")
+            wait_shown(ana, luckiest[0]["move"] - 1)
+        press_render_release(ana, ana.locator("#analysis-draws li a").first)
+        wait_shown(ana, luckiest[0]["move"])
     turning = ana.locator("#analysis-turning li")
     expect(turning).to_have_count(len(analysis["turning_points"]))
     if analysis["turning_points"]:
