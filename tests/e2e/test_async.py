@@ -177,16 +177,17 @@ def test_a_game_pressed_as_your_games_refresh_is_still_opened(
     page = new_page()
     hold(page, live_server, t["room"], seat=t["ana"], host=t["host"])
     page.goto(live_server + "/")
-    games = page.locator("#your-games")
-    expect(games).to_have_attribute("data-refreshes", "1")
     link = page.locator(f"li.my-game[data-room='{t['room']}'] a")
+    expect(link).to_be_visible()
+    refreshes = "() => Number(document.getElementById('your-games').dataset.refreshes)"
+    drawn = page.evaluate(refreshes)
     box = link.bounding_box()
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     # a refresh, with nothing new, lands while the game is held
     page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
-    expect(games).to_have_attribute("data-refreshes", "2")
+    wait_until(page, f"() => ({refreshes})() > {drawn}")
     page.mouse.up()
     page.wait_for_url(f"**/r/{t['room']}")
 
