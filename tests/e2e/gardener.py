@@ -269,6 +269,16 @@ def wait_until(
         time.sleep(0.025)
 
 
+def press(page: Page, target: Any) -> None:
+    """Press the mouse at the middle of `target` (a locator) and keep it down: the test
+    makes something happen, then releases (`page.mouse.up()`), as a person's click that a
+    redraw lands in."""
+    box = target.bounding_box()
+    assert box is not None, "the target is not on the page"
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+
+
 def wait_held(page: Page, held: list[Any], what: str, timeout: float = 30000) -> None:
     """Wait until a route handler of this process has held a request (`held` is its list).
 

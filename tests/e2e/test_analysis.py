@@ -19,6 +19,7 @@ import httpx
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.e2e.gardener import press
 from tests.e2e.shots import shoot
 from tests.support.live import LiveServer
 
@@ -88,10 +89,7 @@ def wait_shown(page: Page, move: int) -> None:
 def press_render_release(page: Page, target: Locator) -> None:
     """A click on `target` with a render of the analysis panel between its press and its
     release, as a poll's answer would land."""
-    box = target.bounding_box()
-    assert box is not None
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    press(page, target)
     page.evaluate("() => window.__replay.renderAnalysis()")
     page.mouse.up()
 

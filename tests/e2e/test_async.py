@@ -16,7 +16,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.gardener import Gardener, wait_until
+from tests.e2e.gardener import Gardener, press, wait_until
 from tests.e2e.servers import serve
 from tests.e2e.shots import shoot
 from tests.support.databases import TestDatabases
@@ -181,10 +181,7 @@ def test_a_game_pressed_as_your_games_refresh_is_still_opened(
     expect(link).to_be_visible()
     refreshes = "() => Number(document.getElementById('your-games').dataset.refreshes)"
     drawn = page.evaluate(refreshes)
-    box = link.bounding_box()
-    assert box is not None
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
+    press(page, link)
     # a refresh, with nothing new, lands while the game is held
     page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
     wait_until(page, f"() => ({refreshes})() > {drawn}")

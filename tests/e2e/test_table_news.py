@@ -18,7 +18,7 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.gardener import wait_until
+from tests.e2e.gardener import press, wait_until
 from tests.e2e.shots import shoot
 from tests.e2e.test_async import BACKGROUND_AND_NOTIFICATIONS, bearer, hold, table
 
@@ -165,10 +165,7 @@ def test_a_redraw_of_the_seat_menu_between_press_and_release_keeps_the_click(
     ana.locator("#seat-menu > summary").click()
     to_bot = ana.locator(".handover[data-seat='1'] .to-bot")
     expect(to_bot).to_be_visible()
-    box = to_bot.bounding_box()
-    assert box is not None
-    ana.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    ana.mouse.down()
+    press(ana, to_bot)
     # an update of the room, unchanged, arrives while the button is held
     ana.evaluate(
         "() => { const m = window.__ishtarBetween.menu; m.update(m.room, m.you); }"
@@ -196,10 +193,7 @@ def test_a_pile_pressed_while_a_player_connects_is_still_taken(
     expect(pile).to_be_visible()
     chosen = pile.get_attribute("data-pile")
     version = ana.evaluate("() => window.__ishtar.version")
-    box = pile.bounding_box()
-    assert box is not None
-    ana.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    ana.mouse.down()
+    press(ana, pile)
     bjorn = new_page(**WIDE)
     hold(bjorn, live_server, t["room"], seat=t["bjorn"])
     open_room(bjorn, live_server, t["room"])
