@@ -130,4 +130,7 @@ form.addEventListener("submit", async (ev) => {
 $("players-pick").addEventListener("change", () => readOptions.fit?.(Number(new FormData(form).get("players"))));
 
 drawGames();
+// The button comes disabled: pressed before this module has run (it waits for the page's
+// catalogue), the form would submit itself as a plain GET and reload the home page.
+$("create-btn").disabled = false;
 watchMyGames($("your-games"));

@@ -192,14 +192,18 @@ def test_a_name_typed_before_the_script_has_run_is_kept(
     """home.js runs once the page's catalogue has come (i18n.js awaits it at the top
     level), which may be after the load event. It filled the name field with the name
     saved on this device (none here), wiping a name typed meanwhile: the create button
-    then did nothing (a CI flake of test_play, the room's page never came). The catalogue
-    is held here until the name is typed, to make that order certain."""
+    then did nothing (a CI flake of test_play, the room's page never came). The create
+    button stays disabled until then. The catalogue is held here until the name is typed,
+    to make that order certain."""
     page = new_page()
     held: list[Any] = []
     page.route("**/i18n/**", lambda route: held.append(route))
     page.goto(f"{live_server}/")  # the load event: the catalogue is still held
     wait_until(page, "() => document.readyState === 'complete'")
     wait_held(page, held, "catalogue")
+    # pressed now, the form would submit itself as a plain GET and reload the home page
+    # (a CI flake of test_time_per_move_from_the_form_to_the_late_seat, 2026-12-05)
+    expect(page.locator("#create-btn")).to_be_disabled()
     page.fill("#name", "Ana")
     for route in held:
         route.continue_()
