@@ -203,7 +203,11 @@ TESTS = Path(__file__).resolve().parent
 
 
 def _kind(path: Path) -> str | None:
-    """The marker of a test module's kind by its place: chaos or load (benchmark) tests."""
+    """The marker of a test module's kind by its place: browser, chaos or load (benchmark)
+    tests. (A module of tests/e2e that forgot its `pytestmark` still drives Chromium: two,
+    the browser pool's own tests, ran in the quick loop.)"""
+    if path.is_relative_to(TESTS / "e2e"):
+        return "browser"
     if path.is_relative_to(TESTS / "chaos"):
         return "chaos"
     if path.parent == TESTS and "bench" in path.name:
@@ -236,8 +240,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    """Mark chaos and load tests (`scripts/test --quick` leaves them out, with the
-    browser tests); then order the work units (tests/support/scheduling.py) by their
+    """Mark browser, chaos and load tests by their place (`scripts/test --quick` leaves them
+    out); then order the work units (tests/support/scheduling.py) by their
     estimated cost, the dearest first.
 
     `scripts/test` hands each work unit (a module sharing a live server or a browser, or a
