@@ -156,12 +156,17 @@ class ContextPool:
             if not name.startswith("_") and callable(getattr(clock, name)):
                 setattr(clock, name, kept.mark(name, clock))
 
-        def reached(request: Any) -> None:
-            origin = origin_of(request.url)
+        # The origins whose storage the clean-up clears: those of the documents the
+        # context's frames went to (only a document stores: local and session storage,
+        # IndexedDB, caches, service workers; cookies are cleared whole). Frames'
+        # navigations reach this process anyway; a listener of requests subscribed it to
+        # every request of every page, each a message through Playwright's driver.
+        def reached(frame: Any) -> None:
+            origin = origin_of(frame.url)
             if origin is not None:
                 kept.origins.add(origin)
 
-        context.on("request", reached)
+        context.on("page", lambda page: page.on("framenavigated", reached))
         return kept
 
     def _clean(self, kept: Kept) -> None:
