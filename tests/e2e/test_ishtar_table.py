@@ -338,7 +338,6 @@ def test_an_assistant_on_a_two_flower_space_covers_its_icon_not_its_flowers(
           r.zoomAt(x, y, 5);
         }"""
     )
-    page.wait_for_timeout(60)
     found = page.evaluate(
         """async () => {
           const paint = await import('/static/games/ishtar/paint.js');

@@ -209,7 +209,6 @@ def test_an_assistant_covers_the_icon_and_leaves_the_flowers_visible(
         }""",
         at,
     )
-    page.wait_for_timeout(100)
     found = page.evaluate(
         """async (at) => {
           const paint = await import('/static/games/ishtar/paint.js');
