@@ -27,7 +27,7 @@ class HandToBot(BaseModel):
     level: Level = "medium"
 
 
-def bot_quota(request: Request, rooms: Service) -> BotRoomQuota:
+async def bot_quota(request: Request, rooms: Service) -> BotRoomQuota:
     """The quota of all-bot rooms per address, counted in PostgreSQL (app/background/bot_quota.py)."""
     return BotRoomQuota(
         rooms.store.bot_rooms,
@@ -36,7 +36,7 @@ def bot_quota(request: Request, rooms: Service) -> BotRoomQuota:
     )
 
 
-def client_address(request: Request) -> str:
+async def client_address(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 

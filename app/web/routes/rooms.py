@@ -35,12 +35,17 @@ log = logging.getLogger("ishtar.api")
 router = APIRouter(prefix="/api", tags=["rooms"])
 
 
-def service(request: Request) -> RoomService:
+async def service(request: Request) -> RoomService:
+    """The app's room service. (A dependency that does no blocking work is `async`: FastAPI
+    runs a plain `def` one in a worker thread, a hand-off for every request and a thread
+    for every request in flight.)"""
     room_service: RoomService = request.app.state.rooms
     return room_service
 
 
-def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
+async def bearer(
+    authorization: Annotated[str | None, Header()] = None,
+) -> str | None:
     """The token of an ``Authorization: Bearer <token>`` header, if any."""
     if authorization is None:
         return None
