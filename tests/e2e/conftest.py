@@ -24,7 +24,8 @@ the page needs."""
 expect.set_options(timeout=HANG_GUARD_MS)
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+# (Every test here is marked `browser` by its place: tests/conftest.py `_kind`. A
+# `pytestmark` in a conftest marks nothing.)
 
 
 @pytest.fixture(scope="session")
