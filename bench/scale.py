@@ -22,7 +22,7 @@ Reported per N:
 - latency from a move's submission to its last recipient (the last of the room's 4
   connections to see the new version): p50 / p95 / p99 / max, over the moves made in the
   window only;
-- the server process's RSS at start (after a warm-up room), with every client connected,
+- the server process's RSS at start (after the warm-up rooms), with every client connected,
   at full load (the end of the window, every room playing), its peak, and after every room
   stopped and every socket closed; the growth per room and per connection;
 - server CPU per move (psutil on the server process) and PostgreSQL's (the postmaster of
@@ -101,6 +101,11 @@ class Plan:
         12.0  # after the sockets closed: more than the server's full-GC period
     )
     warmup_s: float = 3.0
+    # rooms of the warm-up, all at once: enough sockets (16) to take each of the server's
+    # ten kept database connections, so that every one has prepared the statements of a
+    # welcome and a move before the window (one room left most of them cold, and the rooms
+    # measured paid their statement caches: 270 against 166 KiB a room at 10 rooms)
+    warmup_rooms: int = 4
     # times each N is played on the same server (a leak shows as growth)
     cycles: int = 1
     server_env: dict[str, str] = field(default_factory=dict)  # e.g. a cache's bound
@@ -553,11 +558,13 @@ def describe(deflate: Deflate) -> str:
 async def warm_up(
     plan: Plan, target: Target, base: str, meter: Meter, salt: int
 ) -> None:
-    """A warm-up room, played fast and closed: modules and statements the first room and
-    the first moves load are not counted as the rooms' growth. At most 2 spectators: a
-    fan-out's thousand are for the measured room only."""
+    """Warm-up rooms (`plan.warmup_rooms`, connected at once), played fast and closed:
+    modules and statements the first rooms and the first moves load are not counted as the
+    rooms' growth. asyncpg prepares a statement once per connection, so the warm-up takes
+    every kept connection of the server's pool at once. At most 2 spectators: a fan-out's
+    thousand are for the measured room only."""
     warm = Run(replace(plan, spectators=min(2, plan.spectators)), target, (0.01, 0.02))
-    await open_rooms(warm, base, 1, salt=salt)
+    await open_rooms(warm, base, plan.warmup_rooms, salt=salt)
     warm.start_play()
     await asyncio.sleep(plan.warmup_s)
     warm.playing = False
@@ -1199,7 +1206,14 @@ def main(argv: list[str] | None = None) -> None:
         type=float,
         default=default.warmup_s,
         metavar="S",
-        help="seconds the warm-up room plays before the rooms are created",
+        help="seconds the warm-up rooms play before the rooms are created",
+    )
+    parser.add_argument(
+        "--warmup-rooms",
+        type=int,
+        default=default.warmup_rooms,
+        metavar="N",
+        help="rooms of the warm-up, created and connected at once",
     )
     parser.add_argument(
         "--settle",
@@ -1304,6 +1318,7 @@ def main(argv: list[str] | None = None) -> None:
         profile=_folder(args.profile),
         rest_s=args.rest,
         warmup_s=args.warmup,
+        warmup_rooms=args.warmup_rooms,
         settle_s=args.settle,
         cycles=args.cycles,
         server_env=server_env,

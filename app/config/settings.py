@@ -123,6 +123,7 @@ class Settings(BaseSettings):
     )
     db_pool_size: int = Field(
         default=10,
+        ge=1,
         description="Connections kept open per server process (opened at start).",
     )
     db_max_overflow: int = Field(
@@ -131,7 +132,19 @@ class Settings(BaseSettings):
         description="Extra connections a server may open under load, kept while used "
         "(with `--workers N`, shared: each worker may open a Nth of them). A move holds "
         "its connection through its commit's flush to disk; at 3,000 live rooms ten did "
-        "not suffice (docs/scaling.md).",
+        "not suffice (docs/scaling.md). One opens only for a request that waited "
+        "`db_overflow_wait_ms` for the others (app/store/overflow.py).",
+    )
+    db_overflow_wait_ms: float = Field(
+        default=100.0,
+        ge=0,
+        description="How long a request waits for one of the kept connections before "
+        "it may open an extra one: a burst of short reads opens none.",
+    )
+    db_overflow_idle_s: float = Field(
+        default=60.0,
+        gt=0,
+        description="Seconds an extra connection stays open unused before it closes.",
     )
     static_dir: Path = Field(
         default=PROJECT_ROOT / "static", description="Directory served at /static."

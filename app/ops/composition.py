@@ -51,6 +51,7 @@ from app.records.provenance import Provenance
 from app.records.replays import ReplayCache, Replays
 from app.store.channel import PEER_KINDS, NoticeKind
 from app.store.games import warm_statements
+from app.store.overflow import OverflowPool
 from app.store.pool import create_pool, open_connections
 from app.store.store import Store
 
@@ -119,12 +120,18 @@ async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
     if settings.warm_up:
         for game in registry:
             warm_once(game.rules, players=game.players)
-    pool = await create_pool(
-        asyncpg_dsn(settings.database_url),
-        settings.db_pool_size + settings.db_max_overflow,
-        warm=warm_statements,
-    )
-    await open_connections(pool, settings.db_pool_size)
+    dsn = asyncpg_dsn(settings.database_url)
+    base = await create_pool(dsn, settings.db_pool_size, warm=warm_statements)
+    await open_connections(base, settings.db_pool_size)
+    extra = None
+    if settings.db_max_overflow:
+        extra = await create_pool(
+            dsn,
+            settings.db_max_overflow,
+            warm=warm_statements,
+            idle_s=settings.db_overflow_idle_s,
+        )
+    pool = OverflowPool(base, extra, settings.db_overflow_wait_ms / 1000)
     # Notices and presence need no durability: their commits need not wait for the disk.
     light = await create_pool(asyncpg_dsn(settings.database_url), 2, durable=False)
     store = Store(pool, light)

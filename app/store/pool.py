@@ -106,12 +106,14 @@ async def create_pool(
     *,
     durable: bool = True,
     warm: Warm | None = None,
+    idle_s: float = 0,
 ) -> asyncpg.Pool:
     """A pool; with ``durable=False`` its commits do not wait for the disk (notices, presence:
     nothing there must survive a crash of PostgreSQL).
 
     No connection is opened here (the server starts, and /readyz explains, while the
-    database is down); once opened, a connection is kept. `warm` runs on each new
+    database is down); once opened, a connection is kept, or with `idle_s` closed once unused
+    for that long (the extra connections of app/store/overflow.py). `warm` runs on each new
     connection after the codecs are set: the first use of a statement on a connection costs
     a parse, a plan and asyncpg's type introspection (tens of milliseconds under load),
     better paid when the connection opens than by the move that happens to use it first
@@ -131,7 +133,8 @@ async def create_pool(
         dsn,
         min_size=0,
         max_size=max_size,
-        max_inactive_connection_lifetime=0,  # kept: reopening is what warming avoids
+        # kept by default: reopening is what warming avoids
+        max_inactive_connection_lifetime=idle_s,
         init=init,
         reset=_keep_session,
         command_timeout=30,
