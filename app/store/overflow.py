@@ -31,6 +31,9 @@ from contextlib import asynccontextmanager
 
 import asyncpg  # type: ignore[import-untyped]
 
+# As long as a statement may take (create_pool's command_timeout).
+RELEASE_TIMEOUT_S = 30.0
+
 
 class OverflowPool:
     """`base`, spilling to `extra` after a wait of `grace_s` (see the module)."""
@@ -49,7 +52,10 @@ class OverflowPool:
         try:
             yield conn
         finally:
-            await pool.release(conn)
+            # Explicit: asyncpg would otherwise bound the release of a connection taken
+            # with a timeout by that timeout (grace_s), and terminate a connection whose
+            # reset (a rollback after an error) took longer under load.
+            await pool.release(conn, timeout=RELEASE_TIMEOUT_S)
 
     async def _take(self) -> tuple[asyncpg.Pool, asyncpg.Connection]:
         base, extra = self.base, self.extra
