@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -89,6 +90,8 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
 
     write_buffer_bytes = 64 * 1024
     stall_s = 30.0
+    # Keep-alive pings fall on this grid of the loop's clock (see `schedule_ping`).
+    ping_grid_s = 1.0
     frame_cache = FrameCache(1024 * 1024)
     deflate = deflate_factory()
 
@@ -181,6 +184,22 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
             if request is not None:
                 request.headers.clear()
             self.__dict__.pop("response", None)
+
+    def schedule_ping(self) -> None:
+        """uvicorn's next keep-alive ping, its time rounded up to `ping_grid_s`.
+
+        uvicorn pings each socket `ws_ping_interval` (20 s) after its last pong, so pings
+        spread over time as the sockets did when they connected, and each one woke the
+        event loop on its own: 500 wake-ups a second for 10,000 idle sockets, and as many
+        for their pongs. On the grid every ping due in the same second goes out in one
+        turn of the loop and their pongs come back together (`bench.scale --idle`;
+        docs/benchmarks.md). A ping is at most `ping_grid_s` later than uvicorn's."""
+        assert self.ping_interval is not None
+        due = self.loop.time() + max(0.0, self.ping_interval - self.last_ping_rtt)
+        grid = self.ping_grid_s
+        self.ping_timer = self.loop.call_at(
+            math.ceil(due / grid) * grid, self.send_keepalive_ping
+        )
 
     def _stalled(self) -> None:
         self._stall = None

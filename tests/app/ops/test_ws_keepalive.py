@@ -1,0 +1,72 @@
+"""Keep-alive pings on a grid (app/ops/ws_transport.py `schedule_ping`): sockets that
+connected at different moments are pinged in the same turns of the event loop, and the
+pings keep going, pong after pong, for a client that answers them."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from websockets.asyncio.client import ClientConnection, connect
+
+from app.ops.ws_transport import bounded_websockets
+from tests.app.clients import open_room, ws_url
+from tests.support.live import uvicorn_serving
+
+GRID_S = 0.25
+
+
+def on_grid(when: float) -> bool:
+    return abs(when / GRID_S - round(when / GRID_S)) < 1e-6
+
+
+@pytest.fixture
+async def served(room_app: FastAPI) -> AsyncIterator[tuple[str, type[Any]]]:
+    protocol = bounded_websockets(1 << 16, 3600.0)
+    protocol.ping_grid_s = GRID_S
+    async with uvicorn_serving(
+        room_app,
+        log_level="warning",
+        timeout_graceful_shutdown=10,
+        ws=protocol,
+        ws_ping_interval=0.3,
+        ws_ping_timeout=30.0,
+    ) as server:
+        yield f"http://127.0.0.1:{server.config.port}", protocol
+
+
+async def welcomed(base: str, room_id: str) -> ClientConnection:
+    socket = await connect(ws_url(base, room_id), compression=None)
+    await socket.send(json.dumps({"type": "hello", "token": None}))
+    assert json.loads(await socket.recv())["type"] == "welcome"
+    return socket
+
+
+async def test_pings_fall_on_the_grid_and_keep_going(
+    served: tuple[str, type[Any]],
+) -> None:
+    base, protocol = served
+    async with httpx.AsyncClient(base_url=base) as web:
+        room_id, _host, _tokens = await open_room(web, 2)
+    first = await welcomed(base, room_id)
+    second = await welcomed(base, room_id)
+    sockets = [o for o in gc.get_objects() if isinstance(o, protocol)]
+    assert len(sockets) == 2
+    for socket in sockets:
+        assert socket.ping_timer is not None and on_grid(socket.ping_timer.when())
+    # Both answer (the websockets client pongs by itself): each pong chains the next
+    # ping, on the grid again. A hang guard, not a timing assertion.
+    async with asyncio.timeout(30):
+        while not all(s.last_ping_rtt > 0 and s.ping_timer for s in sockets):  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+    for socket in sockets:
+        assert on_grid(socket.ping_timer.when())
+    for client in (first, second):
+        await client.send(json.dumps({"type": "ping"}))  # still open, still served
+        await client.close()
