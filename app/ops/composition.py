@@ -133,7 +133,7 @@ async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
         )
     pool = OverflowPool(base, extra, settings.db_overflow_wait_ms / 1000)
     # Notices and presence need no durability: their commits need not wait for the disk.
-    light = await create_pool(asyncpg_dsn(settings.database_url), 2, durable=False)
+    light = await create_pool(dsn, 2, durable=False)
     store = Store(pool, light)
     bot_seeds = await load_bot_seeds(store)
     presence = Presence(store, instance)
