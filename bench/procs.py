@@ -37,18 +37,6 @@ def reserve_port(host: str = "127.0.0.1") -> socket.socket:
     return sock
 
 
-def listening(port: int) -> int:
-    """How many sockets listen on `port` (Linux's /proc/net/tcp and tcp6: state 0A)."""
-    count = 0
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        with contextlib.suppress(OSError):
-            for line in Path(table).read_text().splitlines()[1:]:
-                fields = line.split()
-                if fields[1].endswith(f":{port:04X}") and fields[3] == "0A":
-                    count += 1
-    return count
-
-
 @contextlib.contextmanager
 def embedded_postgres(data_dir: Path | None = None) -> Iterator[str]:
     """A throwaway PostgreSQL (pgserver) in a temporary directory; yields a libpq URL."""
@@ -151,16 +139,17 @@ class Server:
                 await asyncio.sleep(0.1)
         raise TimeoutError(f"server not ready after {within}s:\n{self.tail()}")
 
-    async def wait_listening(self, count: int, within: float = 120.0) -> None:
-        """Until `count` sockets listen on the port (`ishtar serve --workers`: each worker
-        listens once its app has started; the first one ready answers /readyz alone)."""
+    async def wait_workers(self, count: int, within: float = 120.0) -> None:
+        """Until the front of `ishtar serve --workers` has logged all `count` workers ready
+        (each once its app has started; the first one ready answers /readyz alone)."""
         deadline = time.monotonic() + within
-        while listening(self.port) < count:
+        line = f"all {count} workers ready"
+        while self.log is None or line not in self.log.read_text(errors="replace"):
             assert self.proc is not None
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited early:\n{self.tail()}")
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{listening(self.port)} of {count} workers listen")
+                raise TimeoutError(f"not all {count} workers ready:\n{self.tail()}")
             await asyncio.sleep(0.1)
 
     def tail(self, lines: int = 30) -> str:

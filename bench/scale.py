@@ -881,7 +881,7 @@ async def serve_and_measure(
     try:
         await server.wait_ready(ready)
         if kind != "floor" and plan.workers > 1:
-            await server.wait_listening(plan.workers)
+            await server.wait_workers(plan.workers)
         assert server.proc is not None
         meter = Meter(server.proc.pid, server.port, heap_dir, server.log)
         if plan.idle:

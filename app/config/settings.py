@@ -563,8 +563,9 @@ class Settings(BaseSettings):
         ge=1,
         le=64,
         description=(
-            "Server processes `ishtar serve` runs on one port (SO_REUSEPORT), each an "
-            "instance of its own against the one database. Same as --workers."
+            "Server processes `ishtar serve` runs on one port, each an instance of its "
+            "own against the one database; a front in the supervisor hands each "
+            "connection to one, a room's sockets to the room's own. Same as --workers."
         ),
     )
     ws_frame_cache_bytes: int = Field(

@@ -118,13 +118,14 @@ def register_serve(subparsers: Subparsers) -> None:
         help="server processes sharing the port, each an instance of its own "
         "(default: ISHTAR_WORKERS or 1)",
     )
-    # A worker's listening socket, handed over by `--workers`' supervisor (app/ops/workers.py).
-    parser.add_argument("--fd", type=int, help=argparse.SUPPRESS)
+    # A worker's channel from `--workers`' supervisor, whose front hands it its connections
+    # (app/ops/workers.py, app/ops/front.py).
+    parser.add_argument("--handoff-fd", type=int, help=argparse.SUPPRESS)
     _add_data_dir(parser)
     parser.set_defaults(handler=serve)
 
 
-def _listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:
+def _listen(host: str, port: int) -> socket.socket:
     """A TCP socket bound to (host, port), as uvicorn would bind it; port 0: any free one.
 
     Bound here rather than by uvicorn so that the port is known (and held) before the
@@ -139,8 +140,6 @@ def _listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if reuse_port:  # one of several workers' sockets on one port
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind((host, port))
     except OSError:
         sock.close()
@@ -186,7 +185,7 @@ def serve(args: argparse.Namespace) -> int:
         with database(settings, on_give_up=give_up) as url:
             if not migrate.at_head(url):
                 migrate.upgrade(url)
-            if workers > 1 and args.fd is None:
+            if workers > 1 and args.handoff_fd is None:
                 return _supervise(settings, url, workers, args.port_file)
             app = create_app(settings.model_copy(update={"database_url": url}))
             # A peer that stops reading holds a bounded buffer, then is cut off
@@ -199,9 +198,9 @@ def serve(args: argparse.Namespace) -> int:
             http, ws = guarded_protocols(
                 _connection_budget(settings, limit), settings.header_timeout_s, bounded
             )
-            if args.fd is not None:  # a worker: its supervisor bound the socket
-                listener = socket.socket(fileno=args.fd)
-                port = listener.getsockname()[1]
+            listener: socket.socket | None = None
+            if args.handoff_fd is not None:  # a worker: the front accepts for it
+                port = settings.port
             else:
                 listener = _listen(settings.host, settings.port)
                 port = listener.getsockname()[1]
@@ -222,15 +221,24 @@ def serve(args: argparse.Namespace) -> int:
                 proxy_headers=bool(settings.forwarded_allow_ips),
                 forwarded_allow_ips=settings.forwarded_allow_ips or None,
             )
-            server = uvicorn.Server(config)
+            if listener is None:
+                from app.ops.handoff import HandedServer
+
+                channel = socket.socket(fileno=args.handoff_fd)
+                server: uvicorn.Server = HandedServer(config, channel)
+                sockets = None
+            else:
+                server = uvicorn.Server(config)
+                sockets = [listener]
             try:
-                server.run(sockets=[listener])
+                server.run(sockets=sockets)
             except (
                 KeyboardInterrupt
             ):  # as uvicorn.run: a signal during the run stops it
                 pass
             finally:
-                listener.close()
+                if listener is not None:
+                    listener.close()
             if not server.started and not lost_database.is_set():
                 return STARTUP_FAILURE
     except KeyboardInterrupt:  # SIGTERM, Ctrl-C, or give_up's own SIGTERM
@@ -243,23 +251,24 @@ def _supervise(
     settings: Settings, url: str, workers: int, port_file: Path | None
 ) -> int:
     """Run `workers` server processes on one port until stopped (app/ops/workers.py)."""
-    from app.ops.workers import Supervisor, shared_overflow
+    from app.ops.workers import FrontLimits, Supervisor, shared_overflow
 
-    def listen(host: str, port: int) -> socket.socket:
-        return _listen(host, port, reuse_port=True)
-
-    supervisor = Supervisor(workers, settings.host, listen, url, [])
+    limits = FrontLimits(
+        head_timeout_s=settings.header_timeout_s,
+        per_address=_per_address(settings),
+    )
+    supervisor = Supervisor(workers, settings.host, _listen, url, [], limits)
     supervisor.env["ISHTAR_DB_MAX_OVERFLOW"] = str(
         shared_overflow(settings.db_max_overflow, workers)
     )
-    sockets = supervisor.bind(settings.port)
+    listener = supervisor.bind(settings.port)
     log.info(
         "bound to %s port %d for %d workers", settings.host, supervisor.port, workers
     )
     if port_file is not None:
         _write_port_file(port_file, supervisor.port)
     try:
-        supervisor.start(sockets)
+        supervisor.start(listener)
         return supervisor.run()
     except KeyboardInterrupt:  # SIGTERM or Ctrl-C: every worker stops gracefully
         supervisor.stop()
@@ -279,10 +288,17 @@ def _connection_budget(settings: Settings, limit: int) -> ConnectionBudget:
         for entry in settings.forwarded_allow_ips
         if entry != "*"
     ]
-    per_address = (
-        0 if "*" in settings.forwarded_allow_ips else settings.connections_per_address
+    return ConnectionBudget(
+        limit, later + settings.reserved_fds, _per_address(settings), exempt
     )
-    return ConnectionBudget(limit, later + settings.reserved_fds, per_address, exempt)
+
+
+def _per_address(settings: Settings) -> int:
+    """Client connections admitted per address; 0 (any number) behind a proxy of any
+    address."""
+    if "*" in settings.forwarded_allow_ips:
+        return 0
+    return settings.connections_per_address
 
 
 # -- db -------------------------------------------------------------------------------------

@@ -1,18 +1,18 @@
 """`ishtar serve --workers N`: N server processes on one port, and their supervisor.
 
-Each worker is a whole `ishtar serve` of its own (`--fd`: the listening socket it is handed)
-against the one database, a separate instance as the instances of several machines are:
-they coordinate through PostgreSQL (notices, presence, leases), never through this
-process, so no client needs to come back to the same worker (docs/scaling.md, "Several
-processes").
+Each worker is a whole `ishtar serve` of its own (`--handoff-fd`: its end of a channel to
+the supervisor) against the one database, a separate instance as the instances of several
+machines are: they coordinate through PostgreSQL (notices, presence, leases), never through
+this process, so no client needs to come back to the same worker (docs/scaling.md,
+"Several processes").
 
-Every worker listens on a socket of its own bound to the same port with `SO_REUSEPORT`:
-the kernel spreads new connections evenly over the sockets that listen. The supervisor
-binds them (so it knows the port before any worker starts: `--port 0 --port-file F`),
-hands each to its worker and closes its own copy: a socket nobody accepts on must not stay
-in the group, or the connections the kernel gives it would wait for ever.
+The supervisor binds the port (so it knows it before any worker starts: `--port 0
+--port-file F`) and its front (app/ops/front.py) accepts every connection and hands it to
+one worker over that worker's channel (app/ops/handoff.py): a room's websockets all to the
+room's worker, so that each move is applied by one process. It listens once the first
+worker is ready.
 
-A worker that dies is started again on a fresh socket, unless workers keep dying within
+A worker that dies is started again with a fresh channel, unless workers keep dying within
 `QUICK_EXIT_S` of their start (`GIVE_UP_AFTER` times in a row: a broken configuration or
 database), in which case the supervisor stops them all. SIGTERM or Ctrl-C stops every
 worker gracefully (SIGTERM, then SIGKILL after `STOP_S`).
@@ -21,9 +21,10 @@ worker gracefully (SIGTERM, then SIGKILL after `STOP_S`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
-import select
+import selectors
 import signal
 import socket
 import subprocess
@@ -32,6 +33,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from app.ops.front import Front
+
 log = logging.getLogger("ishtar.workers")
 
 QUICK_EXIT_S = 10.0
@@ -39,6 +42,15 @@ GIVE_UP_AFTER = 5
 STOP_S = 15.0
 
 Listen = Callable[[str, int], socket.socket]
+
+
+@dataclass(frozen=True)
+class FrontLimits:
+    """The front's bounds on connections waiting for their request line (app/ops/front.py)."""
+
+    head_timeout_s: float = 10.0
+    per_address: int = 0  # 0: any number
+    max_pending: int = 1024
 
 
 @dataclass
@@ -71,75 +83,107 @@ class Supervisor:
         listen: Listen,
         database_url: str,
         extra_args: list[str],
+        limits: FrontLimits = FrontLimits(),
     ) -> None:
         self.count = count
         self.host = host
         self.listen = listen
         self.env = dict(os.environ, DATABASE_URL=database_url)
         self.extra_args = extra_args
+        self.limits = limits
         self.port = 0
         self.workers: dict[int, Worker] = {}  # by pidfd
         self.quick_exits = 0
+        self.selector = selectors.DefaultSelector()
+        self.front: Front | None = None
+        self.code: int | None = None  # set once the supervisor gives up
 
-    def bind(self, port: int) -> list[socket.socket]:
-        """The workers' listening sockets, all on one port (the first one's, for 0)."""
-        first = self.listen(self.host, port)
-        self.port = first.getsockname()[1]
-        return [first] + [
-            self.listen(self.host, self.port) for _ in range(self.count - 1)
-        ]
+    def bind(self, port: int) -> socket.socket:
+        """The port's socket, bound (its port the one asked, or any free one for 0)."""
+        listener = self.listen(self.host, port)
+        self.port = listener.getsockname()[1]
+        return listener
 
-    def start(self, sockets: list[socket.socket]) -> None:
-        for index, sock in enumerate(sockets):
-            self._spawn(index, sock)
+    def start(self, listener: socket.socket) -> None:
+        self.front = Front(
+            self.selector,
+            listener,
+            self.count,
+            self.limits.head_timeout_s,
+            self.limits.per_address,
+            self.limits.max_pending,
+        )
+        for index in range(self.count):
+            self._spawn(index)
 
-    def _spawn(self, index: int, sock: socket.socket) -> None:
+    def _spawn(self, index: int) -> None:
+        assert self.front is not None
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
             command = [
                 sys.executable,
                 "-m",
                 "app",
                 "serve",
-                "--fd",
-                str(sock.fileno()),
+                "--handoff-fd",
+                str(theirs.fileno()),
                 "--host",
                 self.host,
                 "--port",
                 str(self.port),
                 *self.extra_args,
             ]
-            proc = subprocess.Popen(command, env=self.env, pass_fds=[sock.fileno()])
+            proc = subprocess.Popen(command, env=self.env, pass_fds=[theirs.fileno()])
+        except BaseException:
+            ours.close()
+            raise
         finally:
-            sock.close()  # the worker has its copy; ours must not stay in the group
+            theirs.close()  # the worker has its copy
         pidfd = os.pidfd_open(proc.pid)
-        self.workers[pidfd] = Worker(index, proc, pidfd)
+        worker = Worker(index, proc, pidfd)
+        self.workers[pidfd] = worker
+        self.selector.register(
+            pidfd, selectors.EVENT_READ, functools.partial(self._ended, worker)
+        )
+        self.front.attach(index, ours)
         log.info("worker %d started (pid %d)", index, proc.pid)
 
     def run(self) -> int:
-        """Wait on the workers, restarting any that dies; 1 once they keep dying."""
+        """Serve the front and wait on the workers, restarting any that dies; 1 once they
+        keep dying."""
+        assert self.front is not None
         while self.workers:
-            ended, _, _ = select.select(list(self.workers), [], [])
-            for pidfd in ended:
-                worker = self.workers.pop(pidfd)
-                os.close(pidfd)
-                code = worker.proc.wait()
-                quick = time.monotonic() - worker.started < QUICK_EXIT_S
-                self.quick_exits = self.quick_exits + 1 if quick else 0
-                log.warning(
-                    "worker %d (pid %d) exited with %d",
-                    worker.index,
-                    worker.proc.pid,
-                    code,
-                )
-                if self.quick_exits >= GIVE_UP_AFTER:
-                    log.error("workers keep exiting at their start: stopping")
-                    self.stop()
-                    return 1
-                self._spawn(worker.index, self.listen(self.host, self.port))
-        return 0
+            timeout = self.front.expire()
+            for key, _events in self.selector.select(timeout):
+                if not self.workers:  # given up and stopped: the rest is closed
+                    break
+                key.data()
+        return self.code or 0
+
+    def _ended(self, worker: Worker) -> None:
+        assert self.front is not None
+        self.selector.unregister(worker.pidfd)
+        del self.workers[worker.pidfd]
+        os.close(worker.pidfd)
+        self.front.detach(worker.index)
+        code = worker.proc.wait()
+        quick = time.monotonic() - worker.started < QUICK_EXIT_S
+        self.quick_exits = self.quick_exits + 1 if quick else 0
+        log.warning(
+            "worker %d (pid %d) exited with %d", worker.index, worker.proc.pid, code
+        )
+        if self.quick_exits >= GIVE_UP_AFTER:
+            log.error("workers keep exiting at their start: stopping")
+            self.stop()
+            self.code = 1
+            return
+        self._spawn(worker.index)
 
     def stop(self) -> None:
-        """SIGTERM every worker, then SIGKILL those still there after `STOP_S`."""
+        """Stop accepting; SIGTERM every worker, then SIGKILL those still there after
+        `STOP_S`."""
+        if self.front is not None:
+            self.front.close()  # the channels stay open until their workers have ended
         for worker in self.workers.values():
             _signal(worker.proc, signal.SIGTERM)
         deadline = time.monotonic() + STOP_S
@@ -150,8 +194,11 @@ class Supervisor:
                 log.warning("worker %d did not stop: killed", worker.index)
                 _signal(worker.proc, signal.SIGKILL)
                 worker.proc.wait()
-        for pidfd in self.workers:
+        for pidfd, worker in self.workers.items():
+            self.selector.unregister(pidfd)
             os.close(pidfd)
+            if self.front is not None:
+                self.front.detach(worker.index)
         self.workers.clear()
 
 
