@@ -18,6 +18,7 @@ Wire protocol (JSON text frames), deliberately tiny:
 - server -> every connection of the room: ``{"type": "moved", "version": v + 1,
   "action": {...}}``, or to the sender only ``{"type": "error", "code": "stale",
   "version": current}`` when ``v`` is not the current version.
+- client -> ``{"type": "ping"}`` (a tab's keep-alive), server -> ``{"type": "pong"}``.
 
 With ``--pad BYTES``, every message the floor sends (``state`` and ``moved``) also carries a
 ``view``: a list of cells, about BYTES of JSON drawn from the version, as a position's view
@@ -63,6 +64,7 @@ CREATE TABLE IF NOT EXISTS floor_moves (
 """
 
 
+PONG = '{"type":"pong"}'
 TILES = ("fire", "water", "earth", "air", "gold", "silver", "reed", "clay")
 
 
@@ -186,6 +188,9 @@ def build_app(
             await ws.send_text(floor.message({"type": "state", "version": version}))
             while True:
                 msg = json.loads(await ws.receive_text())
+                if msg.get("type") == "ping":  # a tab's keep-alive, as ours answers it
+                    await ws.send_text(PONG)
+                    continue
                 new = await floor.move(room, int(msg["version"]), msg.get("action"))
                 if new is None:
                     current = await floor.version(room)

@@ -61,6 +61,10 @@ class Target(Protocol):
 
     def move(self, version: int, action: Any, move_id: str) -> str: ...
 
+    def ping(self) -> str:
+        """The keep-alive a browser's tab sends now and then, answered with a pong."""
+        ...
+
 
 @dataclass
 class Stats:
@@ -76,6 +80,7 @@ class Stats:
     # sockets by the extensions their server accepted ("" for none)
     extensions: Counter[str] = field(default_factory=Counter)
     messages: int = 0  # received by the spectators' sockets (players' are not counted)
+    pings: int = 0  # app-level pings sent (bench.scale --idle: tabs' keep-alives)
     messages_compressed: int = 0  # of which came compressed (RSV1), and were inflated
     syncs: int = (
         0  # `sync` messages received during play (none while nothing went wrong)

@@ -37,7 +37,9 @@ fresh server, ``--repeat`` times alternating, and ours are reported as ratios to
 behave as Chromium's by default (``--client browser``: ``permessage-deflate`` offered and
 used, see `bench.rawws`); bytes on the wire are counted per socket and per update.
 ``--spectators 1000 --rooms 1`` is the fan-out at a human pace; ``--idle SOCKETS`` replaces
-play with that many sockets connected and left idle (RSS per socket, CPU over the window).
+play with that many sockets connected and left idle (RSS per socket, CPU over the window),
+each sending a `ping` every 25 s as a room's page does (``--idle-ping S``; 0: none), which
+both servers answer with a `pong`.
 
 The client side is one asyncio loop (the standard one: `LeanClient` wants its transports) of `bench.rawws.LeanClient`
 protocols: no task and no thread per connection; each player's think time is a timer
@@ -130,6 +132,9 @@ class Plan:
     idle: int = 0
     # ours served by `ishtar serve --workers N` (memory and CPU summed over the processes)
     workers: int = 1
+    # with idle > 0: every socket sends the app's `ping` this often, as a room's page does
+    # (static/js/socket.js: every 25 s), its phase spread over the period; 0: never
+    idle_ping_s: float = 25.0
 
 
 def say(text: str) -> None:
@@ -755,9 +760,13 @@ async def measure_idle(
     run = Run(plan, target, plan.think)
     await open_rooms(run, base, rooms, salt=sockets)
     await welcomed(run)
+    pinging = asyncio.get_running_loop().create_task(
+        ping_as_tabs(run, plan.idle_ping_s)
+    )
     await asyncio.sleep(plan.settle_s)
     rss_connected, fds_connected = meter.rss(), meter.fds()
     wire0 = Wire.read(run)
+    pings0 = run.stats.pings
     cpu0, pg0, t0 = meter.cpu(), pg.read(), time.perf_counter()
     say(f"{label}: idle for {plan.seconds} s")
     await asyncio.sleep(plan.seconds)
@@ -765,6 +774,8 @@ async def measure_idle(
     cpu, pg_used = meter.cpu() - cpu0, PgCpu.used(pg0, pg.read())
     rss_idle = meter.rss()
     wire1 = Wire.read(run)
+    pings = run.stats.pings - pings0
+    pinging.cancel()
     say(f"{label}: closing")
     await close_all(run)
     del run.seats[:], run.spectators[:]
@@ -786,6 +797,7 @@ async def measure_idle(
         "kb_per_idle_socket": round((rss_idle - rss_start) / connected / 1024, 1),
         "fds_connected": fds_connected,
         "idle_cpu_percent": round(100 * cpu / wall, 2) if wall else 0.0,
+        "app_pings_per_s": round(pings / wall, 1) if wall else 0.0,
         "pg_cpu_percent": round(100 * pg_used / wall, 2) if wall else 0.0,
         "deflate_sockets": wire1.deflate_sockets,
         "deflate_accepted": sorted(wire1.accepted),
@@ -794,6 +806,25 @@ async def measure_idle(
             (wire1.received - wire0.received) / connected, 1
         ),
     }
+
+
+async def ping_as_tabs(run: Run, every_s: float, step_s: float = 0.1) -> None:
+    """Every socket sends the app's `ping` once every `every_s`, the sockets' phases spread
+    evenly over the period in steps of `step_s` (as tabs opened at any moment would)."""
+    if every_s <= 0:
+        return
+    clients = list(run.clients())
+    slices = max(1, round(every_s / step_s))
+    text = run.target.ping()
+    loop = asyncio.get_running_loop()
+    start, tick = loop.time(), 0
+    while True:
+        for client in clients[tick % slices :: slices]:
+            if client.transport is not None and not client.transport.is_closing():
+                client.send_text(text)
+                run.stats.pings += 1
+        tick += 1
+        await asyncio.sleep(max(0.0, start + tick * step_s - loop.time()))
 
 
 @contextlib.contextmanager
@@ -1300,6 +1331,14 @@ def main(argv: list[str] | None = None) -> None:
         " connected and left idle; the server's RSS per socket and CPU over --seconds",
     )
     parser.add_argument(
+        "--idle-ping",
+        type=float,
+        default=default.idle_ping_s,
+        metavar="S",
+        help="with --idle: each socket sends the app's ping every S seconds, as a room's"
+        " page does (default 25); 0: none",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=default.workers,
@@ -1332,6 +1371,7 @@ def main(argv: list[str] | None = None) -> None:
         floor_pad=args.floor_pad,
         idle=args.idle,
         workers=args.workers,
+        idle_ping_s=args.idle_ping,
     )
 
     def progress(run: dict[str, Any]) -> None:

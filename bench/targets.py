@@ -23,6 +23,7 @@ from bench.players import Update
 FLOOR_ACTION = {"type": "pass"}
 HEAD = re.compile(rb'\{\s*"type":\s*"(\w+)",\s*"version":\s*(\d+)')
 OVER = re.compile(rb'"phase":\s*"over"')
+PING = '{"type":"ping"}'  # what a room's page sends every 25 s (static/js/socket.js)
 
 
 @dataclass
@@ -50,6 +51,8 @@ class FloorTarget:
         msg = json.loads(text)
         if msg["type"] == "error":
             return Update(error=msg["code"])
+        if msg["type"] == "pong":
+            return Update()
         version = int(msg["version"])
         if version >= self.moves_per_game:
             return Update(version=version, over=True)
@@ -62,6 +65,9 @@ class FloorTarget:
 
     def move(self, version: int, action: Any, move_id: str) -> str:
         return json.dumps({"type": "move", "version": version, "action": action})
+
+    def ping(self) -> str:
+        return PING
 
 
 @dataclass
@@ -156,3 +162,6 @@ class IshtarTarget:
                 "move_id": move_id,
             }
         )
+
+    def ping(self) -> str:
+        return PING

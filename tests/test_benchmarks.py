@@ -291,7 +291,7 @@ def test_the_scale_benchmark_measures_idle_sockets_on_ours_and_the_floor(
 ) -> None:
     result = run_json(
         *("bench.scale", "--idle", "8", "--seconds", "1", "--warmup", "0.5"),
-        *("--settle", "0.3"),
+        *("--settle", "0.3", "--idle-ping", "0.25"),
         database=postgres,
     )
     runs = result["runs"]
@@ -303,6 +303,9 @@ def test_the_scale_benchmark_measures_idle_sockets_on_ours_and_the_floor(
         assert run["deflate_sockets"] == 8
         assert isinstance(run["kb_per_idle_socket"], float)
         assert isinstance(run["idle_cpu_percent"], float)
+        # each socket pinged as a tab does, and its pongs came back
+        assert run["app_pings_per_s"] > 8, run
+        assert run["rx_idle_bytes_per_socket"] > 0, run
     rows = result["against_floor"]
     assert isinstance(rows, list)
     (row,) = rows
