@@ -159,7 +159,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.ops.main import create_app
-    from app.ops.ws_transport import bounded_websockets
+    from app.ops.ws_transport import PING_INTERVAL_S, bounded_websockets
 
     overrides = {
         key: value
@@ -213,6 +213,7 @@ def serve(args: argparse.Namespace) -> int:
                 port=port,
                 log_level=settings.log_level,
                 ws_max_size=settings.ws_frame_limit_bytes,
+                ws_ping_interval=PING_INTERVAL_S,
                 timeout_graceful_shutdown=10,
                 timeout_keep_alive=settings.keep_alive_s,
                 http=http,

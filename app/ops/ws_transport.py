@@ -44,6 +44,11 @@ from app.ops.ws_frames import FrameCache, build_frame, deflate_factory
 
 Framing = Callable[[str, Sequence[Extension]], bytes]
 
+# Seconds a socket may be quiet before its keep-alive ping (uvicorn's `ws_ping_interval`;
+# its default is 20): longer than the 25 s between a room page's own pings, so that an open
+# tab's pings are all the keep-alive it needs (`BoundedWebSockets.send_keepalive_ping`).
+PING_INTERVAL_S = 30.0
+
 log = logging.getLogger("ishtar.ws")
 
 
@@ -92,6 +97,9 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
     stall_s = 30.0
     # Keep-alive pings fall on this grid of the loop's clock (see `schedule_ping`).
     ping_grid_s = 0.1
+    # When the peer was last heard from (any bytes), on the loop's clock: a socket is
+    # pinged only once it has been quiet for uvicorn's interval (`send_keepalive_ping`).
+    last_heard = 0.0
     frame_cache = FrameCache(1024 * 1024)
     deflate = deflate_factory()
 
@@ -185,10 +193,37 @@ class BoundedWebSockets(WebSocketsSansIOProtocol):
                 request.headers.clear()
             self.__dict__.pop("response", None)
 
+    def data_received(self, data: bytes) -> None:
+        self.last_heard = self.loop.time()
+        super().data_received(data)
+
+    def send_keepalive_ping(self) -> None:
+        """uvicorn's keep-alive ping, unless the peer has been heard from within the
+        interval: then the ping waits until the interval after that.
+
+        The ping shows that the peer is still there, and its pong is what uvicorn waits
+        for; any frame the peer sent shows the same. A room's page sends the app's `ping`
+        every 25 s (static/js/socket.js), within `PING_INTERVAL_S`, so an open tab is never
+        pinged, and a peer gone quiet is still found `PING_INTERVAL_S` + the pong timeout
+        after its last sign of life, as after a pong. 10,000 open tabs cost the protocol's
+        pings and their pongs, about 3 % of a core, beside their own pings (`bench.scale
+        --idle`; docs/benchmarks.md)."""
+        assert self.ping_interval is not None
+        due = self.last_heard + self.ping_interval
+        if due > self.loop.time() and not (
+            self.close_sent or self.transport.is_closing()
+        ):
+            grid = self.ping_grid_s
+            self.ping_timer = self.loop.call_at(
+                math.ceil(due / grid) * grid, self.send_keepalive_ping
+            )
+            return
+        super().send_keepalive_ping()
+
     def schedule_ping(self) -> None:
         """uvicorn's next keep-alive ping, its time rounded up to `ping_grid_s`.
 
-        uvicorn pings each socket `ws_ping_interval` (20 s) after its last pong, so pings
+        uvicorn pings each socket `ws_ping_interval` (here 30 s) after its last pong, so pings
         spread over time as the sockets did when they connected, and each one woke the
         event loop on its own: 500 wake-ups a second for 10,000 idle sockets, and as many
         for their pongs. On the grid every ping due in the same tenth of a second goes out
