@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from app.config.settings import Settings
+from app.ops.ws_transport import PING_INTERVAL_S
 from app.records.archive import MAX_RECORD_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +102,8 @@ def test_dockerfile_runs_migrations_then_serves_as_non_root() -> None:
 
 # -- the reverse proxy (issue 13: slow clients stop at nginx) --------------------------------
 
-WS_PING_INTERVAL_S = 20  # uvicorn's default, which `ishtar serve` keeps
+# `ishtar serve` pings a websocket quiet for this long (app/ops/ws_transport.py)
+WS_PING_INTERVAL_S = PING_INTERVAL_S
 
 
 def _default(value: str) -> str:
