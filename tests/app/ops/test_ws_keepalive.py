@@ -66,16 +66,23 @@ async def welcomed(base: str, room_id: str) -> ClientConnection:
     return socket
 
 
-async def test_pings_fall_on_the_grid_and_keep_going(
-    served: tuple[str, type[Any]],
-) -> None:
+async def spectators(
+    served: tuple[str, type[Any]], count: int
+) -> tuple[list[ClientConnection], list[Any]]:
+    """`count` spectators of a new room, welcomed, and the server's protocol of each."""
     base, protocol = served
     async with httpx.AsyncClient(base_url=base) as web:
         room_id, _host, _tokens = await open_room(web, 2)
-    first = await welcomed(base, room_id)
-    second = await welcomed(base, room_id)
+    clients = [await welcomed(base, room_id) for _ in range(count)]
     sockets = [o for o in gc.get_objects() if isinstance(o, protocol)]
-    assert len(sockets) == 2
+    assert len(sockets) == count
+    return clients, sockets
+
+
+async def test_pings_fall_on_the_grid_and_keep_going(
+    served: tuple[str, type[Any]],
+) -> None:
+    (first, second), sockets = await spectators(served, 2)
     for socket in sockets:
         assert socket.ping_timer is not None and on_grid(socket.ping_timer.when())
     # Both answer (the websockets client pongs by itself): each pong chains the next
@@ -93,11 +100,7 @@ async def test_pings_fall_on_the_grid_and_keep_going(
 async def test_a_socket_heard_from_within_the_interval_is_not_pinged(
     served_slowly: tuple[str, type[Any]],
 ) -> None:
-    base, protocol = served_slowly
-    async with httpx.AsyncClient(base_url=base) as web:
-        room_id, _host, _tokens = await open_room(web, 2)
-    client = await welcomed(base, room_id)
-    (server_side,) = [o for o in gc.get_objects() if isinstance(o, protocol)]
+    (client,), (server_side,) = await spectators(served_slowly, 1)
     await client.send(json.dumps({"type": "ping"}))
     while json.loads(await client.recv())["type"] != "pong":  # the server has read it
         pass
