@@ -74,14 +74,19 @@ def browsers() -> dict[int, list[str]]:
     todo = [os.getpid()]
     while todo:
         for pid in children.get(todo.pop(), []):
-            todo.append(pid)
             try:
                 raw = Path(f"/proc/{pid}/cmdline").read_bytes()
             except OSError:
+                todo.append(pid)
                 continue
             args = [a.decode(errors="replace") for a in raw.split(b"\0") if a]
             if "--remote-debugging-pipe" in args and not any(
                 a.startswith("--type=") for a in args
             ):
+                # Not its children: a child the browser has forked and not yet given a
+                # program of its own (its zygote, its GPU process) still shows the
+                # browser's arguments, and was once taken for a second browser.
                 found[pid] = args
+            else:
+                todo.append(pid)
     return found
