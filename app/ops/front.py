@@ -46,6 +46,9 @@ from app.ops.connection_guard import address_key
 log = logging.getLogger("ishtar.front")
 
 FIRST_BYTES = 8192  # a request line longer than this is passed on as it is (the worker refuses it)
+ACCEPT_RETRY_S = (
+    1.0  # out of descriptors: accepting stops this long (as asyncio's servers)
+)
 READY = b"ready"  # what a worker sends on its channel once it serves
 CONNECTION = b"C"  # what each message to a worker starts with, then the bytes read
 _ROOM = re.compile(rb"\A[A-Z]+ [^ ?#]*/ws/rooms/([^/?# ]+)")
@@ -110,6 +113,7 @@ class Front:
         self.by_address: dict[str, int] = {}
         self.accepting = False
         self.closed = False
+        self.paused_until: float | None = None  # accepting stopped: out of descriptors
         self.turn = 0
         self.handed = 0
 
@@ -156,8 +160,9 @@ class Front:
     # -- connections ----------------------------------------------------------------------
 
     def _update_accepting(self) -> None:
-        """Listen and accept while a worker serves (until then a connection is refused)."""
-        want = bool(self.ready)
+        """Listen and accept while a worker serves (until then a connection is refused),
+        unless accepting is paused."""
+        want = bool(self.ready) and self.paused_until is None
         if want == self.accepting:
             return
         if want:
@@ -174,11 +179,14 @@ class Front:
                 sock, peer = self.listener.accept()
             except (BlockingIOError, InterruptedError):
                 return
-            except (
-                OSError
-            ) as exc:  # out of descriptors, a connection reset in the queue
-                if exc.errno not in (errno.ECONNABORTED, errno.EPROTO):
-                    log.warning("accept failed: %s", exc)
+            except OSError as exc:
+                if exc.errno in (errno.ECONNABORTED, errno.EPROTO):
+                    continue  # reset while it waited in the queue: the next one
+                # Out of descriptors or memory: the listener would stay readable, and
+                # every turn would fail again. The kernel's queue holds the rest.
+                log.warning("accept failed (%s): paused for %g s", exc, ACCEPT_RETRY_S)
+                self.paused_until = self.clock() + ACCEPT_RETRY_S
+                self._update_accepting()
                 return
             address = address_key(peer[0]) if isinstance(peer, tuple) else ""
             held = self.by_address.get(address, 0)
@@ -256,18 +264,28 @@ class Front:
         return ready[at:] + ready[:at]
 
     def expire(self) -> float | None:
-        """Close the connections whose request line is late; seconds to the next deadline.
+        """Close the connections whose request line is late, and accept again once a
+        pause is over; seconds to the next of those, None if there is none.
 
-        They wait with one timeout each, so the oldest (the first in `pending`) is due first.
+        Connections wait with one timeout each, so the oldest (the first in `pending`) is
+        due first.
         """
         now = self.clock()
+        soonest: float | None = None
+        if self.paused_until is not None:
+            if self.paused_until <= now:
+                self.paused_until = None
+                self._update_accepting()
+            else:
+                soonest = self.paused_until - now
         while self.pending:
             oldest = next(iter(self.pending.values()))
             if oldest.deadline > now:
-                return oldest.deadline - now
+                due = oldest.deadline - now
+                return due if soonest is None else min(due, soonest)
             self._drop(oldest)
             oldest.sock.close()
-        return None
+        return soonest
 
     def close(self) -> None:
         """Stop accepting and close the connections still waiting here (the workers'
@@ -280,4 +298,5 @@ class Front:
             self.accepting = False
         self.ready = []
         self.closed = True
+        self.paused_until = None
         self.listener.close()

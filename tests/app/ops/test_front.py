@@ -7,6 +7,7 @@ The workers here are this test's ends of the channels: what a worker receives is
 
 from __future__ import annotations
 
+import errno
 import selectors
 import socket
 import time
@@ -249,3 +250,48 @@ def test_a_client_gone_before_its_request_line_is_forgotten(
     client.close()
     front.until(lambda: not front.front.pending)
     assert front.front.by_address == {} and front.front.handed == 0
+
+
+class OutOfDescriptors:
+    """A listening socket whose accept fails as at the process's descriptor limit."""
+
+    def __init__(self, real: socket.socket) -> None:
+        self.real = real
+        self.calls = 0
+
+    def fileno(self) -> int:
+        return self.real.fileno()
+
+    def accept(self) -> tuple[socket.socket, object]:
+        self.calls += 1
+        raise OSError(errno.EMFILE, "Too many open files")
+
+    def listen(self, backlog: int) -> None:
+        self.real.listen(backlog)
+
+    def setblocking(self, flag: bool) -> None:
+        self.real.setblocking(flag)
+
+    def close(self) -> None:
+        self.real.close()
+
+
+def test_out_of_descriptors_accepting_pauses_then_resumes(
+    bench: Callable[..., Bench],
+) -> None:
+    """A listener that fails to accept stays readable: the front stops accepting for a
+    while instead of failing again at every turn, and the kernel's queue holds the rest."""
+    front = bench(1)
+    front.ready(0)
+    failing = OutOfDescriptors(front.listener)
+    front.front.listener = failing  # type: ignore[assignment]
+    front.connect(request("/"))
+    front.until(lambda: front.front.paused_until is not None)
+    assert failing.calls == 1 and not front.front.accepting
+    assert front.front.expire() == pytest.approx(1.0)
+    front.front.listener = front.listener
+    front.now[0] = 1.0
+    assert front.front.expire() is None and front.front.accepting
+    ((_worker, head, sock),) = front.handed(1)  # the one the queue held
+    assert head == request("/")
+    sock.close()
