@@ -22,9 +22,12 @@ most one), and any other refusal only ends this attempt: the next move or sweep 
 Every instance is poked by the moves it commits itself, by the seats it hands to bots and by
 the games it starts (the runner subscribes to all three while it runs: a game started here
 with no bot is remembered as botless at once, so its moves cost the runner nothing, and one
-with a bot is looked at at once), and sweeps the database every `sweep_s` for games waiting
-on a bot (a game started or a seat handed to a bot on another instance, an instance that
-died between two moves), so no notice needs to reach it.
+with a bot is looked at at once). A game started elsewhere is remembered as botless the
+first time this instance reads it with no bot seated (`game_seen`: the welcome of its first
+socket here; with `--workers`, most often another worker than the one that started it).
+Every instance also sweeps the database every `sweep_s` for games waiting on a bot (a game
+started or a seat handed to a bot on another instance, an instance that died between two
+moves), so no notice needs to reach it.
 
 Thinking is shared fairly between rooms (app/background/bot_scheduler.py): each room has at most one
 bot thinking, the worker processes are handed out in weighted-fair order (cheap bots and
@@ -184,6 +187,7 @@ class BotRunner:
             self.service.subscribe(self.committed),
             self.service.seats.bot_seated.subscribe(self.poke),
             self.service.seats.started.subscribe(self.game_started),
+            self.service.reading.seen.subscribe(self.game_seen),
         ]
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
@@ -220,6 +224,16 @@ class BotRunner:
             self._botless[room.id] = True
         else:
             self.poke(room.id)
+
+    def game_seen(self, room: RoomRow) -> None:
+        """A started game read here (a welcome, a view, a move): remembered as botless if
+        no bot sits, as a game started here is, so that its next move pokes nothing. One
+        with a bot stays unknown: its next move here pokes the runner, which looks."""
+        if room.status != "playing":
+            return
+        kind = bot_game(self.service, room)
+        if kind is None or not any(seat.bot_level in kind.bots for seat in room.seats):
+            self._botless[room.id] = True
 
     def poke(self, room_id: str) -> None:
         """Look at a room soon: if a bot is to act there, it will."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from cachetools import LRUCache
 
+from app.play.listeners import Listeners
 from app.play.positions import Position, Positions
 from app.play.protocol import ServiceError, msg
 from app.play.rooms import Rooms
@@ -70,6 +71,11 @@ class Reading:
         self._games: LRUCache[str, GameContext] = LRUCache(
             maxsize=CONTEXT_CACHE_BYTES, getsizeof=context_size
         )
+        # Told the room row each time a started game's context is made from it here (the
+        # first time this instance reads the game, or again once the cache let it go): the
+        # bot runner learns from it whether the game has a bot seat, without a read of its
+        # own at the game's next move.
+        self.seen: Listeners[[RoomRow]] = Listeners("started games read")
 
     def forget(self, room_id: str) -> None:
         """Drop a room's cached game context (its seats' names changed)."""
@@ -98,6 +104,7 @@ class Reading:
             names={seat.seat: seat.name for seat in room.seats},
         )
         self._games[room_id] = context
+        self.seen(room)
         return context
 
     async def position(self, game_id: int) -> Position:

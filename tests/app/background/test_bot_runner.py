@@ -249,6 +249,108 @@ async def test_a_game_started_here_is_known_botless_or_its_bot_moves_at_once(
     assert looked.count(opened["room_id"]) >= 1
 
 
+async def test_a_game_started_elsewhere_is_known_botless_once_read_here(
+    api: httpx.AsyncClient, bot_app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With several instances (`--workers`) a game is most often started on another one
+    than the one that serves its sockets. The first read of it here (a welcome, a view)
+    tells the runner whether a bot sits: one with none is remembered botless, so its moves
+    here make the runner read nothing; one with a bot is not, and its bot moves right
+    after the person's move here (the sweep, which would find it too, finds nothing)."""
+    runner: BotRunner = bot_app.state.bots
+    service: RoomService = bot_app.state.rooms
+    looked: list[str] = []
+    step = runner.step
+
+    async def counted(room_id: str) -> bool:
+        looked.append(room_id)
+        return await step(room_id)
+
+    async def nothing_waits() -> list[str]:
+        return []
+
+    monkeypatch.setattr(runner, "step", counted)
+    monkeypatch.setattr(runner, "waiting_rooms", nothing_waits)
+
+    async def started_elsewhere(room: dict[str, Any]) -> dict[str, Any]:
+        """Start the room, then forget what starting it here taught this instance."""
+        started = await api.post(
+            f"/api/rooms/{room['room_id']}/start", headers=bearer(room["host_token"])
+        )
+        assert started.status_code == 200, started.text
+        async with asyncio.timeout(10):  # a hang guard: the start's own look, if any
+            while runner._drivers:  # noqa: ASYNC110
+                await asyncio.sleep(0.01)
+        runner._botless.pop(room["room_id"], None)
+        service.reading.forget(room["room_id"])
+        view = await api.get(
+            f"/api/rooms/{room['room_id']}/view", headers=bearer(room["token"])
+        )
+        assert view.status_code == 200, view.text
+        return cast(dict[str, Any], view.json())
+
+    people = await create(api, 2, name="Ana", first_player=0)
+    assert (
+        await api.post(f"/api/rooms/{people['room_id']}/seats", json={"name": "Bo"})
+    ).status_code == 201
+    view = await started_elsewhere(people)
+    assert people["room_id"] in runner._botless, "known botless once read"
+    looked.clear()
+    moved = await api.post(
+        f"/api/rooms/{people['room_id']}/moves",
+        json={
+            "move": view["legal"][0]["action"],
+            "expected_version": 0,
+            "move_id": "a",
+        },
+        headers=bearer(people["token"]),
+    )
+    assert moved.status_code == 200, moved.text
+    async with asyncio.timeout(10):  # a hang guard: until any look it caused has ended
+        while runner._drivers:  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
+    assert people["room_id"] not in looked, "a room without bots is never looked at"
+
+    mixed = await create(api, 2, name="Cy", first_player=0)
+    assert (await add_bot(api, mixed, "easy", seat=1)).status_code == 201
+    view = await started_elsewhere(mixed)
+    assert mixed["room_id"] not in runner._botless, "a bot sits: not botless"
+    seat_view = (
+        await api.get(
+            f"/api/rooms/{mixed['room_id']}/view", headers=bearer(mixed["token"])
+        )
+    ).json()
+    version = seat_view["version"]
+    moves = 0
+    deadline = time.monotonic() + 30  # a hang guard, not a timing assertion
+    # The person plays their turn (one or more steps) until the bot's seat is to act.
+    while seat_view["view"]["current"] == seat_view["seat"]:
+        assert time.monotonic() < deadline, "the person's turn never ended"
+        action = next(
+            (o["action"] for o in seat_view["legal"] if o["action"]["type"] != "undo"),
+            seat_view["legal"][0]["action"],
+        )
+        moved = await api.post(
+            f"/api/rooms/{mixed['room_id']}/moves",
+            json={"move": action, "expected_version": version, "move_id": f"m{moves}"},
+            headers=bearer(mixed["token"]),
+        )
+        assert moved.status_code == 200, moved.text
+        moves += 1
+        seat_view = (
+            await api.get(
+                f"/api/rooms/{mixed['room_id']}/view", headers=bearer(mixed["token"])
+            )
+        ).json()
+        version = seat_view["version"]
+    while (await api.get(f"/api/rooms/{mixed['room_id']}/view")).json()[
+        "version"
+    ] <= version:
+        assert time.monotonic() < deadline, "the bot never moved after the person"
+        await asyncio.sleep(0.02)
+    assert mixed["room_id"] in looked
+
+
 async def test_only_the_host_seats_a_bot_in_an_open_seat(
     api: httpx.AsyncClient,
 ) -> None:
