@@ -262,6 +262,21 @@ def test_the_scale_benchmark_plays_ours_and_the_floor_with_browser_sockets(
     assert row["undelivered"] == 0 and row["floor_undelivered"] == 0
 
 
+def test_the_largest_rooms_search_plays_one_and_two_workers(postgres: str) -> None:
+    """bench.largest runs bench.scale for each number of workers, and two rooms are held
+    by both (the bound lifted: a smoke never judges a time)."""
+    result = run_json(
+        *("bench.largest", "--rooms", "2", "--workers", "1,2", "--repeat", "1"),
+        *("--seconds", "2", "--p99-ms", "1000000", "--json", "--", *SCALE_SMOKE[5:]),
+        database=postgres,
+    )
+    rows = result["rows"]
+    assert isinstance(rows, list)
+    assert [(r["rooms"], r["workers"]) for r in rows] == [(2, 1), (2, 2)]
+    assert all(r["undelivered"] == 0 and r["errors"] == 0 for r in rows), rows
+    assert result["largest"] == {"1": 2, "2": 2}
+
+
 def test_the_scale_benchmark_lean_sockets_offer_no_compression(postgres: str) -> None:
     result = run_json(
         *SCALE_SMOKE,
