@@ -134,6 +134,14 @@ def bot_game(service: RoomService, room: RoomRow) -> AnyGame | None:
     return game if has_bots(game) else None
 
 
+def seated_bots(service: RoomService, room: RoomRow) -> AnyGame | None:
+    """The room's game if a bot of it sits in the room (None: a botless room)."""
+    kind = bot_game(service, room)
+    if kind is None or not any(seat.bot_level in kind.bots for seat in room.seats):
+        return None
+    return kind
+
+
 class BotRunner:
     """Drives the bot seats of the rooms of one server process."""
 
@@ -219,8 +227,7 @@ class BotRunner:
 
     def game_started(self, room: RoomRow) -> None:
         """A game started here: remembered as botless, or looked at now if a bot sits."""
-        kind = bot_game(self.service, room)
-        if kind is None or not any(seat.bot_level in kind.bots for seat in room.seats):
+        if seated_bots(self.service, room) is None:
             self._botless[room.id] = True
         else:
             self.poke(room.id)
@@ -229,10 +236,7 @@ class BotRunner:
         """A started game read here (a welcome, a view, a move): remembered as botless if
         no bot sits, as a game started here is, so that its next move pokes nothing. One
         with a bot stays unknown: its next move here pokes the runner, which looks."""
-        if room.status != "playing":
-            return
-        kind = bot_game(self.service, room)
-        if kind is None or not any(seat.bot_level in kind.bots for seat in room.seats):
+        if room.status == "playing" and seated_bots(self.service, room) is None:
             self._botless[room.id] = True
 
     def poke(self, room_id: str) -> None:
@@ -285,8 +289,8 @@ class BotRunner:
         room = await service.rooms.room(room_id)
         if room.status != "playing" or room.started is None:
             return False
-        kind = bot_game(service, room)
-        if kind is None or not any(seat.bot_level in kind.bots for seat in room.seats):
+        kind = seated_bots(service, room)
+        if kind is None:
             self._botless[room_id] = True
             return False
         game = await service.reading.game(room_id, room)

@@ -188,13 +188,8 @@ async def test_a_person_plays_against_bots(api: httpx.AsyncClient) -> None:
     assert view["view"]["scores"]["winners"]
 
 
-async def test_a_game_started_here_is_known_botless_or_its_bot_moves_at_once(
-    api: httpx.AsyncClient, bot_app: FastAPI, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The runner hears of the games this instance starts: one with no bot is remembered
-    at once (its moves never make the runner read the room), and a bot that opens the
-    game moves without waiting for the sweep (which here finds nothing)."""
-    runner: BotRunner = bot_app.state.bots
+def looks_counted(runner: BotRunner, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The rooms the runner looks at from now on, in order; its sweep finds nothing."""
     looked: list[str] = []
     step = runner.step
 
@@ -207,6 +202,24 @@ async def test_a_game_started_here_is_known_botless_or_its_bot_moves_at_once(
 
     monkeypatch.setattr(runner, "step", counted)
     monkeypatch.setattr(runner, "waiting_rooms", nothing_waits)
+    return looked
+
+
+async def looks_ended(runner: BotRunner) -> None:
+    """Once every look the runner has begun has ended."""
+    async with asyncio.timeout(10):  # a hang guard
+        while runner._drivers:  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
+
+
+async def test_a_game_started_here_is_known_botless_or_its_bot_moves_at_once(
+    api: httpx.AsyncClient, bot_app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runner hears of the games this instance starts: one with no bot is remembered
+    at once (its moves never make the runner read the room), and a bot that opens the
+    game moves without waiting for the sweep (which here finds nothing)."""
+    runner: BotRunner = bot_app.state.bots
+    looked = looks_counted(runner, monkeypatch)
 
     people = await create(api, 2, name="Ana", first_player=0)
     joined = await api.post(
@@ -232,9 +245,7 @@ async def test_a_game_started_here_is_known_botless_or_its_bot_moves_at_once(
     )
     assert moved.status_code == 200, moved.text
     assert joined.status_code == 201
-    async with asyncio.timeout(10):  # a hang guard: until any look it caused has ended
-        while runner._drivers:  # noqa: ASYNC110
-            await asyncio.sleep(0.01)
+    await looks_ended(runner)
     assert people["room_id"] not in looked, "a room without bots is never looked at"
 
     opened = await create(api, 2, name="Cy", first_player=1)
@@ -259,18 +270,7 @@ async def test_a_game_started_elsewhere_is_known_botless_once_read_here(
     after the person's move here (the sweep, which would find it too, finds nothing)."""
     runner: BotRunner = bot_app.state.bots
     service: RoomService = bot_app.state.rooms
-    looked: list[str] = []
-    step = runner.step
-
-    async def counted(room_id: str) -> bool:
-        looked.append(room_id)
-        return await step(room_id)
-
-    async def nothing_waits() -> list[str]:
-        return []
-
-    monkeypatch.setattr(runner, "step", counted)
-    monkeypatch.setattr(runner, "waiting_rooms", nothing_waits)
+    looked = looks_counted(runner, monkeypatch)
 
     async def started_elsewhere(room: dict[str, Any]) -> dict[str, Any]:
         """Start the room, then forget what starting it here taught this instance."""
@@ -278,9 +278,7 @@ async def test_a_game_started_elsewhere_is_known_botless_once_read_here(
             f"/api/rooms/{room['room_id']}/start", headers=bearer(room["host_token"])
         )
         assert started.status_code == 200, started.text
-        async with asyncio.timeout(10):  # a hang guard: the start's own look, if any
-            while runner._drivers:  # noqa: ASYNC110
-                await asyncio.sleep(0.01)
+        await looks_ended(runner)
         runner._botless.pop(room["room_id"], None)
         service.reading.forget(room["room_id"])
         view = await api.get(
@@ -306,9 +304,7 @@ async def test_a_game_started_elsewhere_is_known_botless_once_read_here(
         headers=bearer(people["token"]),
     )
     assert moved.status_code == 200, moved.text
-    async with asyncio.timeout(10):  # a hang guard: until any look it caused has ended
-        while runner._drivers:  # noqa: ASYNC110
-            await asyncio.sleep(0.01)
+    await looks_ended(runner)
     assert people["room_id"] not in looked, "a room without bots is never looked at"
 
     mixed = await create(api, 2, name="Cy", first_player=0)
