@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench.procs import die_with_parent
+
 P99_MS = 100.0
 """The p99 a number of rooms is held at (issue 35, target 4)."""
 
@@ -58,7 +60,14 @@ def scale_run(
         *("--target", "ishtar", "--workers", str(workers), "--json"),
         *extra,
     ]
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    # the run dies with this search, even a SIGKILLed one (its servers and PostgreSQL too)
+    done = subprocess.run(
+        argv,
+        capture_output=True,
+        text=True,
+        check=False,
+        preexec_fn=die_with_parent if sys.platform == "linux" else None,
+    )
     if done.returncode != 0:
         raise RuntimeError(
             f"bench.scale --rooms {rooms} --workers {workers} failed: {done.stderr[-2000:]}"

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,6 +25,8 @@ from pathlib import Path
 import asyncpg  # type: ignore[import-untyped]
 import httpx
 import psutil  # type: ignore[import-untyped]
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
 def reserve_port(host: str = "127.0.0.1") -> socket.socket:
@@ -39,17 +43,54 @@ def reserve_port(host: str = "127.0.0.1") -> socket.socket:
 
 @contextlib.contextmanager
 def embedded_postgres(data_dir: Path | None = None) -> Iterator[str]:
-    """A throwaway PostgreSQL (pgserver) in a temporary directory; yields a libpq URL."""
-    import pgserver  # imported here: only needed without DATABASE_URL
+    """A throwaway PostgreSQL, as `ishtar serve` embeds one (app/ops/embedded.py), with its
+    cluster in `data_dir` or else in a temporary directory removed after; yields a libpq URL
+    to its maintenance database.
 
-    with tempfile.TemporaryDirectory(prefix="ishtar-bench-pg-") as tmp:
-        server = pgserver.get_server(  # type: ignore[attr-defined]
-            data_dir or Path(tmp), cleanup_mode="stop"
-        )
-        try:
-            yield server.get_uri()
-        finally:
-            server.cleanup()
+    It never outlives the benchmark: a SIGTERM (``timeout``, ``kill``) ends the benchmark as
+    Ctrl-C does, through its clean-ups (`terminate_as_interrupt`), and after a SIGKILL the
+    embedded server's reaper stops it (its cluster's directory is left)."""
+    from app.ops.embedded import EmbeddedPostgres
+
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(terminate_as_interrupt())
+        if data_dir is None:
+            tmp = stack.enter_context(
+                tempfile.TemporaryDirectory(prefix="ishtar-bench-pg-")
+            )
+            data_dir = Path(tmp) / "pgdata"
+        server = stack.enter_context(EmbeddedPostgres(data_dir))
+        yield libpq_url(server.admin_url)
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """While in this block, SIGTERM raises KeyboardInterrupt in the main thread, as Ctrl-C
+    does, so that the `finally` blocks stop the servers and PostgreSQL a benchmark started
+    (the default action ends the process at once, leaving them running). Does nothing
+    outside the main thread."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def die_with_parent() -> None:
+    """In a server child before it execs: SIGTERM it when the benchmark dies (Linux's
+    parent-death signal), so that even a SIGKILLed benchmark leaves no server running."""
+    parent = os.getppid()
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
 
 
 @contextlib.contextmanager
@@ -122,7 +163,12 @@ class Server:
         fd, name = tempfile.mkstemp(prefix="ishtar-bench-server-", suffix=".log")
         self.log = Path(name)
         self.proc = subprocess.Popen(
-            self.argv, env=env, cwd=self.cwd, stdout=fd, stderr=subprocess.STDOUT
+            self.argv,
+            env=env,
+            cwd=self.cwd,
+            stdout=fd,
+            stderr=subprocess.STDOUT,
+            preexec_fn=die_with_parent if sys.platform == "linux" else None,
         )
         os.close(fd)
 

@@ -836,9 +836,9 @@ def postgres() -> Iterator[tuple[str, int | None]]:
         return
     with (
         tempfile.TemporaryDirectory(prefix="ishtar-scale-pg-") as tmp,
-        procs.embedded_postgres(Path(tmp)) as embedded,
+        procs.embedded_postgres(Path(tmp) / "pgdata") as embedded,
     ):
-        pid_file = Path(tmp) / "postmaster.pid"
+        pid_file = Path(tmp) / "pgdata" / "postmaster.pid"
         pid = int(pid_file.read_text().split()[0]) if pid_file.exists() else None
         yield embedded, pid
 
