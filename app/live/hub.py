@@ -7,6 +7,12 @@ the hub in two ways: a move committed through this instance (`committed`) and a 
 PostgreSQL (`notice`: a move, a room change or a presence change made through any
 instance); the heartbeat's `catch_up` and `refresh` find what notices lost.
 
+The hub tells (`serving`) when it takes up a room (its first connection) and leaves it (its
+last one gone): another instance sends a move notice only for a room served elsewhere
+(app/notices/peers.py). One that moved in the moment before it heard is caught up
+`TAKEN_UP_CHECK_S` after the room was taken up, by the heartbeat's reading of versions on
+just the rooms taken up since.
+
 Per room, one task publishes what happened, in version order, so every connection sees each
 version once; a move of ours that is the next version while that task is idle is published
 at once by the task that committed it (`Channel.publish_now`). A connection whose version
@@ -23,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 
 from app.config.tasks import cancel_and_wait
 from app.live.channel import Channel
@@ -40,15 +47,32 @@ from app.store.rows import Event, RoomRow
 log = logging.getLogger("ishtar.hub")
 
 REFRESH_SLICES = 20  # the heartbeat re-reads rooms in this many slices over its period
+TAKEN_UP_CHECK_S = 1.0
+"""How long after a room was taken up its version is read again (a move another instance
+made before it heard that this one serves the room)."""
+
+Serving = Callable[[str, bool], None]
+"""This instance took up (True) or left (False) a room."""
 
 
 class Hub:
     """The rooms served by this instance (their channels), and the publishing task of each."""
 
-    def __init__(self, service: RoomService, presence: Presence) -> None:
+    def __init__(
+        self,
+        service: RoomService,
+        presence: Presence,
+        *,
+        serving: Serving | None = None,
+        taken_up_check_s: float = TAKEN_UP_CHECK_S,
+    ) -> None:
         self.service = service
         self.presence = presence
+        self.serving = serving
+        self.taken_up_check_s = taken_up_check_s
         self.channels: dict[str, Channel] = {}
+        self._taken_up: list[Channel] = []
+        self._check: asyncio.Task[None] | None = None
         self.addresses = AddressCounts()  # open websockets per client address
         self.chat = ChatRelay(service.chat)
 
@@ -89,8 +113,34 @@ class Hub:
             )
             if room.started is not None:
                 channel.game_id = room.started.id
-            channel.task = asyncio.get_running_loop().create_task(self._run(channel))
+            loop = asyncio.get_running_loop()
+            channel.task = loop.create_task(self._run(channel))
+            if self.serving is not None:
+                self.serving(room.id, True)
+                self._taken_up.append(channel)
+                if self._check is None:
+                    self._check = loop.create_task(self._check_taken_up())
         return channel
+
+    def rooms(self) -> list[str]:
+        """The rooms served here."""
+        return list(self.channels)
+
+    async def _check_taken_up(self) -> None:
+        """`TAKEN_UP_CHECK_S` on, catch up the rooms taken up meanwhile (and again while
+        more are)."""
+        try:
+            while self._taken_up:
+                await asyncio.sleep(self.taken_up_check_s)
+                batch, self._taken_up = self._taken_up, []
+                live = [c for c in batch if self.channels.get(c.room_id) is c]
+                if live:
+                    try:
+                        await self.catch_up(live)
+                    except Exception as error:  # the heartbeat catches up all the same
+                        log.warning("catching up rooms taken up failed: %s", error)
+        finally:
+            self._check = None
 
     # --- changes ----------------------------------------------------------------------------
 
@@ -146,12 +196,13 @@ class Hub:
             channel.room_dirty = channel.presence_dirty = True
             channel.wake.set()
 
-    async def catch_up(self) -> list[Channel]:
-        """Read the versions, revisions and chat counts of every room served here (one
-        query each, whatever the number of rooms) and wake only the rooms that are behind
-        them: the heartbeat's check for lost move, room and chat notices. Returns the rooms
-        checked."""
-        channels = list(self.channels.values())
+    async def catch_up(self, channels: list[Channel] | None = None) -> list[Channel]:
+        """Read the versions, revisions and chat counts of every room served here (or of
+        `channels`; one query each, whatever the number of rooms) and wake only the rooms
+        that are behind them: the heartbeat's check for lost move, room and chat notices.
+        Returns the rooms checked."""
+        if channels is None:
+            channels = list(self.channels.values())
         games = [channel.game_id for channel in channels if channel.game_id is not None]
         store = self.service.store
         versions = await store.game_versions(games) if games else {}
@@ -226,6 +277,8 @@ class Hub:
         finally:
             if self.channels.get(channel.room_id) is channel:
                 del self.channels[channel.room_id]
+                if self.serving is not None:
+                    self.serving(channel.room_id, False)
             self.presence.set_local(channel.room_id, ())
 
     async def sync_text(self, conn: Connection) -> str | None:
@@ -244,7 +297,9 @@ class Hub:
         conn.put_sync(version, stale_sync(error, conn.you()), "stale_version")
 
     async def close(self) -> None:
-        await cancel_and_wait(*(channel.task for channel in self.channels.values()))
+        await cancel_and_wait(
+            self._check, *(channel.task for channel in self.channels.values())
+        )
         self.channels.clear()
 
 

@@ -147,9 +147,10 @@ async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
         default_game=app.state.default_game,
         announcer=announcer,
         snapshots=Snapshots(store.save_snapshot),
-        others_listen=peers.any,
+        others_serve=peers.wants,
     )
-    hub = Hub(service, presence)
+    hub = Hub(service, presence, serving=peers.serving)
+    peers.rooms = hub.rooms
     # The hub hears each commit first, before the bot runner and the webhook courier,
     # which subscribe after it (`start`): the order the moves were always told in.
     service.subscribe(hub.committed)
@@ -158,7 +159,10 @@ async def start_rooms(app: FastAPI, settings: Settings) -> RoomsRuntime:
         room_id: str, kind: NoticeKind, number: int, detail: str | None
     ) -> None:
         if kind in PEER_KINDS:
-            peers.heard(room_id, kind)
+            peers.heard(room_id, kind, number)
+        elif kind is NoticeKind.SERVE:
+            if detail is not None:
+                peers.heard(detail, kind, number, room_id)
         else:
             hub.notice(room_id, kind, number, detail)
 

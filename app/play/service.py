@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # types only: the registry and presence are handed in, not im
     from app.live.presence import Presence
 
 
-def _always() -> bool:
+def _always(_room_id: str) -> bool:
     return True
 
 
@@ -63,11 +63,12 @@ class RoomService:
         default_game: str,
         announcer: Announcer | None = None,
         snapshots: Snapshots | None = None,
-        others_listen: Callable[[], bool] = _always,
+        others_serve: Callable[[str], bool] = _always,
     ) -> None:
         """`announcer` sends move notices to the other instances (default: through
-        `store`); `others_listen` says whether any listens (app/notices/peers.py; default:
-        assume one does); `snapshots` writes mid-game snapshots (default: to `store`)."""
+        `store`); `others_serve` says whether another instance serves a room
+        (app/notices/peers.py; default: assume one does); `snapshots` writes mid-game
+        snapshots (default: to `store`)."""
         self.store = store
         self.registry = registry
         self.default_game = default_game
@@ -93,7 +94,7 @@ class RoomService:
             self._committed,
             announcer=self.announcer,
             snapshots=self.snapshots,
-            others_listen=others_listen,
+            others_serve=others_serve,
         )
         self.your_games = YourGames(store, self.reading)
         self.chat = Chat(store.chat, self.rooms)

@@ -89,7 +89,7 @@ class Moves:
         *,
         announcer: Announcer,
         snapshots: Snapshots,
-        others_listen: Callable[[], bool],
+        others_serve: Callable[[str], bool],
     ) -> None:
         self.store = store
         self.positions = positions
@@ -97,8 +97,8 @@ class Moves:
         self.committed = committed
         self.announcer = announcer
         self.snapshots = snapshots
-        # Whether another instance listens (app/notices/peers.py).
-        self.others_listen = others_listen
+        # Whether another instance serves a room (app/notices/peers.py).
+        self.others_serve = others_serve
         # Rooms with a commit of this process in flight, and their waiters (the hub: a
         # NOTIFY can overtake the commit it announces, and the move is about to be handed
         # to it by `committed`; no need to read it back from the database).
@@ -251,9 +251,9 @@ class Moves:
 
         Should this process die before the notice is out, the others still catch up within
         their heartbeat (app/ops/runtime.py), reading the version from the database. With no
-        other instance listening (app/notices/peers.py), no notice is sent at all.
+        other instance serving the room (app/notices/peers.py), no notice is sent at all.
         """
-        if self.others_listen():
+        if self.others_serve(room_id):
             detail = dumps(event.as_dict())
             self.announcer.announce(notice(room_id, NoticeKind.MOVE, event.seq, detail))
 

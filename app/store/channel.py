@@ -25,7 +25,8 @@ class NoticeKind(StrEnum):
 
     Room notices (app/live/hub.py `notice`): a move (the new version), the room itself (its
     revision), presence, a chat message (its number). Instance notices (app/notices/peers.py,
-    the room's place taken by the instance's id): an instance started, is here, stopped."""
+    the room's place taken by the instance's id): an instance started, is here, stopped;
+    and an instance took up or left a room (the room's id, its own as the detail)."""
 
     MOVE = "m"
     ROOM = "r"
@@ -34,6 +35,7 @@ class NoticeKind(StrEnum):
     HELLO = "h"
     HERE = "i"
     BYE = "b"
+    SERVE = "s"
 
 
 ROOM_KINDS = frozenset(

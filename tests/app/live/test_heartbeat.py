@@ -196,3 +196,47 @@ async def test_only_rooms_other_instances_serve_have_their_presence_re_read(
         assert asked == [shared_id]
         assert hub.channels[shared_id].last_presence is not None
         assert '"spectators":4' in hub.channels[shared_id].last_presence
+
+
+async def test_a_room_taken_up_is_caught_up_a_moment_later(
+    room_app, web, monkeypatch
+) -> None:
+    """A move another instance made before it heard that this one took up the room came
+    with no notice (app/notices/peers.py): the rooms taken up are caught up
+    `taken_up_check_s` later, not at the next heartbeat."""
+    url, http = web
+    hub: Hub = room_app.state.hub
+    told: list[tuple[str, bool]] = []
+    serving = hub.serving
+    assert serving is not None, "the instance tells the others the rooms it serves"
+
+    def spy(room: str, taken: bool) -> None:
+        told.append((room, taken))
+        serving(room, taken)
+
+    monkeypatch.setattr(hub, "serving", spy)
+    monkeypatch.setattr(hub, "taken_up_check_s", 0.0)
+    room_id, _host, tokens = await open_room(
+        http, 2, first_player=0, seat_order="fixed"
+    )
+    async with WsClient(url, room_id, tokens[0]) as mover:
+        assert told == [(room_id, True)], "its first socket takes the room up"
+        async with WsClient(url, room_id) as watcher:
+            assert told == [(room_id, True)], "once"
+            version = mover.version
+            await mover.move(mover.legal[0]["action"])
+            await watcher.until_version(version + 1, timeout=15.0)
+            await idle(hub, room_id)
+            # As if the move had been made elsewhere with no notice: the hub has not seen it.
+            channel = hub.channels[room_id]
+            channel.published = channel.target = version
+            hub._taken_up.append(channel)
+            await hub._check_taken_up()
+            await idle(hub, room_id)
+            assert channel.published == version + 1, "caught up, no heartbeat needed"
+            await watcher.send({"type": "ping"})
+            await watcher.expect("pong")
+    async with asyncio.timeout(10):  # a hang guard, not a timing assertion
+        while room_id in hub.channels:  # noqa: ASYNC110
+            await asyncio.sleep(0.01)
+    assert told == [(room_id, True), (room_id, False)], "its last socket leaves it"
