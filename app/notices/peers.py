@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection
 
 from app.store.channel import PEER_KINDS, NoticeKind, notice
 
@@ -87,7 +87,7 @@ class Peers:
         self.say = say
         self.expire_s = expire_s
         self.clock = clock
-        self.rooms: Callable[[], Iterable[str]] = tuple
+        self.rooms: Callable[[], Collection[str]] = tuple
         """The rooms this instance serves (the hub's, set once it exists)."""
         self._heard: dict[str, float] = {}
         self._rooms_of: dict[str, set[str]] = {}
@@ -156,7 +156,7 @@ class Peers:
         self._tell()
 
     def here(self) -> None:
-        self.say(peer_notice(self.instance, HERE, 1 + len(list(self.rooms()))))
+        self.say(peer_notice(self.instance, HERE, 1 + len(self.rooms())))
 
     def bye(self) -> None:
         self._gone = True
@@ -173,7 +173,7 @@ class Peers:
 
     def _tell(self) -> None:
         """Our rooms, then a here that counts them."""
-        rooms = list(self.rooms())
+        rooms = self.rooms()
         for room_id in rooms:
             self.say(serve_notice(self.instance, room_id, True))
         self.say(peer_notice(self.instance, HERE, 1 + len(rooms)))
@@ -185,11 +185,7 @@ class Peers:
             self._serving.setdefault(room_id, set()).add(instance)
             return
         rooms.discard(room_id)
-        others = self._serving.get(room_id)
-        if others is not None:
-            others.discard(instance)
-            if not others:
-                del self._serving[room_id]
+        self._unserve(instance, room_id)
 
     def _count(self, instance: str, number: int) -> None:
         """A here: the instance serves `number` - 1 rooms (0: it does not say)."""
@@ -207,12 +203,16 @@ class Peers:
 
     def _drop_rooms(self, instance: str) -> None:
         for room_id in self._rooms_of.get(instance, set()):
-            others = self._serving.get(room_id)
-            if others is not None:
-                others.discard(instance)
-                if not others:
-                    del self._serving[room_id]
+            self._unserve(instance, room_id)
         self._rooms_of[instance] = set()
+
+    def _unserve(self, instance: str, room_id: str) -> None:
+        """`instance` no longer among the room's other servers."""
+        others = self._serving.get(room_id)
+        if others is not None:
+            others.discard(instance)
+            if not others:
+                del self._serving[room_id]
 
     def _forget(self, instance: str) -> None:
         self._drop_rooms(instance)
